@@ -1,0 +1,87 @@
+//! Simple players: uniformly random, and greedy for the largest immediate score gain.
+
+use crate::action::Action;
+use crate::game::Game;
+use crate::rng::GameRng;
+use crate::state::Stage;
+
+/// Something that picks actions.
+pub trait Bot {
+    /// A short name for output.
+    fn name(&self) -> &'static str;
+    /// Picks one of the legal actions (the game must not be over).
+    fn choose(&mut self, game: &Game) -> Action;
+}
+
+/// Picks uniformly among all legal actions, from its own seeded generator.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: GameRng,
+    buf: Vec<Action>,
+}
+
+impl RandomBot {
+    /// A random bot with its own seed.
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot { rng: GameRng::new(seed, u64::from_le_bytes(*b"randobot")), buf: Vec::with_capacity(128) }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        game.legal_actions_into(&mut self.buf);
+        assert!(!self.buf.is_empty(), "no legal action: is the game over?");
+        self.buf[self.rng.below(self.buf.len() as u32) as usize]
+    }
+}
+
+/// Picks the action that gains its player the most points right away: for a tile placement,
+/// the best figure action that could follow it in the same turn part is counted. Ties go to the
+/// first action in legal order, so the bot is deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct GreedyBot;
+
+impl GreedyBot {
+    /// A greedy bot.
+    pub fn new() -> GreedyBot {
+        GreedyBot
+    }
+
+    /// Points `player` gains by `action`, looking one figure phase ahead after a placement.
+    fn gain(game: &Game, player: u8, action: Action) -> i32 {
+        let before = game.state().score(player);
+        let mut g = game.clone();
+        if g.apply(action).is_err() {
+            return i32::MIN;
+        }
+        let mut best = g.state().score(player) - before;
+        if matches!(action, Action::PlaceTile { .. }) && g.state().turn().stage == Stage::Figure && g.state().pending().is_empty() {
+            let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(&g, player, a)).max();
+            best += follow.unwrap_or(0);
+        }
+        best
+    }
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        let player = game.to_act().expect("the game is not over");
+        let actions = game.legal_actions();
+        let mut best = (i32::MIN, actions[0]);
+        for a in actions {
+            let gain = GreedyBot::gain(game, player, a);
+            if gain > best.0 {
+                best = (gain, a);
+            }
+        }
+        best.1
+    }
+}

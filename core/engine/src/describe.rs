@@ -1,0 +1,142 @@
+//! Actions described for people and for clients that do not know the rules: which tile, which
+//! feature, which ports on the board.
+
+use crate::action::{Action, Target};
+use crate::game::Game;
+use crate::geometry::{Pos, Rotation};
+use crate::tileset::SegmentKind;
+use serde::Serialize;
+
+/// An action with everything a client needs to show it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ActionInfo {
+    /// Place the drawn tile.
+    PlaceTile {
+        /// `tileset:tile`.
+        tile: String,
+        /// The square.
+        pos: Pos,
+        /// Quarter turns clockwise.
+        rotation: Rotation,
+        /// The tile's sides on the board after turning, N E S W (e.g. `RCRF`).
+        sides: String,
+    },
+    /// Place a figure on the tile just placed.
+    PlaceFigure {
+        /// The figure kind's id.
+        figure: String,
+        /// A figure assigned to it in the same action.
+        with: Option<String>,
+        /// Where the tile stands.
+        pos: Pos,
+        /// The segment's id in the tileset.
+        segment: String,
+        /// What the segment is part of.
+        feature: SegmentKind,
+        /// The ports the segment covers, as seen on the board.
+        ports: Vec<String>,
+    },
+    /// An expansion's action.
+    Expansion {
+        /// The expansion's id.
+        expansion: String,
+        /// Its description.
+        label: String,
+        /// What it applies to.
+        target: Target,
+    },
+    /// Place nothing.
+    Pass,
+    /// Answer a decision.
+    Choose {
+        /// The question.
+        decision: String,
+        /// The answer.
+        option: String,
+    },
+}
+
+impl std::fmt::Display for ActionInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActionInfo::PlaceTile { tile, pos, rotation, sides } => {
+                write!(f, "place {tile} at {pos} turned {}° ({sides})", rotation.quarter_turns() as u32 * 90)
+            }
+            ActionInfo::PlaceFigure { figure, with, segment, feature, ports, .. } => {
+                write!(f, "put a {figure} on the {} `{segment}` [{}]", feature.name(), ports.join(" "))?;
+                if let Some(w) = with {
+                    write!(f, " with a {w}")?;
+                }
+                Ok(())
+            }
+            ActionInfo::Expansion { expansion, label, .. } => write!(f, "{expansion}: {label}"),
+            ActionInfo::Pass => write!(f, "pass"),
+            ActionInfo::Choose { decision, option } => write!(f, "{decision}: {option}"),
+        }
+    }
+}
+
+impl Game {
+    /// Describes an action in the current state (call before applying it).
+    pub fn describe(&self, action: &Action) -> ActionInfo {
+        let rules = self.rules();
+        let st = self.state();
+        match *action {
+            Action::PlaceTile { pos, rotation } => {
+                let tile = st.turn().tile.map(|t| rules.tile(t));
+                ActionInfo::PlaceTile {
+                    tile: tile.map(|t| t.key.clone()).unwrap_or_default(),
+                    pos,
+                    rotation,
+                    sides: tile.map(|t| board_sides(&t.def.side_letters(), rotation)).unwrap_or_default(),
+                }
+            }
+            Action::PlaceFigure { figure, segment, with } => {
+                let placed = st.turn().placed.map(|i| *st.board().tile(i));
+                let (pos, seg_id, feature, ports) = match placed {
+                    Some(p) => {
+                        let seg = &rules.tile(p.tile).def.segments[segment as usize];
+                        let ports = seg.ports.iter().map(|port| port.rotated(p.rotation).name().to_string()).collect();
+                        (p.pos, seg.id.clone(), seg.kind, ports)
+                    }
+                    None => (Pos::default(), String::new(), SegmentKind::Field, Vec::new()),
+                };
+                ActionInfo::PlaceFigure {
+                    figure: rules.figure(figure).id.clone(),
+                    with: with.map(|w| rules.figure(w).id.clone()),
+                    pos,
+                    segment: seg_id,
+                    feature,
+                    ports,
+                }
+            }
+            Action::Expansion { expansion, code, target } => {
+                let label = st
+                    .turn()
+                    .offers
+                    .iter()
+                    .find(|(e, o)| *e == expansion && o.code == code && o.target == target)
+                    .map(|(_, o)| o.label.clone())
+                    .unwrap_or_default();
+                let id = rules.expansions().get(expansion as usize).map(|e| e.id().to_string()).unwrap_or_default();
+                ActionInfo::Expansion { expansion: id, label, target }
+            }
+            Action::Pass => ActionInfo::Pass,
+            Action::Choose { option } => {
+                let d = st.pending().first();
+                ActionInfo::Choose {
+                    decision: d.map(|d| d.kind.clone()).unwrap_or_default(),
+                    option: d.and_then(|d| d.options.get(option as usize)).cloned().unwrap_or_default(),
+                }
+            }
+        }
+    }
+}
+
+/// Side letters N E S W after turning a tile.
+fn board_sides(letters: &str, r: Rotation) -> String {
+    let l: Vec<char> = letters.chars().collect();
+    let k = r.quarter_turns() as usize;
+    (0..4).map(|d| l[(d + 4 - k) % 4]).collect()
+}

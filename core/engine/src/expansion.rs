@@ -1,0 +1,394 @@
+//! The hook interface every expansion implements: built-in Rust, Luau scripts and native plugins
+//! alike. The core cannot tell them apart.
+//!
+//! A hook receives a read-only [`View`] of the game and a [`Commands`] sink. It never changes the
+//! game itself: the core validates each [`Command`] and applies it after the hook returns, so an
+//! expansion cannot leave the state half-changed, and any error rolls the whole action back.
+//! Only hooks an expansion subscribes to (see [`Expansion::hooks`]) are ever called.
+
+use crate::action::{Decision, Event, Offer};
+use crate::board::Placement;
+use crate::features::SegId;
+use crate::figures::FigureId;
+use crate::rng::GameRng;
+use crate::rules::{Rules, TileId};
+use crate::state::GameState;
+use crate::tileset::SegmentKind;
+use crate::value::Value;
+use crate::action::Target;
+use serde::{Deserialize, Serialize};
+
+/// The hooks, in the order they are documented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookKind {
+    /// Once, when a game starts.
+    Setup = 0,
+    /// Once per drawn tile: may forbid some of its legal placements.
+    CanPlaceTile,
+    /// When the figure phase starts: extra actions to offer.
+    FigureActions,
+    /// When a player takes one of the expansion's offers.
+    OnAction,
+    /// When a player answers one of the expansion's decisions.
+    OnDecision,
+    /// Event `TilePlaced`.
+    TilePlaced,
+    /// Event `FigurePlaced` (also `FigureMoved`).
+    FigurePlaced,
+    /// Event `FigureReturned`.
+    FigureReturned,
+    /// Event `FeatureCompleted`.
+    FeatureCompleted,
+    /// Event `FeatureScored`.
+    FeatureScored,
+    /// Event `TurnPartEnd`.
+    TurnPartEnd,
+    /// Event `TurnEnd`.
+    TurnEnd,
+    /// Before a feature's points are added: may change them.
+    ModifyScore,
+    /// After the base game's final scoring.
+    FinalScoring,
+}
+
+impl HookKind {
+    /// Every hook.
+    pub const ALL: [HookKind; 14] = [
+        HookKind::Setup,
+        HookKind::CanPlaceTile,
+        HookKind::FigureActions,
+        HookKind::OnAction,
+        HookKind::OnDecision,
+        HookKind::TilePlaced,
+        HookKind::FigurePlaced,
+        HookKind::FigureReturned,
+        HookKind::FeatureCompleted,
+        HookKind::FeatureScored,
+        HookKind::TurnPartEnd,
+        HookKind::TurnEnd,
+        HookKind::ModifyScore,
+        HookKind::FinalScoring,
+    ];
+
+    /// The hook's name in scripts and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookKind::Setup => "setup",
+            HookKind::CanPlaceTile => "can_place_tile",
+            HookKind::FigureActions => "figure_actions",
+            HookKind::OnAction => "on_action",
+            HookKind::OnDecision => "on_decision",
+            HookKind::TilePlaced => "tile_placed",
+            HookKind::FigurePlaced => "figure_placed",
+            HookKind::FigureReturned => "figure_returned",
+            HookKind::FeatureCompleted => "feature_completed",
+            HookKind::FeatureScored => "feature_scored",
+            HookKind::TurnPartEnd => "turn_part_end",
+            HookKind::TurnEnd => "turn_end",
+            HookKind::ModifyScore => "modify_score",
+            HookKind::FinalScoring => "final_scoring",
+        }
+    }
+
+    /// Finds a hook by name.
+    pub fn parse(name: &str) -> Option<HookKind> {
+        HookKind::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The hook that reacts to an event, if any.
+    pub fn for_event(e: &Event) -> Option<HookKind> {
+        Some(match e {
+            Event::TilePlaced { .. } => HookKind::TilePlaced,
+            Event::FigurePlaced { .. } | Event::FigureMoved { .. } => HookKind::FigurePlaced,
+            Event::FigureReturned { .. } => HookKind::FigureReturned,
+            Event::FeatureCompleted { .. } => HookKind::FeatureCompleted,
+            Event::FeatureScored { .. } => HookKind::FeatureScored,
+            Event::TurnPartEnd { .. } => HookKind::TurnPartEnd,
+            Event::TurnEnd { .. } => HookKind::TurnEnd,
+            _ => return None,
+        })
+    }
+}
+
+/// A set of hooks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HookSet(u32);
+
+impl HookSet {
+    /// No hooks.
+    pub const NONE: HookSet = HookSet(0);
+
+    /// The set of the given hooks.
+    pub fn of(hooks: &[HookKind]) -> HookSet {
+        HookSet(hooks.iter().fold(0, |acc, h| acc | 1 << (*h as u32)))
+    }
+
+    /// Adds a hook.
+    pub fn with(self, hook: HookKind) -> HookSet {
+        HookSet(self.0 | 1 << (hook as u32))
+    }
+
+    /// True when the hook is in the set.
+    pub fn contains(self, hook: HookKind) -> bool {
+        self.0 & (1 << hook as u32) != 0
+    }
+}
+
+/// A change an expansion asks for. Names are resolved and everything is checked by the core.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    /// Add (or, negative, remove) points in a score category.
+    AddPoints {
+        /// Who.
+        player: u8,
+        /// How many.
+        points: i32,
+        /// A category of the ruleset (the expansion's id is always one).
+        category: String,
+    },
+    /// Give tokens from the general supply (negative: take them back).
+    GiveTokens {
+        /// To whom.
+        player: u8,
+        /// The token kind's id.
+        token: String,
+        /// How many.
+        count: i32,
+    },
+    /// Put a figure from a player's supply onto the board.
+    PlaceFigure {
+        /// Whose.
+        player: u8,
+        /// The figure kind's id.
+        kind: String,
+        /// Where: a segment or a point.
+        at: Target,
+    },
+    /// Move a figure already on the board.
+    MoveFigure {
+        /// Which.
+        figure: FigureId,
+        /// Where to.
+        to: Target,
+    },
+    /// Set a figure aside: off the board, not in the supply (the C3.1 builder by the stacks).
+    SetAside {
+        /// Which.
+        figure: FigureId,
+    },
+    /// Send a figure back to its owner's supply.
+    ReturnFigure {
+        /// Which.
+        figure: FigureId,
+    },
+    /// Turn a figure to another face.
+    SetFigureFace {
+        /// Which.
+        figure: FigureId,
+        /// The face (e.g. 1 or 2).
+        face: u8,
+    },
+    /// After this part of the turn the active player plays another part (double turn).
+    ExtraTurnPart,
+    /// After this turn the given player plays a whole extra turn.
+    ExtraTurn {
+        /// Who.
+        player: u8,
+    },
+    /// Store a value in the expansion's own storage (`Null` removes the key).
+    SetStorage {
+        /// The key.
+        key: String,
+        /// The value.
+        value: Value,
+    },
+    /// Replace a player's points for the feature being scored (only in `modify_score`).
+    SetScore {
+        /// Who.
+        player: u8,
+        /// The new points.
+        points: i32,
+    },
+    /// Ask a player to choose; the answer reaches `on_decision`.
+    Ask {
+        /// Who answers.
+        player: u8,
+        /// The expansion's name for the question.
+        kind: String,
+        /// The answers, for people.
+        options: Vec<String>,
+        /// Anything the expansion wants back with the answer.
+        data: Value,
+    },
+    /// A message for the game log.
+    Log {
+        /// The message.
+        message: String,
+    },
+}
+
+/// Where a hook writes its commands. Also hands out the expansion's own random stream.
+#[derive(Debug, Default)]
+pub struct Commands {
+    list: Vec<Command>,
+    rng: Option<GameRng>,
+}
+
+impl Commands {
+    /// A sink with the expansion's random stream.
+    pub fn new(rng: Option<GameRng>) -> Commands {
+        Commands { list: Vec::new(), rng }
+    }
+
+    /// Adds a command.
+    pub fn push(&mut self, c: Command) {
+        self.list.push(c);
+    }
+
+    /// The expansion's deterministic random stream (`None` outside a game).
+    pub fn rng(&mut self) -> Option<&mut GameRng> {
+        self.rng.as_mut()
+    }
+
+    /// Takes the commands and the random stream back.
+    pub fn into_parts(self) -> (Vec<Command>, Option<GameRng>) {
+        (self.list, self.rng)
+    }
+
+    /// The commands so far.
+    pub fn commands(&self) -> &[Command] {
+        &self.list
+    }
+}
+
+/// The facts of a feature being scored, given to `modify_score`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scoring {
+    /// The feature (its root segment).
+    pub feature: SegId,
+    /// Its kind.
+    pub kind: SegmentKind,
+    /// Completed during play (true) or scored incomplete at the end (false).
+    pub completed: bool,
+    /// Scored at the end of the game.
+    pub final_scoring: bool,
+    /// Distinct tiles (monasteries: 1 + tiles around).
+    pub tiles: u16,
+    /// Coats of arms.
+    pub arms: u16,
+    /// Fields: the completed cities it touches (their root segments).
+    pub cities: Vec<SegId>,
+    /// Strength of each player on the feature.
+    pub strength: Vec<u32>,
+    /// Points the base rules give each player (0 for players without the majority).
+    pub points: Vec<i32>,
+}
+
+/// An error raised by an expansion's hook, or by a command it emitted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{expansion}: {hook}: {}{message}", location.as_deref().map(|l| format!("{l}: ")).unwrap_or_default())]
+pub struct HookError {
+    /// The expansion's id.
+    pub expansion: String,
+    /// The hook's name.
+    pub hook: String,
+    /// `file:line` in the expansion, when known.
+    pub location: Option<String>,
+    /// What went wrong.
+    pub message: String,
+    /// A stack trace, when the runtime gives one.
+    pub traceback: Option<String>,
+}
+
+impl HookError {
+    /// An error without location.
+    pub fn new(expansion: &str, hook: HookKind, message: impl Into<String>) -> HookError {
+        HookError {
+            expansion: expansion.to_string(),
+            hook: hook.name().to_string(),
+            location: None,
+            message: message.into(),
+            traceback: None,
+        }
+    }
+}
+
+/// What hooks return.
+pub type HookResult = Result<(), HookError>;
+
+/// A read-only view of a game for the length of one hook call.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The ruleset.
+    pub rules: &'a Rules,
+    /// The game state.
+    pub state: &'a GameState,
+    /// Index of the expansion being called (for its storage).
+    pub expansion: u16,
+}
+
+impl<'a> View<'a> {
+    /// A value from the calling expansion's storage.
+    pub fn storage(&self, key: &str) -> Option<&'a Value> {
+        self.state.storage(self.expansion, key)
+    }
+}
+
+/// An expansion: rules added to the base game through hooks.
+///
+/// Every method but [`id`](Expansion::id) and [`hooks`](Expansion::hooks) has a default that
+/// does nothing; an expansion implements the hooks it lists in `hooks()`.
+pub trait Expansion: Send + Sync {
+    /// The expansion's id; the namespace of its figures, tokens and storage.
+    fn id(&self) -> &str;
+
+    /// The hooks to call.
+    fn hooks(&self) -> HookSet;
+
+    /// Extra score categories (the expansion's id is added for it when it scores).
+    fn categories(&self) -> Vec<String> {
+        vec![self.id().to_string()]
+    }
+
+    /// Once at the start of a game, after the start tile.
+    fn setup(&self, _view: &View<'_>, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+
+    /// Clears `allowed[i]` for placements of the drawn tile that the expansion forbids.
+    fn can_place_tile(&self, _view: &View<'_>, _tile: TileId, _candidates: &[Placement], _allowed: &mut [bool]) -> HookResult {
+        Ok(())
+    }
+
+    /// Adds actions to offer in this figure phase.
+    fn figure_actions(&self, _view: &View<'_>, _offers: &mut Vec<Offer>) -> HookResult {
+        Ok(())
+    }
+
+    /// A player took one of the expansion's offers.
+    fn on_action(&self, _view: &View<'_>, _offer: &Offer, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+
+    /// A player answered one of the expansion's decisions.
+    fn on_decision(&self, _view: &View<'_>, _decision: &Decision, _option: u16, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+
+    /// Something happened (only events whose hook the expansion subscribes to).
+    fn on_event(&self, _view: &View<'_>, _event: &Event, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+
+    /// A feature is being scored; `SetScore` commands replace a player's points.
+    fn modify_score(&self, _view: &View<'_>, _scoring: &Scoring, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+
+    /// The end of the game, after the base game's final scoring.
+    fn final_scoring(&self, _view: &View<'_>, _out: &mut Commands) -> HookResult {
+        Ok(())
+    }
+}

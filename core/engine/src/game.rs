@@ -1,0 +1,1015 @@
+//! A game in progress: the turn machine, legal actions, transactional `apply`, and the calls
+//! into expansion hooks.
+//!
+//! The machine advances on its own through draws, scoring and turn ends, and stops where a
+//! player must act: placing the drawn tile, the figure phase, or a pending decision (which may
+//! belong to any player). See [`Stage`].
+
+use crate::action::{Action, Decision, Event, Target};
+use crate::board::{PlacedTile, Placement};
+use crate::expansion::{Command, Commands, HookError, HookKind, HookResult, Scoring, View};
+use crate::features::{SegId, SegInfo};
+use crate::figures::{FigureId, FigureKindId, Location, Placement as FigurePlacement, Stays};
+use crate::geometry::{Port, Pos, Rotation, Side};
+use crate::rng::GameRng;
+use crate::rules::{CITIES, FIELDS, MONASTERIES, ROADS, Rules, TileId};
+use crate::state::{GameState, Stage, Turn};
+use crate::tileset::SegmentKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Most players a game can have.
+pub const MAX_PLAYERS: usize = 8;
+
+/// How hooks may call back into commands before the engine assumes a loop.
+const MAX_DEPTH: u8 = 32;
+
+/// What a game starts from: players, seed, and optionally a fixed draw order and tile limit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// Player names, in turn order (the first starts).
+    pub players: Vec<String>,
+    /// The seed of every random draw.
+    pub seed: u64,
+    /// Draw exactly these tiles in this order (after the start tile), then end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Vec<String>>,
+    /// End the game after this many tiles have been drawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile_limit: Option<u32>,
+}
+
+impl Setup {
+    /// Players named "Player 1" … with a seed.
+    pub fn players(n: usize, seed: u64) -> Setup {
+        Setup { players: (1..=n).map(|i| format!("Player {i}")).collect(), seed, draw: None, tile_limit: None }
+    }
+}
+
+/// Why a game could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Too few or too many players.
+    #[error("a game needs 1 to {MAX_PLAYERS} players, not {0}")]
+    Players(usize),
+    /// A tile in the draw order is not in the ruleset.
+    #[error("draw order: {0}")]
+    UnknownTile(String),
+    /// A setup hook failed.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum ActionError {
+    /// Nothing more can happen.
+    #[error("the game is over")]
+    GameOver,
+    /// Not among the legal actions.
+    #[error("illegal action: {0}")]
+    Illegal(String),
+    /// An expansion failed while the action was carried out.
+    #[error(transparent)]
+    Hook(#[from] HookError),
+}
+
+/// A game: shared rules, its own state, the actions so far.
+pub struct Game {
+    rules: Arc<Rules>,
+    state: GameState,
+    setup: Arc<Setup>,
+    history: Vec<Action>,
+    checkpoints: Option<Vec<Checkpoint>>,
+    events: Vec<Event>,
+    depth: u8,
+    has_dependents: bool,
+}
+
+impl Clone for Game {
+    /// Forks the game (for AI search); the event buffer starts empty.
+    fn clone(&self) -> Game {
+        Game {
+            rules: Arc::clone(&self.rules),
+            state: self.state.clone(),
+            setup: Arc::clone(&self.setup),
+            history: self.history.clone(),
+            checkpoints: self.checkpoints.clone(),
+            events: Vec::new(),
+            depth: 0,
+            has_dependents: self.has_dependents,
+        }
+    }
+}
+
+/// The state hash after a number of actions, recorded at the end of each turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Actions applied so far.
+    pub actions: usize,
+    /// [`GameState::hash`] at that point, in hex.
+    pub hash: String,
+}
+
+impl Game {
+    /// Starts a game: lays the start tile, runs setup hooks, draws the first tile.
+    pub fn new(rules: Arc<Rules>, setup: Setup) -> Result<Game, SetupError> {
+        let n = setup.players.len();
+        if n == 0 || n > MAX_PLAYERS {
+            return Err(SetupError::Players(n));
+        }
+        let state = initial_state(&rules, &setup)?;
+        let has_dependents = rules.figures().iter().any(|k| k.stays != Stays::UntilScored);
+        let mut game = Game {
+            rules,
+            state,
+            setup: Arc::new(setup),
+            history: Vec::new(),
+            checkpoints: None,
+            events: Vec::new(),
+            depth: 0,
+            has_dependents,
+        };
+        game.begin()?;
+        Ok(game)
+    }
+
+    fn begin(&mut self) -> HookResult {
+        if let Some(start) = self.rules.start() {
+            let p = Placement { pos: Pos::new(0, 0), rotation: Rotation::new(0) };
+            let index = self.lay_tile(start, p);
+            self.emit(Event::TilePlaced { player: None, tile: start, index, pos: p.pos, rotation: p.rotation })?;
+        }
+        for &e in self.rules.clone().subscribers(HookKind::Setup) {
+            self.call(e, HookKind::Setup, |x, view, out| x.setup(view, out))?;
+        }
+        self.advance()
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The shared ruleset.
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The state.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// What the game started from.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Actions applied so far.
+    pub fn history(&self) -> &[Action] {
+        &self.history
+    }
+
+    /// Events of the last successful `apply` (or of the start of the game).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// True once the game is over.
+    pub fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// The player who must act now: the owner of the first pending decision, or the player whose
+    /// turn it is. `None` when the game is over.
+    pub fn to_act(&self) -> Option<u8> {
+        if self.is_over() {
+            return None;
+        }
+        Some(self.state.pending.first().map_or(self.state.turn.player, |d| d.player))
+    }
+
+    /// Starts recording a state hash at the end of every turn (for replays).
+    pub fn record_checkpoints(&mut self) {
+        if self.checkpoints.is_none() {
+            self.checkpoints = Some(Vec::new());
+        }
+    }
+
+    /// The recorded checkpoints.
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        self.checkpoints.as_deref().unwrap_or(&[])
+    }
+
+    /// Every legal action now.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// Every legal action now, appended to `out` (cleared first). Order: placements in frontier
+    /// then rotation order; figure placements by segment then figure kind, expansion offers,
+    /// then `Pass`; or the options of the pending decision.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        if let Some(d) = self.state.pending.first() {
+            out.extend((0..d.options.len() as u16).map(|option| Action::Choose { option }));
+            return;
+        }
+        match self.state.turn.stage {
+            Stage::PlaceTile => out.extend(
+                self.state.turn.placements.iter().map(|p| Action::PlaceTile { pos: p.pos, rotation: p.rotation }),
+            ),
+            Stage::Figure => self.figure_actions_into(out),
+            _ => {}
+        }
+    }
+
+    fn figure_actions_into(&self, out: &mut Vec<Action>) {
+        let st = &self.state;
+        let player = st.turn.player;
+        if let Some(ti) = st.turn.placed {
+            let placed = *st.board.tile(ti);
+            let def = &self.rules.tile(placed.tile).def;
+            let kinds = self.rules.figures();
+            for (local, seg) in def.segments.iter().enumerate() {
+                let sid = placed.first_segment + local as SegId;
+                let data = *st.features.data(sid);
+                for (k, kind) in kinds.iter().enumerate() {
+                    let k = k as FigureKindId;
+                    if !kind.may_stand_on(seg.kind) || st.supply(player, k) == 0 {
+                        continue;
+                    }
+                    let segment = local as u8;
+                    match kind.placement {
+                        FigurePlacement::Unoccupied if data.followers == 0 => {
+                            out.push(Action::PlaceFigure { figure: k, segment, with: None });
+                            for (w, wk) in kinds.iter().enumerate() {
+                                let w = w as FigureKindId;
+                                if wk.placement == FigurePlacement::WithFollower
+                                    && wk.may_stand_on(seg.kind)
+                                    && st.supply(player, w) > 0
+                                {
+                                    out.push(Action::PlaceFigure { figure: k, segment, with: Some(w) });
+                                }
+                            }
+                        }
+                        FigurePlacement::JoinsOwnFollower if self.has_own_follower(sid, player) => {
+                            out.push(Action::PlaceFigure { figure: k, segment, with: None });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for (e, offer) in &st.turn.offers {
+            out.push(Action::Expansion { expansion: *e, code: offer.code, target: offer.target });
+        }
+        out.push(Action::Pass);
+    }
+
+    fn has_own_follower(&self, seg: SegId, player: u8) -> bool {
+        let kinds = self.rules.figures();
+        self.state.figures_on(seg).any(|(_, f)| f.owner == player && kinds[f.kind as usize].follower)
+    }
+
+    fn is_legal(&self, action: &Action) -> bool {
+        let st = &self.state;
+        match (action, st.pending.first()) {
+            (Action::Choose { option }, Some(d)) => (*option as usize) < d.options.len(),
+            (_, Some(_)) => false,
+            (Action::PlaceTile { pos, rotation }, None) => {
+                st.turn.stage == Stage::PlaceTile
+                    && st.turn.placements.contains(&Placement { pos: *pos, rotation: *rotation })
+            }
+            (_, None) if st.turn.stage == Stage::Figure => {
+                let mut v = Vec::new();
+                self.figure_actions_into(&mut v);
+                v.contains(action)
+            }
+            _ => false,
+        }
+    }
+
+    /// Carries out an action. On any error the game is exactly as before.
+    pub fn apply(&mut self, action: Action) -> Result<&[Event], ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        if !self.is_legal(&action) {
+            return Err(ActionError::Illegal(self.why_illegal(&action)));
+        }
+        self.events.clear();
+        // Base rules cannot fail once the action is legal; hooks can, so keep a way back.
+        let snapshot = self.rules.has_hooks().then(|| self.state.clone());
+        self.history.push(action);
+        match self.perform(action) {
+            Ok(()) => {
+                if let Some(cps) = &mut self.checkpoints
+                    && self.events.iter().any(|e| matches!(e, Event::TurnEnd { .. } | Event::GameEnd))
+                {
+                    cps.push(Checkpoint { actions: self.history.len(), hash: crate::replay::hash_hex(self.state.hash()) });
+                }
+                Ok(&self.events)
+            }
+            Err(e) => {
+                self.history.pop();
+                if let Some(s) = snapshot {
+                    self.state = s;
+                }
+                self.events.clear();
+                self.depth = 0;
+                Err(ActionError::Hook(e))
+            }
+        }
+    }
+
+    fn why_illegal(&self, action: &Action) -> String {
+        let st = &self.state;
+        if let Some(d) = st.pending.first() {
+            return format!("player {} must first answer `{}` (options 0..{})", d.player, d.kind, d.options.len());
+        }
+        match (st.turn.stage, action) {
+            (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
+                format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns())
+            }
+            (Stage::PlaceTile, _) => "the drawn tile must be placed first".into(),
+            (Stage::Figure, Action::PlaceTile { .. }) => "the tile is already placed; place a figure or pass".into(),
+            (Stage::Figure, Action::Choose { .. }) => "no decision is pending".into(),
+            (Stage::Figure, _) => "that figure action is not possible here".into(),
+            _ => "no action is expected now".into(),
+        }
+    }
+
+    fn perform(&mut self, action: Action) -> HookResult {
+        match action {
+            Action::PlaceTile { pos, rotation } => {
+                self.place_drawn_tile(Placement { pos, rotation })?;
+                self.open_figure_phase()?;
+            }
+            Action::PlaceFigure { figure, segment, with } => {
+                let placed = self.state.turn.placed.expect("figure phase without a tile");
+                let seg = self.state.segment_of(placed, segment);
+                let player = self.state.turn.player;
+                let host = self.put_figure(player, figure, Location::Segment { segment: seg })?;
+                if let Some(w) = with {
+                    let f = self.put_figure(player, w, Location::Segment { segment: seg })?;
+                    self.state.figures[f as usize].attached_to = Some(host);
+                }
+                self.state.turn.stage = Stage::Score;
+            }
+            Action::Expansion { expansion, code, target } => {
+                let offer = self.state.turn.offers.iter().find(|(e, o)| *e == expansion && o.code == code && o.target == target);
+                let offer = offer.map(|(_, o)| o.clone()).expect("validated offer");
+                self.call(expansion, HookKind::OnAction, |x, view, out| x.on_action(view, &offer, out))?;
+                self.state.turn.stage = Stage::Score;
+            }
+            Action::Pass => self.state.turn.stage = Stage::Score,
+            Action::Choose { option } => {
+                let d = self.state.pending.remove(0);
+                self.emit(Event::DecisionMade { player: d.player, option })?;
+                self.call(d.expansion, HookKind::OnDecision, |x, view, out| x.on_decision(view, &d, option, out))?;
+            }
+        }
+        self.advance()
+    }
+
+    /// Runs the machine until a player must act or the game is over.
+    fn advance(&mut self) -> HookResult {
+        loop {
+            if !self.state.pending.is_empty() {
+                return Ok(());
+            }
+            match self.state.turn.stage {
+                Stage::PlaceTile | Stage::Figure | Stage::Over => return Ok(()),
+                Stage::Draw => {
+                    self.state.turn.stage = if self.draw()? { Stage::PlaceTile } else { Stage::Final };
+                }
+                Stage::Score => {
+                    let t = &self.state.turn;
+                    if t.scored < t.completed.len() {
+                        let feature = t.completed[t.scored];
+                        self.state.turn.scored += 1;
+                        self.score_completed(feature)?;
+                    } else {
+                        self.state.turn.stage = Stage::PartEnd;
+                    }
+                }
+                Stage::PartEnd => self.end_part()?,
+                Stage::TurnEnd => self.end_turn()?,
+                Stage::Final => {
+                    self.final_scoring()?;
+                    self.state.turn.stage = Stage::Over;
+                    self.emit(Event::GameEnd)?;
+                }
+            }
+        }
+    }
+
+    fn end_part(&mut self) -> HookResult {
+        let t = &self.state.turn;
+        self.emit(Event::TurnPartEnd { player: t.player, turn: t.number, part: t.part })?;
+        let tiles_left = self.state.tiles_left();
+        let t = &mut self.state.turn;
+        // With no tile left there is no second part (ambiguities U10).
+        if t.extra_part && tiles_left > 0 {
+            t.extra_part = false;
+            t.part += 1;
+            reset_part(t);
+            t.stage = Stage::Draw;
+        } else {
+            t.extra_part = false;
+            t.stage = Stage::TurnEnd;
+        }
+        Ok(())
+    }
+
+    fn end_turn(&mut self) -> HookResult {
+        let t = &self.state.turn;
+        self.emit(Event::TurnEnd { player: t.player, turn: t.number })?;
+        let players = self.state.players;
+        let t = &mut self.state.turn;
+        t.player = t.extra_turn.take().unwrap_or((t.player + 1) % players);
+        t.number += 1;
+        t.part = 1;
+        reset_part(t);
+        t.stage = Stage::Draw;
+        Ok(())
+    }
+
+    /// Draws until a tile fits somewhere; false when no tile is left.
+    fn draw(&mut self) -> Result<bool, HookError> {
+        loop {
+            if self.state.tiles_left() == 0 {
+                return Ok(false);
+            }
+            let st = &mut self.state;
+            let tile = if st.fixed_order {
+                st.bag.pop().expect("tiles left")
+            } else {
+                let i = st.rng.below(st.bag.len() as u32) as usize;
+                st.bag.swap_remove(i)
+            };
+            st.drawn += 1;
+            let player = st.turn.player;
+            self.emit(Event::TileDrawn { player, tile })?;
+            let placements = self.placements_for(tile)?;
+            if placements.is_empty() {
+                self.state.turn.placements = placements;
+                self.state.discarded.push(tile);
+                self.emit(Event::TileDiscarded { tile })?;
+                continue;
+            }
+            self.state.turn.placements = placements;
+            self.state.turn.tile = Some(tile);
+            return Ok(true);
+        }
+    }
+
+    /// Legal placements of a tile: matching sides, then the expansions' vetoes.
+    fn placements_for(&mut self, tile: TileId) -> Result<Vec<Placement>, HookError> {
+        let mut v = std::mem::take(&mut self.state.turn.placements);
+        v.clear();
+        let kind = self.rules.tile(tile);
+        if self.state.board.tiles().is_empty() {
+            v.extend(Rotation::ALL.map(|rotation| Placement { pos: Pos::new(0, 0), rotation }));
+        } else {
+            self.state.board.placements_into(&kind.sides, &mut v);
+        }
+        let rules = Arc::clone(&self.rules);
+        let subs = rules.subscribers(HookKind::CanPlaceTile);
+        if !subs.is_empty() && !v.is_empty() {
+            let mut allowed = vec![true; v.len()];
+            for &e in subs {
+                let view = View { rules: &rules, state: &self.state, expansion: e };
+                rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed)?;
+            }
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                allowed[i - 1]
+            });
+        }
+        Ok(v)
+    }
+
+    fn place_drawn_tile(&mut self, p: Placement) -> HookResult {
+        let tile = self.state.turn.tile.take().expect("a drawn tile");
+        self.state.turn.placements.clear();
+        let index = self.lay_tile(tile, p);
+        self.state.turn.placed = Some(index);
+        let player = Some(self.state.turn.player);
+        self.emit(Event::TilePlaced { player, tile, index, pos: p.pos, rotation: p.rotation })
+    }
+
+    /// Puts a tile on the board, joins its segments to the neighbours' and notes the features it
+    /// completes. Returns the tile's index.
+    fn lay_tile(&mut self, tile: TileId, p: Placement) -> u16 {
+        let kind = self.rules.tile(tile);
+        let st = &mut self.state;
+        let index = st.board.tiles().len() as u16;
+        let first = st.features.len() as SegId;
+        for (i, seg) in kind.def.segments.iter().enumerate() {
+            let info = SegInfo { tile: index, local: i as u8, kind: seg.kind };
+            st.features.add(info, seg.open_sides.len() as u16, seg.arms as u16);
+        }
+        let sides = kind.sides[p.rotation.quarter_turns() as usize];
+        st.board.place(PlacedTile { pos: p.pos, tile, rotation: p.rotation, first_segment: first, sides });
+        for side in Side::ALL {
+            let Some(n) = st.board.at(p.pos.step(side)).copied() else { continue };
+            let other = self.rules.tile(n.tile);
+            for k in 0..3 {
+                let port = Port::of(side, k);
+                let a = first + kind.segment_at(p.rotation, port) as SegId;
+                let b = n.first_segment + other.segment_at(n.rotation, port.across()) as SegId;
+                if k == 1 && st.features.info(a).kind.closes_by_sides() {
+                    st.features.join_edge(a, b);
+                } else {
+                    st.features.union(a, b);
+                }
+            }
+        }
+        let completed = &mut st.turn.completed;
+        completed.clear();
+        st.turn.scored = 0;
+        for i in 0..kind.def.segments.len() as SegId {
+            let s = first + i;
+            if st.features.info(s).kind.closes_by_sides() {
+                let d = st.features.data_mut(s);
+                if d.open == 0 && !d.completed {
+                    d.completed = true;
+                    completed.push(st.features.find(s));
+                }
+            }
+        }
+        for pos in std::iter::once(p.pos).chain(p.pos.ring()) {
+            let Some(t) = st.board.at(pos).copied() else { continue };
+            let def = &self.rules.tile(t.tile);
+            if !def.surrounded || st.neighbours(pos) < 8 {
+                continue;
+            }
+            for (i, seg) in def.def.segments.iter().enumerate() {
+                let s = t.first_segment + i as SegId;
+                if seg.kind.closes_by_surrounding() && !st.features.data(s).completed {
+                    st.features.data_mut(s).completed = true;
+                    st.turn.completed.push(st.features.find(s));
+                }
+            }
+        }
+        index
+    }
+
+    fn open_figure_phase(&mut self) -> HookResult {
+        self.state.turn.stage = Stage::Figure;
+        self.state.turn.offers.clear();
+        let rules = Arc::clone(&self.rules);
+        for &e in rules.subscribers(HookKind::FigureActions) {
+            let mut offers = Vec::new();
+            let view = View { rules: &rules, state: &self.state, expansion: e };
+            rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
+            self.state.turn.offers.extend(offers.into_iter().map(|o| (e, o)));
+        }
+        Ok(())
+    }
+
+    /// Takes a figure of a kind from a player's supply and puts it somewhere.
+    fn put_figure(&mut self, player: u8, kind: FigureKindId, at: Location) -> Result<FigureId, HookError> {
+        let st = &mut self.state;
+        let i = player as usize * st.figure_kinds as usize + kind as usize;
+        let range = st.figure_index[i] as usize..st.figure_index[i + 1] as usize;
+        let Some(id) = range.clone().find(|&f| st.figures[f].in_supply()) else {
+            let name = &self.rules.figure(kind).id;
+            return Err(HookError::new("core", HookKind::FigurePlaced, format!("player {player} has no {name} in supply")));
+        };
+        st.figures[id].at = at;
+        st.supply[i] -= 1;
+        if let Location::Segment { segment } = at
+            && self.rules.figure(kind).follower
+        {
+            st.features.data_mut(segment).followers += 1;
+        }
+        let id = id as FigureId;
+        self.emit(Event::FigurePlaced { figure: id, player, kind, at })?;
+        Ok(id)
+    }
+
+    /// Sends a figure home, with the figures assigned to it.
+    fn return_figure(&mut self, id: FigureId) -> HookResult {
+        let f = self.state.figures[id as usize];
+        if f.in_supply() {
+            return Ok(());
+        }
+        self.lift(id);
+        let st = &mut self.state;
+        st.figures[id as usize].at = Location::Supply;
+        st.figures[id as usize].attached_to = None;
+        st.supply[f.owner as usize * st.figure_kinds as usize + f.kind as usize] += 1;
+        self.emit(Event::FigureReturned { figure: id, player: f.owner, kind: f.kind, from: f.at })?;
+        let attached: Vec<FigureId> = (0..self.state.figures.len() as FigureId)
+            .filter(|&o| self.state.figures[o as usize].attached_to == Some(id))
+            .collect();
+        for o in attached {
+            self.return_figure(o)?;
+        }
+        Ok(())
+    }
+
+    /// Removes a figure's weight from the feature it stands on.
+    fn lift(&mut self, id: FigureId) {
+        let f = self.state.figures[id as usize];
+        if let Location::Segment { segment } = f.at
+            && self.rules.figure(f.kind).follower
+        {
+            self.state.features.data_mut(segment).followers -= 1;
+        }
+    }
+
+    /// Sends home figures that stay only while their owner has a follower on their feature.
+    fn release_dependents(&mut self) -> HookResult {
+        if !self.has_dependents {
+            return Ok(());
+        }
+        for id in 0..self.state.figures.len() as FigureId {
+            let f = self.state.figures[id as usize];
+            let Some(seg) = f.segment() else { continue };
+            if self.rules.figure(f.kind).stays == Stays::WhileOwnFollower && !self.has_own_follower(seg, f.owner) {
+                self.return_figure(id)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn score_completed(&mut self, feature: SegId) -> HookResult {
+        let kind = self.state.features.info(feature).kind;
+        let completer = self.state.turn.player;
+        self.emit(Event::FeatureCompleted { feature, kind, completer })?;
+        self.score_feature(feature, true)?;
+        let root = self.state.features.find(feature);
+        self.state.features.data_mut(root).scored = true;
+        let on: Vec<FigureId> = self.state.figures_on(root).map(|(i, _)| i).collect();
+        for id in on {
+            self.return_figure(id)?;
+        }
+        self.release_dependents()
+    }
+
+    /// Works out a feature's points (base rules, then `modify_score`), adds them, and emits
+    /// `FeatureScored`.
+    fn score_feature(&mut self, feature: SegId, completed: bool) -> HookResult {
+        let mut scoring = self.base_scoring(feature, completed);
+        let rules = Arc::clone(&self.rules);
+        for &e in rules.subscribers(HookKind::ModifyScore) {
+            let (cmds, rng) = {
+                let view = View { rules: &rules, state: &self.state, expansion: e };
+                let mut out = Commands::new(Some(self.state.expansion_rngs[e as usize].clone()));
+                rules.expansions()[e as usize].modify_score(&view, &scoring, &mut out)?;
+                out.into_parts()
+            };
+            self.state.expansion_rngs[e as usize] = rng.expect("given above");
+            for c in cmds {
+                match c {
+                    Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
+                        scoring.points[player as usize] = points;
+                    }
+                    Command::SetStorage { .. } | Command::Log { .. } => self.apply_command(e, HookKind::ModifyScore, c)?,
+                    other => {
+                        return Err(self.command_error(e, HookKind::ModifyScore, &other, "only set_score, set_storage and log are allowed in modify_score"));
+                    }
+                }
+            }
+        }
+        let category = match scoring.kind {
+            SegmentKind::Road | SegmentKind::River => ROADS,
+            SegmentKind::City => CITIES,
+            SegmentKind::Monastery | SegmentKind::Garden => MONASTERIES,
+            SegmentKind::Field => FIELDS,
+        };
+        let mut points = Vec::new();
+        for (p, &n) in scoring.points.iter().enumerate() {
+            if n != 0 {
+                let st = &mut self.state;
+                st.points[p * st.categories as usize + category as usize] += n;
+                points.push((p as u8, n));
+            }
+        }
+        self.emit(Event::FeatureScored { feature: scoring.feature, kind: scoring.kind, completed, points })
+    }
+
+    /// The facts and base points of a feature.
+    pub fn base_scoring(&self, feature: SegId, completed: bool) -> Scoring {
+        let st = &self.state;
+        let root = st.features.find(feature);
+        let kind = st.features.info(root).kind;
+        let data = *st.features.data(root);
+        let mut strength = vec![0u32; st.players as usize];
+        for (_, f) in st.figures_on(root) {
+            strength[f.owner as usize] += self.rules.figure(f.kind).strength as u32;
+        }
+        let best = strength.iter().copied().max().unwrap_or(0);
+        let mut cities = Vec::new();
+        let (tiles, value) = match kind {
+            SegmentKind::Road | SegmentKind::River => {
+                let tiles = st.features.tile_count(root);
+                (tiles, if kind == SegmentKind::Road { tiles as i32 } else { 0 })
+            }
+            SegmentKind::City => {
+                let tiles = st.features.tile_count(root);
+                let per = if completed { 2 } else { 1 };
+                (tiles, per * (tiles as i32 + data.arms as i32))
+            }
+            SegmentKind::Monastery | SegmentKind::Garden => {
+                let pos = st.board.tile(st.features.info(root).tile).pos;
+                let tiles = 1 + st.neighbours(pos);
+                let value = if kind == SegmentKind::Garden { 0 } else if completed { 9 } else { tiles as i32 };
+                (tiles, value)
+            }
+            SegmentKind::Field => {
+                cities = st.field_cities(&self.rules, root);
+                (st.features.tile_count(root), 3 * cities.len() as i32)
+            }
+        };
+        let points = strength.iter().map(|&s| if best > 0 && s == best { value } else { 0 }).collect();
+        Scoring {
+            feature: root,
+            kind,
+            completed,
+            final_scoring: !completed || self.state.turn.stage == Stage::Final,
+            tiles,
+            arms: data.arms,
+            cities,
+            strength,
+            points,
+        }
+    }
+
+    /// Scores everything left on the board, then calls the expansions' final scoring.
+    fn final_scoring(&mut self) -> HookResult {
+        let order = [SegmentKind::Road, SegmentKind::City, SegmentKind::Monastery, SegmentKind::Garden, SegmentKind::River, SegmentKind::Field];
+        for kind in order {
+            let roots: Vec<SegId> = self
+                .state
+                .features
+                .roots()
+                .filter(|&r| {
+                    let d = self.state.features.data(r);
+                    self.state.features.info(r).kind == kind && !d.scored && d.followers > 0
+                })
+                .collect();
+            for r in roots {
+                let completed = self.state.features.data(r).completed;
+                self.score_feature(r, completed && kind != SegmentKind::Field)?;
+            }
+        }
+        for &e in self.rules.clone().subscribers(HookKind::FinalScoring) {
+            self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
+        }
+        Ok(())
+    }
+
+    /// Records an event and lets subscribed expansions react.
+    fn emit(&mut self, event: Event) -> HookResult {
+        let hook = HookKind::for_event(&event);
+        self.events.push(event);
+        let Some(hook) = hook else { return Ok(()) };
+        let rules = Arc::clone(&self.rules);
+        let subs = rules.subscribers(hook);
+        if subs.is_empty() {
+            return Ok(());
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(HookError::new(rules.expansions()[subs[0] as usize].id(), hook, "events triggered each other too deeply (a loop between hooks?)"));
+        }
+        self.depth += 1;
+        let event = self.events.last().cloned().expect("just pushed");
+        let result = subs.iter().try_for_each(|&e| self.call(e, hook, |x, view, out| x.on_event(view, &event, out)));
+        self.depth -= 1;
+        result
+    }
+
+    /// Calls one expansion's hook with a view and a command sink, then applies its commands.
+    fn call<F>(&mut self, e: u16, hook: HookKind, f: F) -> HookResult
+    where
+        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands) -> HookResult,
+    {
+        let rules = Arc::clone(&self.rules);
+        let (cmds, rng) = {
+            let view = View { rules: &rules, state: &self.state, expansion: e };
+            let mut out = Commands::new(Some(self.state.expansion_rngs[e as usize].clone()));
+            f(rules.expansions()[e as usize].as_ref(), &view, &mut out)?;
+            out.into_parts()
+        };
+        self.state.expansion_rngs[e as usize] = rng.expect("given above");
+        for c in cmds {
+            self.apply_command(e, hook, c)?;
+        }
+        Ok(())
+    }
+
+    fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {
+        let id = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+        HookError::new(id, hook, format!("invalid command {c:?}: {why}"))
+    }
+
+    /// Checks a command and carries it out.
+    fn apply_command(&mut self, e: u16, hook: HookKind, c: Command) -> HookResult {
+        let players = self.state.players;
+        let bad = |this: &Self, c: &Command, why: String| Err(this.command_error(e, hook, c, why));
+        match &c {
+            Command::AddPoints { player, points, category } => {
+                if *player >= players {
+                    return bad(self, &c, format!("no player {player}"));
+                }
+                let Some(cat) = self.rules.category(category) else {
+                    return bad(self, &c, format!("unknown score category; known: {}", self.rules.categories().join(", ")));
+                };
+                let st = &mut self.state;
+                st.points[*player as usize * st.categories as usize + cat as usize] += points;
+                self.emit(Event::PointsAdded { player: *player, points: *points, category: cat })
+            }
+            Command::GiveTokens { player, token, count } => {
+                if *player >= players {
+                    return bad(self, &c, format!("no player {player}"));
+                }
+                let Some(t) = self.rules.token_by_name(token) else { return bad(self, &c, "unknown token kind".into()) };
+                let st = &mut self.state;
+                let held = &mut st.tokens[*player as usize * st.token_kinds as usize + t as usize];
+                if st.token_supply[t as usize] < *count || *held + count < 0 {
+                    return bad(self, &c, "not enough tokens".into());
+                }
+                *held += count;
+                st.token_supply[t as usize] -= count;
+                self.emit(Event::TokensChanged { player: *player, token: t, delta: *count })
+            }
+            Command::PlaceFigure { player, kind, at } => {
+                if *player >= players {
+                    return bad(self, &c, format!("no player {player}"));
+                }
+                let Some(k) = self.rules.figure_by_name(kind) else { return bad(self, &c, "unknown figure kind".into()) };
+                let Some(loc) = self.location(at) else { return bad(self, &c, "no such segment or point".into()) };
+                if self.state.supply(*player, k) == 0 {
+                    return bad(self, &c, "none left in the player's supply".into());
+                }
+                self.put_figure(*player, k, loc).map(|_| ())
+            }
+            Command::MoveFigure { figure, to } => {
+                let Some(f) = self.state.figures.get(*figure as usize).copied() else { return bad(self, &c, "no such figure".into()) };
+                let Some(loc) = self.location(to) else { return bad(self, &c, "no such segment or point".into()) };
+                if f.in_supply() {
+                    return bad(self, &c, "the figure is in its supply; use place_figure".into());
+                }
+                self.lift(*figure);
+                self.state.figures[*figure as usize].at = loc;
+                if let Location::Segment { segment } = loc
+                    && self.rules.figure(f.kind).follower
+                {
+                    self.state.features.data_mut(segment).followers += 1;
+                }
+                self.emit(Event::FigureMoved { figure: *figure, from: f.at, to: loc })?;
+                self.release_dependents()
+            }
+            Command::SetAside { figure } => {
+                let Some(f) = self.state.figures.get(*figure as usize).copied() else { return bad(self, &c, "no such figure".into()) };
+                self.lift(*figure);
+                if f.in_supply() {
+                    self.state.supply[f.owner as usize * self.state.figure_kinds as usize + f.kind as usize] -= 1;
+                }
+                self.state.figures[*figure as usize].at = Location::Aside;
+                self.state.figures[*figure as usize].attached_to = None;
+                self.emit(Event::FigureMoved { figure: *figure, from: f.at, to: Location::Aside })?;
+                self.release_dependents()
+            }
+            Command::ReturnFigure { figure } => {
+                if *figure as usize >= self.state.figures.len() {
+                    return bad(self, &c, "no such figure".into());
+                }
+                self.return_figure(*figure)?;
+                self.release_dependents()
+            }
+            Command::SetFigureFace { figure, face } => {
+                let Some(f) = self.state.figures.get_mut(*figure as usize) else { return bad(self, &c, "no such figure".into()) };
+                f.face = *face;
+                self.emit(Event::FigureTurned { figure: *figure, face: *face })
+            }
+            Command::ExtraTurnPart => {
+                self.state.turn.extra_part = true;
+                Ok(())
+            }
+            Command::ExtraTurn { player } => {
+                if *player >= players {
+                    return bad(self, &c, format!("no player {player}"));
+                }
+                self.state.turn.extra_turn = Some(*player);
+                Ok(())
+            }
+            Command::SetStorage { key, value } => {
+                let store = &mut self.state.storage[e as usize];
+                if *value == crate::value::Value::Null {
+                    store.remove(key);
+                } else {
+                    store.insert(key.clone(), value.clone());
+                }
+                Ok(())
+            }
+            Command::SetScore { .. } => bad(self, &c, "set_score is only allowed in modify_score".into()),
+            Command::Ask { player, kind, options, data } => {
+                if *player >= players || options.is_empty() {
+                    return bad(self, &c, "a decision needs an existing player and at least one option".into());
+                }
+                if hook == HookKind::Setup {
+                    return bad(self, &c, "no decisions during setup".into());
+                }
+                self.state.pending.push(Decision { player: *player, expansion: e, kind: kind.clone(), options: options.clone(), data: data.clone() });
+                self.emit(Event::DecisionRequested { player: *player, kind: kind.clone() })
+            }
+            Command::Log { message } => self.emit(Event::Log { expansion: e, message: message.clone() }),
+        }
+    }
+
+    /// Resolves a target on the board to a figure location.
+    fn location(&self, t: &Target) -> Option<Location> {
+        match *t {
+            Target::Segment { pos, segment } => {
+                let ti = self.state.board.index_at(pos)?;
+                let n = self.rules.tile(self.state.board.tile(ti).tile).def.segments.len();
+                ((segment as usize) < n).then(|| Location::Segment { segment: self.state.segment_of(ti, segment) })
+            }
+            Target::Point { pos, point } => {
+                let ti = self.state.board.index_at(pos)?;
+                let n = self.rules.tile(self.state.board.tile(ti).tile).def.points.len();
+                ((point as usize) < n).then_some(Location::Point { tile: ti, point })
+            }
+            Target::None | Target::Figure { .. } => None,
+        }
+    }
+}
+
+fn reset_part(t: &mut Turn) {
+    t.placed = None;
+    t.tile = None;
+    t.completed.clear();
+    t.scored = 0;
+    t.offers.clear();
+}
+
+fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> {
+    let players = setup.players.len() as u8;
+    let kinds = rules.figures();
+    let mut figures = Vec::new();
+    let mut figure_index = Vec::new();
+    let mut supply = Vec::new();
+    for owner in 0..players {
+        for (k, kind) in kinds.iter().enumerate() {
+            figure_index.push(figures.len() as u16);
+            supply.push(kind.per_player);
+            for _ in 0..kind.per_player {
+                figures.push(crate::figures::Figure { kind: k as FigureKindId, owner, at: Location::Supply, face: 0, attached_to: None });
+            }
+        }
+    }
+    figure_index.push(figures.len() as u16);
+    let (bag, fixed_order) = match &setup.draw {
+        Some(names) => {
+            let mut bag = names.iter().map(|n| rules.tile_by_name(n)).collect::<Result<Vec<_>, _>>().map_err(SetupError::UnknownTile)?;
+            bag.reverse();
+            (bag, true)
+        }
+        None => {
+            let mut bag = Vec::new();
+            for (id, &n) in rules.counts().iter().enumerate() {
+                bag.extend(std::iter::repeat_n(id as TileId, n as usize));
+            }
+            (bag, false)
+        }
+    };
+    let n_exp = rules.expansions().len();
+    Ok(GameState {
+        players,
+        board: Default::default(),
+        features: Default::default(),
+        figures,
+        figure_index,
+        supply,
+        points: vec![0; players as usize * rules.categories().len()],
+        tokens: vec![0; players as usize * rules.tokens().len()],
+        token_supply: rules.tokens().iter().map(|t| t.supply as i32).collect(),
+        storage: vec![BTreeMap::new(); n_exp],
+        bag,
+        fixed_order,
+        drawn: 0,
+        tile_limit: setup.tile_limit,
+        discarded: Vec::new(),
+        rng: GameRng::new(setup.seed, 0),
+        expansion_rngs: rules.expansions().iter().map(|x| GameRng::new(setup.seed, GameRng::stream_for(x.id()))).collect(),
+        turn: Turn::first(),
+        pending: Vec::new(),
+        categories: rules.categories().len() as u16,
+        figure_kinds: kinds.len() as u16,
+        token_kinds: rules.tokens().len() as u16,
+    })
+}

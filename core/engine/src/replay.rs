@@ -1,0 +1,128 @@
+//! Replays: the setup plus every action, with state hashes to prove that replaying reproduces
+//! the game exactly. Saving a game means writing its replay; loading means replaying it.
+
+use crate::action::Action;
+use crate::game::{ActionError, Checkpoint, Game, Setup, SetupError};
+use crate::rng::RNG_NAME;
+use crate::rules::Rules;
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The format tag written into every replay.
+pub const REPLAY_FORMAT: &str = "meeple-replay/1";
+
+/// A recorded game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// Always [`REPLAY_FORMAT`].
+    pub format: String,
+    /// The random generator ([`RNG_NAME`]).
+    pub rng: String,
+    /// Hash of the manifests, tilesets and scripts the game was played with.
+    pub ruleset: String,
+    /// The game config the ruleset was built from (filled in by whoever loads rulesets).
+    #[serde(default)]
+    pub config: Value,
+    /// Players, seed, draw order.
+    pub setup: Setup,
+    /// Every action in order.
+    pub actions: Vec<Action>,
+    /// State hashes at the end of turns.
+    pub checkpoints: Vec<Checkpoint>,
+    /// State hash after the last action.
+    pub state_hash: String,
+}
+
+/// Why a replay could not be played back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// Not a replay of this engine.
+    #[error("not a {REPLAY_FORMAT} replay (format `{0}`)")]
+    Format(String),
+    /// Made with another random generator.
+    #[error("replay uses random generator `{0}`, this engine has {RNG_NAME}")]
+    Rng(String),
+    /// Made with other rules files.
+    #[error("replay was recorded with ruleset {recorded}, these rules hash to {current}")]
+    Ruleset {
+        /// Hash in the replay.
+        recorded: String,
+        /// Hash of the rules given.
+        current: String,
+    },
+    /// The game could not start.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// An action was refused.
+    #[error("action {index} ({action:?}) was refused: {error}")]
+    Action {
+        /// Index of the action.
+        index: usize,
+        /// The action.
+        action: Action,
+        /// Why.
+        error: ActionError,
+    },
+    /// The game went another way than when it was recorded.
+    #[error("after {actions} actions the state hash is {found}, the replay recorded {expected}")]
+    Diverged {
+        /// Actions applied.
+        actions: usize,
+        /// Recorded hash.
+        expected: String,
+        /// Hash found now.
+        found: String,
+    },
+}
+
+/// Formats a state hash for files (hex, so JSON readers never round it).
+pub fn hash_hex(h: u64) -> String {
+    format!("{h:016x}")
+}
+
+impl Game {
+    /// The game so far as a replay (record checkpoints from the start to include them).
+    pub fn replay(&self) -> Replay {
+        Replay {
+            format: REPLAY_FORMAT.to_string(),
+            rng: RNG_NAME.to_string(),
+            ruleset: self.rules().hash().to_string(),
+            config: Value::Null,
+            setup: self.setup().clone(),
+            actions: self.history().to_vec(),
+            checkpoints: self.checkpoints().to_vec(),
+            state_hash: hash_hex(self.state().hash()),
+        }
+    }
+
+    /// Plays a replay back, checking every recorded hash.
+    pub fn from_replay(rules: Arc<Rules>, replay: &Replay) -> Result<Game, ReplayError> {
+        if replay.format != REPLAY_FORMAT {
+            return Err(ReplayError::Format(replay.format.clone()));
+        }
+        if replay.rng != RNG_NAME {
+            return Err(ReplayError::Rng(replay.rng.clone()));
+        }
+        if !replay.ruleset.is_empty() && !rules.hash().is_empty() && replay.ruleset != rules.hash() {
+            return Err(ReplayError::Ruleset { recorded: replay.ruleset.clone(), current: rules.hash().to_string() });
+        }
+        let mut game = Game::new(rules, replay.setup.clone())?;
+        game.record_checkpoints();
+        let mut expected = replay.checkpoints.iter().peekable();
+        for (index, &action) in replay.actions.iter().enumerate() {
+            game.apply(action).map_err(|error| ReplayError::Action { index, action, error })?;
+            while let Some(cp) = expected.next_if(|cp| cp.actions == index + 1) {
+                let found = hash_hex(game.state().hash());
+                if found != cp.hash {
+                    return Err(ReplayError::Diverged { actions: cp.actions, expected: cp.hash.clone(), found });
+                }
+            }
+        }
+        let found = hash_hex(game.state().hash());
+        if found != replay.state_hash {
+            return Err(ReplayError::Diverged { actions: replay.actions.len(), expected: replay.state_hash.clone(), found });
+        }
+        Ok(game)
+    }
+}

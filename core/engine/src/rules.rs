@@ -1,0 +1,392 @@
+//! A ruleset: the tile kinds in play with their counts, the figure kinds, token supplies, score
+//! categories and the expansions whose hooks run. Built once, shared by every game (`Arc`).
+
+use crate::expansion::{Expansion, HookKind};
+use crate::figures::{FigureKind, FigureKindId};
+use crate::geometry::{Port, Rotation, Side};
+use crate::tileset::{SegmentKind, SideKind, TileDef, Tileset};
+use std::sync::Arc;
+
+/// Index of a tile kind in [`Rules::tiles`].
+pub type TileId = u16;
+
+/// The base game's score categories, in this order.
+pub const BASE_CATEGORIES: [&str; 4] = ["roads", "cities", "monasteries", "fields"];
+
+/// Category index of roads.
+pub const ROADS: u16 = 0;
+/// Category index of cities.
+pub const CITIES: u16 = 1;
+/// Category index of monasteries.
+pub const MONASTERIES: u16 = 2;
+/// Category index of fields.
+pub const FIELDS: u16 = 3;
+
+/// A tile kind ready for play: its definition plus lookup tables per rotation.
+#[derive(Clone, Debug)]
+pub struct TileKind {
+    /// `tileset:tile`, e.g. `base:D`.
+    pub key: String,
+    /// The definition from the tileset file.
+    pub def: TileDef,
+    /// Packed side codes on the board for each rotation (N E S W, one byte each).
+    pub sides: [u32; 4],
+    /// For each rotation, the local segment at each board port.
+    pub port_segment: [[u8; 12]; 4],
+    /// The tile has a segment that completes when surrounded (monastery, garden).
+    pub surrounded: bool,
+}
+
+/// The code of a side kind inside packed side words.
+pub fn side_code(kind: SideKind) -> u32 {
+    match kind {
+        SideKind::City => 1,
+        SideKind::Road => 2,
+        SideKind::Field => 3,
+        SideKind::River => 4,
+    }
+}
+
+impl TileKind {
+    /// Compiles a definition from tileset `set`.
+    pub fn new(set: &str, def: TileDef) -> TileKind {
+        let mut sides = [0u32; 4];
+        let mut port_segment = [[0u8; 12]; 4];
+        for r in Rotation::ALL {
+            let ri = r.quarter_turns() as usize;
+            for side in Side::ALL {
+                sides[ri] |= side_code(def.side(side)) << (side.rotated(r).index() * 8);
+            }
+            for p in 0..12u8 {
+                let port = Port::new(p);
+                port_segment[ri][port.rotated(r).index()] = def.port_segment[port.index()];
+            }
+        }
+        let surrounded = def.segments.iter().any(|s| s.kind.closes_by_surrounding());
+        TileKind { key: format!("{set}:{}", def.id), def, sides, port_segment, surrounded }
+    }
+
+    /// The local segment at a board port for a rotation.
+    pub fn segment_at(&self, rotation: Rotation, port: Port) -> u8 {
+        self.port_segment[rotation.quarter_turns() as usize][port.index()]
+    }
+}
+
+/// A kind of token kept by players (goods).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenKind {
+    /// Namespaced id, e.g. `traders-builders:wine`.
+    pub id: String,
+    /// How many exist in the general supply.
+    pub supply: u32,
+}
+
+/// An error while putting a ruleset together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// Two things share an id.
+    #[error("{what} `{id}` is defined twice")]
+    Duplicate {
+        /// "figure", "token", "tile" …
+        what: &'static str,
+        /// The id.
+        id: String,
+    },
+    /// An edition the tileset does not have.
+    #[error("tileset `{tileset}` has no edition `{edition}`; it has: {available}")]
+    UnknownEdition {
+        /// The tileset.
+        tileset: String,
+        /// The edition asked for.
+        edition: String,
+        /// The editions it has.
+        available: String,
+    },
+    /// No start tile and no tile at all.
+    #[error("the ruleset has no tiles")]
+    NoTiles,
+    /// More than the engine can index.
+    #[error("too many {0}")]
+    TooMany(&'static str),
+}
+
+/// Everything fixed for the length of a game.
+pub struct Rules {
+    tiles: Vec<TileKind>,
+    counts: Vec<u32>,
+    start: Option<TileId>,
+    figures: Vec<FigureKind>,
+    tokens: Vec<TokenKind>,
+    categories: Vec<String>,
+    expansions: Vec<Arc<dyn Expansion>>,
+    subscribers: Vec<Vec<u16>>,
+    hash: String,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rules")
+            .field("tiles", &self.tiles.len())
+            .field("figures", &self.figures)
+            .field("expansions", &self.expansions.iter().map(|e| e.id().to_string()).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Rules {
+    /// Starts building a ruleset.
+    pub fn builder() -> RulesBuilder {
+        RulesBuilder::default()
+    }
+
+    /// The base game alone, from a tileset and one of its editions.
+    pub fn base(tileset: &Tileset, edition: &str) -> Result<Rules, RulesError> {
+        let mut b = Rules::builder();
+        b.tileset(tileset, edition)?;
+        b.build()
+    }
+
+    /// All tile kinds.
+    pub fn tiles(&self) -> &[TileKind] {
+        &self.tiles
+    }
+
+    /// One tile kind.
+    pub fn tile(&self, id: TileId) -> &TileKind {
+        &self.tiles[id as usize]
+    }
+
+    /// Copies of each tile kind in the bag (the start tile not counted).
+    pub fn counts(&self) -> &[u32] {
+        &self.counts
+    }
+
+    /// The start tile, if any.
+    pub fn start(&self) -> Option<TileId> {
+        self.start
+    }
+
+    /// Finds a tile kind by `tileset:tile` key, or by tile id alone when only one tileset has it.
+    pub fn tile_by_name(&self, name: &str) -> Result<TileId, String> {
+        if let Some(i) = self.tiles.iter().position(|t| t.key == name) {
+            return Ok(i as TileId);
+        }
+        let hits: Vec<usize> = (0..self.tiles.len()).filter(|&i| self.tiles[i].def.id == name).collect();
+        match hits.as_slice() {
+            [one] => Ok(*one as TileId),
+            [] => Err(format!("no tile `{name}` in this ruleset")),
+            many => Err(format!(
+                "tile `{name}` is ambiguous: {}",
+                many.iter().map(|&i| self.tiles[i].key.as_str()).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    /// All figure kinds; index 0 is the meeple.
+    pub fn figures(&self) -> &[FigureKind] {
+        &self.figures
+    }
+
+    /// One figure kind.
+    pub fn figure(&self, id: FigureKindId) -> &FigureKind {
+        &self.figures[id as usize]
+    }
+
+    /// Finds a figure kind by id.
+    pub fn figure_by_name(&self, name: &str) -> Option<FigureKindId> {
+        self.figures.iter().position(|f| f.id == name).map(|i| i as FigureKindId)
+    }
+
+    /// Token kinds.
+    pub fn tokens(&self) -> &[TokenKind] {
+        &self.tokens
+    }
+
+    /// Finds a token kind by id.
+    pub fn token_by_name(&self, name: &str) -> Option<u16> {
+        self.tokens.iter().position(|t| t.id == name).map(|i| i as u16)
+    }
+
+    /// Score categories; the base game's four come first.
+    pub fn categories(&self) -> &[String] {
+        &self.categories
+    }
+
+    /// Finds a score category by name.
+    pub fn category(&self, name: &str) -> Option<u16> {
+        self.categories.iter().position(|c| c == name).map(|i| i as u16)
+    }
+
+    /// Expansions in hook order.
+    pub fn expansions(&self) -> &[Arc<dyn Expansion>] {
+        &self.expansions
+    }
+
+    /// Indices of the expansions subscribed to a hook, in hook order.
+    pub fn subscribers(&self, hook: HookKind) -> &[u16] {
+        &self.subscribers[hook as usize]
+    }
+
+    /// True when some expansion has hooks at all (apply then keeps a snapshot to roll back to).
+    pub fn has_hooks(&self) -> bool {
+        self.subscribers.iter().any(|s| !s.is_empty())
+    }
+
+    /// The ruleset hash given by whoever loaded the files (empty for rulesets built in code).
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+}
+
+/// Collects the parts of a ruleset.
+#[derive(Default)]
+pub struct RulesBuilder {
+    tiles: Vec<TileKind>,
+    counts: Vec<u32>,
+    start: Option<TileId>,
+    figures: Vec<FigureKind>,
+    tokens: Vec<TokenKind>,
+    categories: Vec<String>,
+    expansions: Vec<Arc<dyn Expansion>>,
+    hash: String,
+}
+
+impl RulesBuilder {
+    /// Adds the tiles of one edition of a tileset; its start tile becomes the start tile if none
+    /// was set yet.
+    pub fn tileset(&mut self, tileset: &Tileset, edition: &str) -> Result<&mut Self, RulesError> {
+        let ed = tileset.edition(edition).ok_or_else(|| RulesError::UnknownEdition {
+            tileset: tileset.id.clone(),
+            edition: edition.to_string(),
+            available: tileset.editions.join(", "),
+        })?;
+        for (i, def) in tileset.tiles.iter().enumerate() {
+            let mut n = def.counts[ed];
+            if n == 0 {
+                continue;
+            }
+            let kind = TileKind::new(&tileset.id, def.clone());
+            if self.tiles.iter().any(|t| t.key == kind.key) {
+                return Err(RulesError::Duplicate { what: "tile", id: kind.key });
+            }
+            if tileset.start == Some(i) && self.start.is_none() {
+                self.start = Some(self.tiles.len() as TileId);
+                n -= 1;
+            }
+            self.tiles.push(kind);
+            self.counts.push(n);
+        }
+        if self.tiles.len() > u16::MAX as usize / 2 {
+            return Err(RulesError::TooMany("tile kinds"));
+        }
+        Ok(self)
+    }
+
+    /// Leaves the start tile out: the first tile is then drawn and placed by the first player…
+    /// or set by an expansion (The River's spring).
+    pub fn no_start_tile(&mut self) -> &mut Self {
+        if let Some(s) = self.start.take() {
+            self.counts[s as usize] += 1;
+        }
+        self
+    }
+
+    /// Adds a figure kind.
+    pub fn figure(&mut self, kind: FigureKind) -> Result<&mut Self, RulesError> {
+        if self.figures.iter().any(|f| f.id == kind.id) {
+            return Err(RulesError::Duplicate { what: "figure", id: kind.id });
+        }
+        if self.figures.len() >= 255 {
+            return Err(RulesError::TooMany("figure kinds"));
+        }
+        self.figures.push(kind);
+        Ok(self)
+    }
+
+    /// Replaces the meeple's definition (count or strength set by a config or an edition).
+    pub fn meeple(&mut self, kind: FigureKind) -> &mut Self {
+        self.ensure_meeple();
+        self.figures[0] = kind;
+        self
+    }
+
+    fn ensure_meeple(&mut self) {
+        if self.figures.first().is_none_or(|f| f.id != "meeple") {
+            self.figures.insert(0, FigureKind::meeple());
+        }
+    }
+
+    /// Adds a token supply.
+    pub fn token(&mut self, kind: TokenKind) -> Result<&mut Self, RulesError> {
+        if self.tokens.iter().any(|t| t.id == kind.id) {
+            return Err(RulesError::Duplicate { what: "token", id: kind.id });
+        }
+        self.tokens.push(kind);
+        Ok(self)
+    }
+
+    /// Adds a score category (ignored when it exists).
+    pub fn category(&mut self, name: &str) -> &mut Self {
+        if !self.categories.iter().any(|c| c == name) {
+            self.categories.push(name.to_string());
+        }
+        self
+    }
+
+    /// Adds an expansion; hooks run in the order expansions are added.
+    pub fn expansion(&mut self, e: Arc<dyn Expansion>) -> &mut Self {
+        self.expansions.push(e);
+        self
+    }
+
+    /// Records the hash of the files the ruleset was built from.
+    pub fn hash(&mut self, hash: impl Into<String>) -> &mut Self {
+        self.hash = hash.into();
+        self
+    }
+
+    /// Finishes the ruleset.
+    pub fn build(mut self) -> Result<Rules, RulesError> {
+        if self.tiles.is_empty() {
+            return Err(RulesError::NoTiles);
+        }
+        self.ensure_meeple();
+        let mut categories: Vec<String> = BASE_CATEGORIES.iter().map(|s| s.to_string()).collect();
+        for c in self.categories {
+            if !categories.contains(&c) {
+                categories.push(c);
+            }
+        }
+        for e in &self.expansions {
+            for c in e.categories() {
+                if !categories.contains(&c) {
+                    categories.push(c);
+                }
+            }
+        }
+        let mut subscribers = vec![Vec::new(); HookKind::ALL.len()];
+        for (i, e) in self.expansions.iter().enumerate() {
+            for hook in HookKind::ALL {
+                if e.hooks().contains(hook) {
+                    subscribers[hook as usize].push(i as u16);
+                }
+            }
+        }
+        Ok(Rules {
+            tiles: self.tiles,
+            counts: self.counts,
+            start: self.start,
+            figures: self.figures,
+            tokens: self.tokens,
+            categories,
+            expansions: self.expansions,
+            subscribers,
+            hash: self.hash,
+        })
+    }
+}
+
+/// True when the segment kind is scored by the base rules.
+pub fn base_scored(kind: SegmentKind) -> bool {
+    matches!(kind, SegmentKind::City | SegmentKind::Road | SegmentKind::Monastery | SegmentKind::Field)
+}

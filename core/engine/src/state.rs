@@ -1,0 +1,343 @@
+//! All the state of one game. Plain data: cloning it forks the game (AI search), and nothing of
+//! a game lives anywhere else (expansions keep theirs in [`GameState::storage`]).
+
+use crate::action::{Decision, Offer};
+use crate::board::{Board, Placement};
+use crate::features::{FeatureGraph, SegId};
+use crate::figures::{Figure, FigureId, FigureKindId, Location};
+use crate::geometry::Pos;
+use crate::hash::StableHasher;
+use crate::rng::GameRng;
+use crate::rules::{Rules, TileId};
+use crate::tileset::SegmentKind;
+use crate::value::Value;
+use std::collections::BTreeMap;
+
+/// Where the turn machine stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// A tile is to be drawn.
+    Draw,
+    /// The drawn tile waits to be placed.
+    PlaceTile,
+    /// The figure phase: place a figure, take an expansion action, or pass.
+    Figure,
+    /// Features completed this part are being scored.
+    Score,
+    /// The end of a part of the turn.
+    PartEnd,
+    /// The end of the turn.
+    TurnEnd,
+    /// Final scoring.
+    Final,
+    /// The game is over.
+    Over,
+}
+
+/// The current turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Turn number, from 1.
+    pub number: u32,
+    /// Whose turn it is.
+    pub player: u8,
+    /// Part of the turn, from 1 (a double turn has two).
+    pub part: u8,
+    /// Where the machine stands.
+    pub stage: Stage,
+    /// The drawn tile, until placed.
+    pub tile: Option<TileId>,
+    /// Its legal placements.
+    pub placements: Vec<Placement>,
+    /// The tile placed in this part.
+    pub placed: Option<u16>,
+    /// Features completed by that tile, to be scored in order.
+    pub completed: Vec<SegId>,
+    /// How many of them have been scored.
+    pub scored: usize,
+    /// Actions expansions offer in this figure phase: (expansion, offer).
+    pub offers: Vec<(u16, Offer)>,
+    /// Another part of this turn was granted.
+    pub extra_part: bool,
+    /// A whole extra turn was granted to this player.
+    pub extra_turn: Option<u8>,
+}
+
+impl Turn {
+    pub(crate) fn first() -> Turn {
+        Turn {
+            number: 1,
+            player: 0,
+            part: 1,
+            stage: Stage::Draw,
+            tile: None,
+            placements: Vec::new(),
+            placed: None,
+            completed: Vec::new(),
+            scored: 0,
+            offers: Vec::new(),
+            extra_part: false,
+            extra_turn: None,
+        }
+    }
+}
+
+/// The state of one game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub(crate) players: u8,
+    pub(crate) board: Board,
+    pub(crate) features: FeatureGraph,
+    pub(crate) figures: Vec<Figure>,
+    /// First figure of each (player, kind), then one past the last.
+    pub(crate) figure_index: Vec<u16>,
+    /// Figures in supply per (player, kind).
+    pub(crate) supply: Vec<u8>,
+    /// Points per (player, category).
+    pub(crate) points: Vec<i32>,
+    /// Tokens per (player, token kind).
+    pub(crate) tokens: Vec<i32>,
+    /// Tokens left in the general supply.
+    pub(crate) token_supply: Vec<i32>,
+    /// Per expansion: its stored values.
+    pub(crate) storage: Vec<BTreeMap<String, Value>>,
+    /// Tiles still to draw; drawn from the back when the order is fixed.
+    pub(crate) bag: Vec<TileId>,
+    pub(crate) fixed_order: bool,
+    pub(crate) drawn: u32,
+    pub(crate) tile_limit: Option<u32>,
+    pub(crate) discarded: Vec<TileId>,
+    pub(crate) rng: GameRng,
+    pub(crate) expansion_rngs: Vec<GameRng>,
+    pub(crate) turn: Turn,
+    pub(crate) pending: Vec<Decision>,
+    pub(crate) categories: u16,
+    pub(crate) figure_kinds: u16,
+    pub(crate) token_kinds: u16,
+}
+
+/// Facts about a feature, for views and clients.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FeatureInfo {
+    /// The root segment naming the feature.
+    pub id: SegId,
+    /// Its kind.
+    pub kind: SegmentKind,
+    /// Completed (closed or surrounded).
+    pub completed: bool,
+    /// Already scored during the game.
+    pub scored: bool,
+    /// Distinct tiles (monasteries: the tile itself).
+    pub tiles: u16,
+    /// Coats of arms.
+    pub arms: u16,
+    /// Edges still open.
+    pub open: u16,
+}
+
+impl GameState {
+    /// Number of players.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The feature graph.
+    pub fn features(&self) -> &FeatureGraph {
+        &self.features
+    }
+
+    /// Every figure of every player.
+    pub fn figures(&self) -> &[Figure] {
+        &self.figures
+    }
+
+    /// One figure.
+    pub fn figure(&self, id: FigureId) -> &Figure {
+        &self.figures[id as usize]
+    }
+
+    /// The current turn.
+    pub fn turn(&self) -> &Turn {
+        &self.turn
+    }
+
+    /// Decisions waiting for an answer, the first one next.
+    pub fn pending(&self) -> &[Decision] {
+        &self.pending
+    }
+
+    /// Figures of a kind in a player's supply.
+    pub fn supply(&self, player: u8, kind: FigureKindId) -> u8 {
+        self.supply[player as usize * self.figure_kinds as usize + kind as usize]
+    }
+
+    /// A player's points in one category.
+    pub fn points(&self, player: u8, category: u16) -> i32 {
+        self.points[player as usize * self.categories as usize + category as usize]
+    }
+
+    /// A player's points in every category, in the ruleset's category order.
+    pub fn breakdown(&self, player: u8) -> &[i32] {
+        let n = self.categories as usize;
+        &self.points[player as usize * n..(player as usize + 1) * n]
+    }
+
+    /// A player's total score.
+    pub fn score(&self, player: u8) -> i32 {
+        self.breakdown(player).iter().sum()
+    }
+
+    /// Every player's total score.
+    pub fn scores(&self) -> Vec<i32> {
+        (0..self.players).map(|p| self.score(p)).collect()
+    }
+
+    /// A player's tokens of one kind.
+    pub fn tokens(&self, player: u8, token: u16) -> i32 {
+        self.tokens[player as usize * self.token_kinds as usize + token as usize]
+    }
+
+    /// Tokens of a kind left in the general supply.
+    pub fn token_supply(&self, token: u16) -> i32 {
+        self.token_supply[token as usize]
+    }
+
+    /// A value from an expansion's storage.
+    pub fn storage(&self, expansion: u16, key: &str) -> Option<&Value> {
+        self.storage.get(expansion as usize)?.get(key)
+    }
+
+    /// All stored values of an expansion, in key order.
+    pub fn storage_of(&self, expansion: u16) -> Option<&BTreeMap<String, Value>> {
+        self.storage.get(expansion as usize)
+    }
+
+    /// Tiles left to draw.
+    pub fn tiles_left(&self) -> u32 {
+        let left = self.bag.len() as u32;
+        match self.tile_limit {
+            Some(limit) => left.min(limit.saturating_sub(self.drawn)),
+            None => left,
+        }
+    }
+
+    /// Tiles that fitted nowhere and left the game.
+    pub fn discarded(&self) -> &[TileId] {
+        &self.discarded
+    }
+
+    /// True once the game is over.
+    pub fn is_over(&self) -> bool {
+        self.turn.stage == Stage::Over
+    }
+
+    /// The feature a segment belongs to.
+    pub fn feature(&self, rules: &Rules, seg: SegId) -> FeatureInfo {
+        let root = self.features.find(seg);
+        let d = self.features.data(root);
+        let kind = self.features.info(root).kind;
+        let tiles = if kind.closes_by_surrounding() { 1 } else { self.features.tile_count(root) };
+        let _ = rules;
+        FeatureInfo { id: root, kind, completed: d.completed, scored: d.scored, tiles, arms: d.arms, open: d.open }
+    }
+
+    /// The segment id of a tile's local segment.
+    pub fn segment_of(&self, tile: u16, local: u8) -> SegId {
+        self.board.tile(tile).first_segment + local as SegId
+    }
+
+    /// The segment at a square, by local index.
+    pub fn segment_at(&self, pos: Pos, local: u8) -> Option<SegId> {
+        let t = self.board.index_at(pos)?;
+        Some(self.segment_of(t, local))
+    }
+
+    /// Figures standing on the feature of `seg`.
+    pub fn figures_on(&self, seg: SegId) -> impl Iterator<Item = (FigureId, &Figure)> + '_ {
+        let root = self.features.find(seg);
+        self.figures.iter().enumerate().filter_map(move |(i, f)| match f.at {
+            Location::Segment { segment } if self.features.find(segment) == root => Some((i as FigureId, f)),
+            _ => None,
+        })
+    }
+
+    /// Number of tiles on the 8 squares around a position.
+    pub fn neighbours(&self, pos: Pos) -> u16 {
+        pos.ring().iter().filter(|p| self.board.index_at(**p).is_some()).count() as u16
+    }
+
+    /// The completed cities a field touches (their roots, sorted, each once).
+    pub fn field_cities(&self, rules: &Rules, field: SegId) -> Vec<SegId> {
+        let mut cities = Vec::new();
+        for m in self.features.members(field) {
+            let info = self.features.info(m);
+            let placed = self.board.tile(info.tile);
+            let def = &rules.tile(placed.tile).def;
+            for &c in &def.segments[info.local as usize].cities {
+                let root = self.features.find(placed.first_segment + c as SegId);
+                if self.features.data(root).completed {
+                    cities.push(root);
+                }
+            }
+        }
+        cities.sort_unstable();
+        cities.dedup();
+        cities
+    }
+
+    /// A stable hash of everything that decides the rest of the game.
+    pub fn hash(&self) -> u64 {
+        let mut h = StableHasher::new();
+        h.u64(self.players as u64);
+        for t in self.board.tiles() {
+            h.u64(t.tile as u64);
+            h.i64(t.pos.x as i64);
+            h.i64(t.pos.y as i64);
+            h.u64(t.rotation.quarter_turns() as u64);
+        }
+        for f in &self.figures {
+            h.u64(f.kind as u64 | (f.owner as u64) << 8 | (f.face as u64) << 16);
+            h.u64(f.attached_to.map_or(u64::MAX, |a| a as u64));
+            match f.at {
+                Location::Supply => h.u64(0),
+                Location::Segment { segment } => h.u64(1 << 32 | segment as u64),
+                Location::Point { tile, point } => h.u64(2 << 32 | (tile as u64) << 8 | point as u64),
+                Location::Aside => h.u64(3 << 32),
+            }
+        }
+        for list in [&self.points, &self.tokens, &self.token_supply] {
+            h.u64(list.len() as u64);
+            list.iter().for_each(|&n| h.i64(n as i64));
+        }
+        for store in &self.storage {
+            h.u64(store.len() as u64);
+            for (k, v) in store {
+                h.str(k);
+                v.hash_into(&mut h);
+            }
+        }
+        h.u64(self.bag.len() as u64);
+        self.bag.iter().for_each(|&t| h.u64(t as u64));
+        h.u64(self.drawn as u64);
+        h.u64(self.rng.word_pos() as u64);
+        for r in &self.expansion_rngs {
+            h.u64(r.word_pos() as u64);
+        }
+        let t = &self.turn;
+        h.u64(t.number as u64);
+        h.u64(t.player as u64 | (t.part as u64) << 8 | (t.stage as u64) << 16);
+        h.u64(t.tile.map_or(u64::MAX, |x| x as u64));
+        h.u64(self.pending.len() as u64);
+        for d in &self.pending {
+            h.u64(d.player as u64 | (d.expansion as u64) << 8);
+            h.str(&d.kind);
+        }
+        h.finish()
+    }
+}

@@ -1,0 +1,264 @@
+//! Tile kinds and tilesets: the validated model of `tilesets/*.toml` (format: `docs/tilesets.md`).
+//!
+//! A [`Tileset`] is read from text with [`Tileset::parse`], which checks the whole file and
+//! reports every problem with its `file:line:col`. The engine only ever sees validated tiles: a
+//! segment's ports are known, every port of every side is covered exactly once, and references
+//! between segments point at segments of the right kind.
+
+mod parse;
+
+use crate::geometry::{Port, Side};
+use serde::Serialize;
+
+/// What the edge of a side shows; two tiles may touch only where their sides agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SideKind {
+    /// `C`: a city wall spans the side.
+    City,
+    /// `R`: a road leaves through the centre, fields on both halves.
+    Road,
+    /// `F`: field only.
+    Field,
+    /// `W`: a river leaves through the centre, fields on both halves.
+    River,
+}
+
+impl SideKind {
+    /// The letter used in tileset files.
+    pub fn letter(self) -> char {
+        match self {
+            SideKind::City => 'C',
+            SideKind::Road => 'R',
+            SideKind::Field => 'F',
+            SideKind::River => 'W',
+        }
+    }
+
+    fn from_letter(c: char) -> Option<SideKind> {
+        match c {
+            'C' => Some(SideKind::City),
+            'R' => Some(SideKind::Road),
+            'F' => Some(SideKind::Field),
+            'W' => Some(SideKind::River),
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of segment a tile can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SegmentKind {
+    /// Part of a city.
+    City,
+    /// Part of a road.
+    Road,
+    /// Part of a field (a farm).
+    Field,
+    /// A monastery: complete when surrounded by 8 tiles.
+    Monastery,
+    /// Part of a river.
+    River,
+    /// A garden (The Abbot): completes like a monastery; no base figure may stand on it.
+    Garden,
+}
+
+impl SegmentKind {
+    /// All kinds, in a fixed order.
+    pub const ALL: [SegmentKind; 6] = [
+        SegmentKind::City,
+        SegmentKind::Road,
+        SegmentKind::Field,
+        SegmentKind::Monastery,
+        SegmentKind::River,
+        SegmentKind::Garden,
+    ];
+
+    /// The name used in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SegmentKind::City => "city",
+            SegmentKind::Road => "road",
+            SegmentKind::Field => "field",
+            SegmentKind::Monastery => "monastery",
+            SegmentKind::River => "river",
+            SegmentKind::Garden => "garden",
+        }
+    }
+
+    /// Parses a kind name.
+    pub fn parse(s: &str) -> Option<SegmentKind> {
+        SegmentKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// Features of this kind close when no side is left open (cities, roads, rivers).
+    pub fn closes_by_sides(self) -> bool {
+        matches!(self, SegmentKind::City | SegmentKind::Road | SegmentKind::River)
+    }
+
+    /// Features of this kind close when the 8 squares around are filled (monastery, garden).
+    pub fn closes_by_surrounding(self) -> bool {
+        matches!(self, SegmentKind::Monastery | SegmentKind::Garden)
+    }
+
+    /// A bit for sets of kinds.
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// Where one end of a road or river goes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum End {
+    /// Leaves the tile through the centre of this side.
+    Side(Side),
+    /// Stops on the tile: at a city, a monastery, a house, a dead end, a spring, a lake, or a
+    /// named point (then `point` is its index in [`TileDef::points`]).
+    Stop {
+        /// `city`, `monastery`, `house`, `dead-end`, `spring`, `lake`, or the point's kind.
+        kind: String,
+        /// The named point the end stops at, if any.
+        point: Option<u8>,
+    },
+}
+
+/// What a road end may stop at without a named point.
+pub const ROAD_STOPS: [&str; 4] = ["city", "monastery", "house", "dead-end"];
+/// What a river end may stop at.
+pub const RIVER_STOPS: [&str; 2] = ["spring", "lake"];
+
+/// One segment of a tile, in the tile's own orientation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Segment {
+    /// Unique within the tile.
+    pub id: String,
+    /// What it is.
+    pub kind: SegmentKind,
+    /// Every port it covers (for fields, the centre of a field side too).
+    pub ports: Vec<Port>,
+    /// The sides through which the feature continues onto neighbours (cities, roads, rivers).
+    pub open_sides: Vec<Side>,
+    /// Road and river ends.
+    pub ends: Vec<End>,
+    /// Coats of arms (cities).
+    pub arms: u8,
+    /// Goods symbol (cities).
+    pub goods: Option<String>,
+    /// Field: indices of the city segments of this tile that it touches.
+    pub cities: Vec<u8>,
+    /// Garden: the field it lies in.
+    pub field: Option<u8>,
+    /// Garden: road segments beside it.
+    pub flanks: Vec<u8>,
+    /// Free-form words.
+    pub tags: Vec<String>,
+}
+
+/// A named place on a tile that is not a segment, such as a village.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Point {
+    /// Unique within the tile.
+    pub id: String,
+    /// e.g. `village`.
+    pub kind: String,
+}
+
+/// A small picture in a field (farmhouse, cowshed, highwaymen, travellers …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Illustration {
+    /// What it shows.
+    pub kind: String,
+    /// The field segment it lies in, if any.
+    pub field: Option<u8>,
+    /// Road segments it stands beside.
+    pub flanks: Vec<u8>,
+    /// Its position comes from a documented reconstruction, not from a source.
+    pub reconstructed: bool,
+}
+
+/// One kind of tile, validated.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TileDef {
+    /// Unique within the tileset.
+    pub id: String,
+    /// A description for people.
+    pub name: String,
+    /// Copies per edition of the tileset (`counts[i]` for `Tileset::editions[i]`; 0 = absent).
+    pub counts: Vec<u32>,
+    /// Side kinds N, E, S, W.
+    pub sides: [SideKind; 4],
+    /// The segments.
+    pub segments: Vec<Segment>,
+    /// Named points.
+    pub points: Vec<Point>,
+    /// Small pictures.
+    pub illustrations: Vec<Illustration>,
+    /// Free-form words.
+    pub tags: Vec<String>,
+    /// The geometry is a reconstruction.
+    pub reconstructed: bool,
+    /// For each port, the index of the segment covering it.
+    pub port_segment: [u8; 12],
+}
+
+impl TileDef {
+    /// The segment with this id.
+    pub fn segment(&self, id: &str) -> Option<usize> {
+        self.segments.iter().position(|s| s.id == id)
+    }
+
+    /// The kind of the side, in the tile's own orientation.
+    pub fn side(&self, side: Side) -> SideKind {
+        self.sides[side.index()]
+    }
+
+    /// The sides as a string such as `CRFR`.
+    pub fn side_letters(&self) -> String {
+        self.sides.iter().map(|s| s.letter()).collect()
+    }
+}
+
+/// A validated tileset file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tileset {
+    /// Unique among tilesets.
+    pub id: String,
+    /// For people.
+    pub name: String,
+    /// The editions the file can produce.
+    pub editions: Vec<String>,
+    /// The tile laid face up before the game, if the tileset has one.
+    pub start: Option<usize>,
+    /// Tile kinds in file order.
+    pub tiles: Vec<TileDef>,
+}
+
+impl Tileset {
+    /// Parses and validates a tileset; `name` is used in error locations (usually the path).
+    pub fn parse(name: &str, text: &str) -> Result<Tileset, meeple_toml::Report> {
+        parse::parse(name, text)
+    }
+
+    /// The index of an edition, if the tileset has it.
+    pub fn edition(&self, edition: &str) -> Option<usize> {
+        self.editions.iter().position(|e| e == edition)
+    }
+
+    /// The tile kind with this id.
+    pub fn tile(&self, id: &str) -> Option<&TileDef> {
+        self.tiles.iter().find(|t| t.id == id)
+    }
+
+    /// Tile kinds and their counts in an edition, in file order, leaving out absent ones.
+    pub fn contents(&self, edition: usize) -> impl Iterator<Item = (&TileDef, u32)> {
+        self.tiles.iter().filter_map(move |t| {
+            let n = t.counts[edition];
+            (n > 0).then_some((t, n))
+        })
+    }
+
+    /// Total number of tiles in an edition, the start tile included.
+    pub fn total(&self, edition: usize) -> u32 {
+        self.contents(edition).map(|(_, n)| n).sum()
+    }
+}

@@ -1,0 +1,644 @@
+//! Reading and validating a tileset file. Every problem is collected; see `docs/tilesets.md`.
+
+use super::*;
+use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, Table, integer, type_name};
+
+const TILE_KEYS: &[&str] = &[
+    "id",
+    "name",
+    "count",
+    "editions",
+    "sides",
+    "like",
+    "segments",
+    "points",
+    "illustrations",
+    "tags",
+    "reconstructed",
+    "note",
+];
+
+/// A segment as written, before cross-references are resolved.
+struct RawSegment<'t> {
+    id: At<&'t str>,
+    kind: SegmentKind,
+    span: Span,
+    sides: Vec<At<&'t str>>,
+    ends: Vec<At<&'t str>>,
+    halves: Vec<At<&'t str>>,
+    cities: Vec<At<&'t str>>,
+    field: Option<At<&'t str>>,
+    flanks: Vec<At<&'t str>>,
+    arms: u8,
+    goods: Option<String>,
+    tags: Vec<String>,
+}
+
+struct RawIllustration<'t> {
+    kind: String,
+    field: Option<At<&'t str>>,
+    flanks: Vec<At<&'t str>>,
+    reconstructed: bool,
+}
+
+/// Geometry a `like` tile can inherit.
+#[derive(Clone)]
+struct Geometry<'t> {
+    sides: Option<[SideKind; 4]>,
+    segments: Vec<RawSegmentRef<'t>>,
+    points: Vec<(At<&'t str>, String)>,
+}
+
+type RawSegmentRef<'t> = std::rc::Rc<RawSegment<'t>>;
+
+pub(super) fn parse(name: &str, text: &str) -> Result<Tileset, Report> {
+    let mut doc = Doc::parse(name, text);
+    let root = doc.root();
+    let mut top = doc.table(&root, "the tileset file");
+
+    let header = top.get("tileset");
+    let (id, title, editions, start) = match header {
+        Some(h) => read_header(&mut doc, h),
+        None => {
+            doc.error(top.span(), "a tileset file needs a [tileset] table (id, name, editions)");
+            (String::new(), String::new(), Vec::new(), None)
+        }
+    };
+
+    let mut tiles: Vec<TileDef> = Vec::new();
+    let mut geometries: Vec<(String, Geometry)> = Vec::new();
+    if let Some(list) = top.array(&mut doc, "tiles") {
+        for item in list.value.iter() {
+            if let Some(tile) = read_tile(&mut doc, item, &editions, &mut geometries) {
+                if tiles.iter().any(|t| t.id == tile.id) {
+                    doc.error(item.span(), format!("tile id `{}` is used twice", tile.id));
+                } else {
+                    tiles.push(tile);
+                }
+            }
+        }
+    } else if !doc.has_errors() {
+        doc.error(top.span(), "a tileset needs at least one [[tiles]] entry");
+    }
+    top.finish(&mut doc);
+
+    let start = start.and_then(|s: At<&str>| {
+        let found = tiles.iter().position(|t| t.id == s.value);
+        if found.is_none() {
+            doc.error(s.span, format!("start tile `{}` is not defined in this file", s.value));
+        }
+        found
+    });
+    doc.finish()?;
+    let editions = editions.into_iter().map(|e| e.value.to_string()).collect();
+    Ok(Tileset { id, name: title, editions, start, tiles })
+}
+
+type Header<'t> = (String, String, Vec<At<&'t str>>, Option<At<&'t str>>);
+
+fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>) -> Header<'t> {
+    let Some(mut t) = doc.table_in(v, "[tileset]") else {
+        return (String::new(), String::new(), Vec::new(), None);
+    };
+    let id = t.req_str(doc, "id").map(|s| s.value.to_string()).unwrap_or_default();
+    let name = t.str(doc, "name").map(|s| s.value.to_string()).unwrap_or_else(|| id.clone());
+    let editions = match t.str_list(doc, "editions") {
+        Some(list) if !list.is_empty() => list,
+        Some(_) => {
+            doc.error(t.span(), "[tileset] `editions` must list at least one edition");
+            Vec::new()
+        }
+        None => vec![At { value: "default", span: t.span() }],
+    };
+    let start = t.str(doc, "start");
+    t.finish(doc);
+    (id, name, editions, start)
+}
+
+fn read_tile<'t>(
+    doc: &mut Doc<'_>,
+    item: &'t Spanned<DeValue<'_>>,
+    editions: &[At<&str>],
+    geometries: &mut Vec<(String, Geometry<'t>)>,
+) -> Option<TileDef> {
+    let mut t = doc.table_in(item, "a [[tiles]] entry")?;
+    t.allow(TILE_KEYS);
+    let id = t.req_str(doc, "id")?;
+    let what = format!("tile `{}`", id.value);
+
+    let like = t.str(doc, "like").and_then(|l| {
+        let g = geometries.iter().find(|(gid, _)| gid == l.value).map(|(_, g)| g.clone());
+        if g.is_none() {
+            doc.error(l.span, format!("`like = \"{}\"` names no tile defined earlier in the file", l.value));
+        }
+        g
+    });
+    let mut geometry = like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new() });
+
+    if let Some(s) = t.str(doc, "sides") {
+        if geometry.sides.is_some() {
+            doc.error(s.span.clone(), format!("{what} takes its sides from `like`; remove `sides`"));
+        }
+        geometry.sides = read_sides(doc, &s);
+    } else if geometry.sides.is_none() {
+        doc.error(t.span(), format!("{what} needs `sides` (four letters N E S W from C R F W), or `like`"));
+    }
+    if let Some(list) = t.array(doc, "segments") {
+        for v in list.value.iter() {
+            if let Some(seg) = read_segment(doc, v, &what) {
+                geometry.segments.push(std::rc::Rc::new(seg));
+            }
+        }
+    }
+    if let Some(list) = t.array(doc, "points") {
+        for v in list.value.iter() {
+            if let Some(mut p) = doc.table_in(v, &format!("a point of {what}")) {
+                let pid = p.req_str(doc, "id");
+                let kind = p.req_str(doc, "kind");
+                p.finish(doc);
+                if let (Some(pid), Some(kind)) = (pid, kind) {
+                    geometry.points.push((pid, kind.value.to_string()));
+                }
+            }
+        }
+    }
+    let raw_illustrations = read_illustrations(doc, &mut t, &what);
+    let counts = read_counts(doc, &mut t, editions, &what);
+    let tags = t.str_list(doc, "tags").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
+    let name = t.str(doc, "name").map(|s| s.value.to_string()).unwrap_or_default();
+    let reconstructed = t.bool(doc, "reconstructed").is_some_and(|b| b.value);
+    t.str(doc, "note");
+    t.finish(doc);
+    geometries.push((id.value.to_string(), geometry.clone()));
+
+    let sides = geometry.sides?;
+    let counts = counts?;
+    let (segments, points, port_segment) = resolve_geometry(doc, &what, item.span(), sides, &geometry)?;
+    let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations)?;
+    Some(TileDef {
+        id: id.value.to_string(),
+        name,
+        counts,
+        sides,
+        segments,
+        points,
+        illustrations,
+        tags,
+        reconstructed,
+        port_segment,
+    })
+}
+
+fn read_sides(doc: &mut Doc<'_>, s: &At<&str>) -> Option<[SideKind; 4]> {
+    let letters: Vec<char> = s.value.chars().collect();
+    let kinds: Vec<Option<SideKind>> = letters.iter().map(|c| SideKind::from_letter(*c)).collect();
+    if letters.len() != 4 || kinds.iter().any(Option::is_none) {
+        doc.error(
+            s.span.clone(),
+            format!(
+                "`sides = \"{}\"` must be four letters for N, E, S, W, each C (city), R (road), F (field) or W (river)",
+                s.value
+            ),
+        );
+        return None;
+    }
+    Some([kinds[0]?, kinds[1]?, kinds[2]?, kinds[3]?])
+}
+
+fn read_counts(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, editions: &[At<&str>], what: &str) -> Option<Vec<u32>> {
+    let allowed: Option<Vec<At<&str>>> = t.str_list(doc, "editions");
+    let mut in_tile = vec![true; editions.len()];
+    if let Some(list) = &allowed {
+        in_tile = vec![false; editions.len()];
+        for e in list {
+            match editions.iter().position(|x| x.value == e.value) {
+                Some(i) => in_tile[i] = true,
+                None => doc.error(e.span.clone(), unknown_edition(e.value, editions)),
+            }
+        }
+    }
+    let Some(v) = t.get("count") else {
+        doc.error(t.span(), format!("{what} needs `count` (a positive integer, or a table per edition)"));
+        return None;
+    };
+    let mut counts = vec![0u32; editions.len()];
+    match v.get_ref() {
+        DeValue::Table(_) => {
+            let per = doc.table_in(v, "`count`")?;
+            for (ed, n) in per.entries() {
+                let Some(i) = editions.iter().position(|x| x.value == ed.value) else {
+                    doc.error(ed.span.clone(), unknown_edition(ed.value, editions));
+                    continue;
+                };
+                if !in_tile[i] {
+                    doc.error(ed.span.clone(), format!("{what} has a count for `{}` but is not in that edition", ed.value));
+                }
+                counts[i] = positive(doc, n)?;
+            }
+        }
+        _ => {
+            let n = positive(doc, v)?;
+            for (i, c) in counts.iter_mut().enumerate() {
+                if in_tile[i] {
+                    *c = n;
+                }
+            }
+        }
+    }
+    Some(counts)
+}
+
+fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<u32> {
+    match integer(v.get_ref()) {
+        Some(n) if n > 0 && n <= u16::MAX as i64 => Some(n as u32),
+        Some(n) => {
+            doc.error(v.span(), format!("a count must be a positive integer, found {n}"));
+            None
+        }
+        None => {
+            doc.error(v.span(), format!("a count must be a positive integer, found {}", type_name(v.get_ref())));
+            None
+        }
+    }
+}
+
+fn unknown_edition(e: &str, editions: &[At<&str>]) -> String {
+    let known: Vec<&str> = editions.iter().map(|e| e.value).collect();
+    format!("unknown edition `{e}`; the tileset declares: {}", known.join(", "))
+}
+
+fn read_segment<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, tile: &str) -> Option<RawSegment<'t>> {
+    let mut t = doc.table_in(v, &format!("a segment of {tile}"))?;
+    let id = t.req_str(doc, "id");
+    let kind_at = t.req_str(doc, "kind");
+    let kind = kind_at.as_ref().and_then(|k| {
+        let kind = SegmentKind::parse(k.value);
+        if kind.is_none() {
+            let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
+            doc.error(k.span.clone(), format!("unknown segment kind `{}`; expected one of: {}", k.value, names.join(", ")));
+        }
+        kind
+    });
+    let tags = t.str_list(doc, "tags").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
+    let mut seg = RawSegment {
+        id: id.clone().unwrap_or(At { value: "", span: v.span() }),
+        kind: kind.unwrap_or(SegmentKind::Field),
+        span: v.span(),
+        sides: Vec::new(),
+        ends: Vec::new(),
+        halves: Vec::new(),
+        cities: Vec::new(),
+        field: None,
+        flanks: Vec::new(),
+        arms: 0,
+        goods: None,
+        tags,
+    };
+    match kind {
+        Some(SegmentKind::City) => {
+            seg.sides = required_list(doc, &mut t, "sides", "the sides the city covers");
+            if let Some(a) = t.int(doc, "arms") {
+                if !(0..=9).contains(&a.value) {
+                    doc.error(a.span, "`arms` must be between 0 and 9");
+                }
+                seg.arms = a.value.clamp(0, 9) as u8;
+            }
+            seg.goods = t.str(doc, "goods").map(|g| g.value.to_string());
+        }
+        Some(SegmentKind::Road | SegmentKind::River) => {
+            seg.ends = required_list(doc, &mut t, "ends", "its two ends");
+            if seg.ends.len() != 2 {
+                doc.error(seg.span.clone(), format!("a {} needs exactly two `ends`, found {}", seg.kind.name(), seg.ends.len()));
+            }
+        }
+        Some(SegmentKind::Field) => {
+            seg.halves = t.str_list(doc, "halves").unwrap_or_default();
+            seg.cities = t.str_list(doc, "cities").unwrap_or_default();
+        }
+        Some(SegmentKind::Garden) => {
+            seg.field = t.str(doc, "field");
+            seg.flanks = t.str_list(doc, "flanks").unwrap_or_default();
+        }
+        Some(SegmentKind::Monastery) | None => {}
+    }
+    t.finish(doc);
+    (id.is_some() && kind.is_some()).then_some(seg)
+}
+
+fn required_list<'t>(doc: &mut Doc<'_>, t: &mut Table<'t, '_>, key: &'static str, what: &str) -> Vec<At<&'t str>> {
+    match t.str_list(doc, key) {
+        Some(l) => l,
+        None => {
+            if t.get(key).is_none() {
+                doc.error(t.span(), format!("{} needs `{key}` ({what})", t.what()));
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn read_illustrations<'t>(doc: &mut Doc<'_>, t: &mut Table<'t, '_>, tile: &str) -> Vec<RawIllustration<'t>> {
+    let mut out = Vec::new();
+    let Some(list) = t.array(doc, "illustrations") else { return out };
+    for v in list.value.iter() {
+        let Some(mut it) = doc.table_in(v, &format!("an illustration of {tile}")) else { continue };
+        let kind = it.req_str(doc, "kind");
+        let field = it.str(doc, "field");
+        let flanks = it.str_list(doc, "flanks").unwrap_or_default();
+        let reconstructed = it.bool(doc, "reconstructed").is_some_and(|b| b.value);
+        it.str(doc, "note");
+        it.finish(doc);
+        if let Some(kind) = kind {
+            out.push(RawIllustration { kind: kind.value.to_string(), field, flanks, reconstructed });
+        }
+    }
+    out
+}
+
+type Resolved = (Vec<Segment>, Vec<Point>, [u8; 12]);
+
+/// Works out which ports each segment covers and checks them against the sides.
+fn resolve_geometry(doc: &mut Doc<'_>, what: &str, span: Span, sides: [SideKind; 4], g: &Geometry<'_>) -> Option<Resolved> {
+    let errors_before = doc.error_count();
+    let mut points = Vec::new();
+    for (pid, kind) in &g.points {
+        if points.iter().any(|p: &Point| p.id == pid.value) {
+            doc.error(pid.span.clone(), format!("{what}: point id `{}` is used twice", pid.value));
+        }
+        points.push(Point { id: pid.value.to_string(), kind: kind.clone() });
+    }
+
+    let ids: Vec<&str> = g.segments.iter().map(|s| s.id.value).collect();
+    let mut segments = Vec::with_capacity(g.segments.len());
+    let mut owner: [Option<usize>; 12] = [None; 12];
+    for (i, raw) in g.segments.iter().enumerate() {
+        if ids[..i].contains(&raw.id.value) {
+            doc.error(raw.id.span.clone(), format!("{what}: segment id `{}` is used twice", raw.id.value));
+        }
+        let mut seg = Segment {
+            id: raw.id.value.to_string(),
+            kind: raw.kind,
+            ports: Vec::new(),
+            open_sides: Vec::new(),
+            ends: Vec::new(),
+            arms: raw.arms,
+            goods: raw.goods.clone(),
+            cities: Vec::new(),
+            field: None,
+            flanks: Vec::new(),
+            tags: raw.tags.clone(),
+        };
+        let mut claim = |doc: &mut Doc<'_>, port: Port, at: &Span, seg: &mut Segment| match owner[port.index()] {
+            Some(prev) => doc.error(
+                at.clone(),
+                format!("{what}: port {port} is covered by both `{}` and `{}`", ids[prev], raw.id.value),
+            ),
+            None => {
+                owner[port.index()] = Some(i);
+                seg.ports.push(port);
+            }
+        };
+        for s in &raw.sides {
+            match Side::parse(s.value) {
+                Some(side) => {
+                    for k in 0..3 {
+                        claim(doc, Port::of(side, k), &s.span, &mut seg);
+                    }
+                    seg.open_sides.push(side);
+                }
+                None => doc.error(s.span.clone(), format!("{what}: `{}` is not a side; expected N, E, S or W", s.value)),
+            }
+        }
+        for h in &raw.halves {
+            match Port::parse(h.value).filter(|p| !p.is_centre()) {
+                Some(port) => claim(doc, port, &h.span, &mut seg),
+                None => doc.error(
+                    h.span.clone(),
+                    format!("{what}: `{}` is not a half side; expected one of NL NR EL ER SL SR WL WR", h.value),
+                ),
+            }
+        }
+        let stops: &[&str] = if raw.kind == SegmentKind::River { &RIVER_STOPS } else { &ROAD_STOPS };
+        for e in &raw.ends {
+            if let Some(side) = Side::parse(e.value) {
+                if seg.open_sides.contains(&side) {
+                    doc.error(e.span.clone(), format!("{what}: both ends of `{}` leave through {}", raw.id.value, e.value));
+                    continue;
+                }
+                claim(doc, Port::centre(side), &e.span, &mut seg);
+                seg.open_sides.push(side);
+                seg.ends.push(End::Side(side));
+            } else if let Some(p) = points.iter().position(|p| p.id == e.value) {
+                seg.ends.push(End::Stop { kind: points[p].kind.clone(), point: Some(p as u8) });
+            } else if stops.contains(&e.value) {
+                seg.ends.push(End::Stop { kind: e.value.to_string(), point: None });
+            } else {
+                doc.error(
+                    e.span.clone(),
+                    format!(
+                        "{what}: end `{}` of `{}` is neither a side (N E S W), a stop ({}) nor a point of the tile",
+                        e.value,
+                        raw.id.value,
+                        stops.join(", ")
+                    ),
+                );
+            }
+        }
+        seg.cities = references(doc, what, g, &raw.cities, SegmentKind::City, "cities");
+        seg.flanks = references(doc, what, g, &raw.flanks, SegmentKind::Road, "flanks");
+        if let Some(f) = &raw.field {
+            seg.field = references(doc, what, g, std::slice::from_ref(f), SegmentKind::Field, "field").first().copied();
+        }
+        segments.push(seg);
+    }
+    check_sides(doc, what, &span, sides, &mut segments, &mut owner);
+    if doc.error_count() > errors_before {
+        return None;
+    }
+    let mut port_segment = [0u8; 12];
+    for (p, o) in owner.iter().enumerate() {
+        port_segment[p] = o.unwrap_or(0) as u8;
+    }
+    for seg in &mut segments {
+        seg.ports.sort();
+    }
+    Some((segments, points, port_segment))
+}
+
+/// Each side must show what its letter says; a field side's centre is given to its field.
+fn check_sides(
+    doc: &mut Doc<'_>,
+    what: &str,
+    span: &Span,
+    sides: [SideKind; 4],
+    segments: &mut [Segment],
+    owner: &mut [Option<usize>; 12],
+) {
+    for side in Side::ALL {
+        let [first, centre, second] = [0, 1, 2].map(|k| Port::of(side, k));
+        let kind_at = |p: Port| owner[p.index()].map(|i| segments[i].kind);
+        let letter = sides[side.index()].letter();
+        let through = match sides[side.index()] {
+            SideKind::City => SegmentKind::City,
+            SideKind::Road => SegmentKind::Road,
+            SideKind::River => SegmentKind::River,
+            SideKind::Field => SegmentKind::Field,
+        };
+        match through {
+            SegmentKind::City => {
+                if kind_at(centre) != Some(SegmentKind::City) {
+                    doc.error(span.clone(), format!("{what}: side {} is C but no city segment covers it", side.name()));
+                }
+            }
+            SegmentKind::Field => match (owner[first.index()], owner[second.index()]) {
+                (Some(a), Some(b)) if a == b && segments[a].kind == SegmentKind::Field => {
+                    if owner[centre.index()].is_some() {
+                        doc.error(span.clone(), format!("{what}: side {} is F but something else covers its centre", side.name()));
+                    } else {
+                        owner[centre.index()] = Some(a);
+                        segments[a].ports.push(centre);
+                    }
+                }
+                _ => doc.error(
+                    span.clone(),
+                    format!("{what}: side {} is F, so one field segment must cover both {first} and {second}", side.name()),
+                ),
+            },
+            k => {
+                if kind_at(centre) != Some(k) {
+                    doc.error(span.clone(), format!("{what}: side {} is {letter} but no {} ends there", side.name(), k.name()));
+                }
+                for half in [first, second] {
+                    if kind_at(half) != Some(SegmentKind::Field) {
+                        doc.error(
+                            span.clone(),
+                            format!("{what}: half {half} beside the {} on side {} must be covered by a field", k.name(), side.name()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for (p, o) in owner.iter().enumerate() {
+        if o.is_none() {
+            doc.error(span.clone(), format!("{what}: port {} is covered by no segment", Port::new(p as u8)));
+        }
+    }
+}
+
+fn references(
+    doc: &mut Doc<'_>,
+    what: &str,
+    g: &Geometry<'_>,
+    names: &[At<&str>],
+    kind: SegmentKind,
+    key: &str,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    for n in names {
+        match g.segments.iter().position(|s| s.id.value == n.value) {
+            Some(i) if g.segments[i].kind == kind => out.push(i as u8),
+            Some(i) => doc.error(
+                n.span.clone(),
+                format!("{what}: `{key}` names `{}`, a {}, but expects a {} segment", n.value, g.segments[i].kind.name(), kind.name()),
+            ),
+            None => doc.error(n.span.clone(), format!("{what}: `{key}` names `{}`, which is no segment of this tile", n.value)),
+        }
+    }
+    out
+}
+
+fn resolve_illustrations(doc: &mut Doc<'_>, what: &str, segments: &[Segment], raw: Vec<RawIllustration<'_>>) -> Option<Vec<Illustration>> {
+    let mut ok = true;
+    let mut find = |doc: &mut Doc<'_>, n: &At<&str>, kind: SegmentKind, key: &str| -> Option<u8> {
+        match segments.iter().position(|s| s.id == n.value) {
+            Some(i) if segments[i].kind == kind => Some(i as u8),
+            _ => {
+                ok = false;
+                doc.error(n.span.clone(), format!("{what}: illustration `{key}` names `{}`, which is no {} segment of this tile", n.value, kind.name()));
+                None
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for r in raw {
+        let field = r.field.as_ref().and_then(|f| find(doc, f, SegmentKind::Field, "field"));
+        let flanks = r.flanks.iter().filter_map(|f| find(doc, f, SegmentKind::Road, "flanks")).collect();
+        out.push(Illustration { kind: r.kind, field, flanks, reconstructed: r.reconstructed });
+    }
+    ok.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(text: &str) -> Vec<String> {
+        match Tileset::parse("t.toml", text) {
+            Ok(_) => Vec::new(),
+            Err(r) => r.diagnostics.iter().map(|d| d.to_string()).collect(),
+        }
+    }
+
+    const HEADER: &str = "[tileset]\nid = \"t\"\neditions = [\"C1\", \"C2\"]\n";
+
+    #[test]
+    fn a_valid_tile_resolves_its_ports() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"D\"\ncount = {{ C1 = 4, C2 = 2 }}\nsides = \"CRFR\"\nsegments = [\n  {{ id = \"city\", kind = \"city\", sides = [\"N\"] }},\n  {{ id = \"road\", kind = \"road\", ends = [\"W\", \"E\"] }},\n  {{ id = \"north\", kind = \"field\", halves = [\"EL\", \"WR\"], cities = [\"city\"] }},\n  {{ id = \"south\", kind = \"field\", halves = [\"ER\", \"SL\", \"SR\", \"WL\"] }},\n]\n"
+        );
+        let ts = Tileset::parse("t.toml", &text).unwrap();
+        let d = &ts.tiles[0];
+        assert_eq!(d.counts, vec![4, 2]);
+        let south = &d.segments[3];
+        // The south side is a field side, so its centre belongs to the south field.
+        assert!(south.ports.contains(&Port::parse("S").unwrap()));
+        assert_eq!(d.segments[2].cities, vec![0]);
+        assert_eq!(d.port_segment[Port::parse("E").unwrap().index()], 1);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_location() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"X\"\ncount = 0\nsides = \"CRFQ\"\ncolour = \"red\"\nsegments = [\n  {{ id = \"c\", kind = \"castle\" }},\n]\n"
+        );
+        let errs = errors(&text);
+        assert!(errs.contains(&"t.toml:6:9: a count must be a positive integer, found 0".to_string()), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("t.toml:7:9: `sides = \"CRFQ\"` must be four letters")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("t.toml:8:1: unknown key `colour`")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("t.toml:10:22: unknown segment kind `castle`")), "{errs:?}");
+    }
+
+    #[test]
+    fn side_kinds_must_agree_with_segments() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"Y\"\ncount = 1\nsides = \"RFFF\"\nsegments = [\n  {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"nope\"] }},\n]\n"
+        );
+        let errs = errors(&text);
+        assert!(errs.iter().any(|e| e.contains("side N is R but no road ends there")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.contains("`cities` names `nope`, which is no segment")), "{errs:?}");
+    }
+
+    #[test]
+    fn ports_may_not_be_covered_twice() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"Z\"\ncount = 1\nsides = \"CFFF\"\nsegments = [\n  {{ id = \"a\", kind = \"city\", sides = [\"N\"] }},\n  {{ id = \"b\", kind = \"city\", sides = [\"N\"] }},\n  {{ id = \"f\", kind = \"field\", halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }},\n]\n"
+        );
+        let errs = errors(&text);
+        assert!(errs.iter().any(|e| e.contains("port NL is covered by both `a` and `b`")), "{errs:?}");
+    }
+
+    #[test]
+    fn like_copies_geometry_and_unknown_references_are_reported() {
+        let text = format!(
+            "{HEADER}start = \"nope\"\n[[tiles]]\nid = \"B\"\ncount = 1\nsides = \"FFFF\"\nsegments = [{{ id = \"m\", kind = \"monastery\" }}, {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n[[tiles]]\nid = \"B2\"\nlike = \"B\"\ncount = {{ C2 = 1 }}\neditions = [\"C2\"]\nillustrations = [{{ kind = \"farmhouse\", field = \"f\" }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(errs, vec!["t.toml:4:9: start tile `nope` is not defined in this file".to_string()]);
+        let fixed = text.replace("start = \"nope\"", "start = \"B\"");
+        let ts = Tileset::parse("t.toml", &fixed).unwrap();
+        assert_eq!(ts.tiles[1].segments.len(), 2);
+        assert_eq!(ts.tiles[1].counts, vec![0, 1]);
+        assert_eq!(ts.tiles[1].illustrations[0].field, Some(1));
+    }
+}

@@ -1,0 +1,448 @@
+//! Reading TOML files with spans, for formats whose every error must name `file:line:col`.
+//!
+//! Serde stops at the first problem; people fixing a tileset or a game config want all of them.
+//! So formats are read by hand from the spanned document tree: a [`Doc`] collects
+//! [`Diagnostic`]s while [`Table`] readers look keys up, and each table reports the keys nobody
+//! asked for as unknown, listing the ones it expected.
+//!
+//! ```
+//! use meeple_toml::Doc;
+//! let mut doc = Doc::parse("game.toml", "players = 7\nseed = \"x\"\n");
+//! let root = doc.root();
+//! let mut t = doc.table(&root, "the game config");
+//! let players = t.int(&mut doc, "players");
+//! let seed = t.int(&mut doc, "seed");
+//! t.finish(&mut doc);
+//! assert_eq!(players.map(|p| p.value), Some(7));
+//! assert!(seed.is_none());
+//! let report = doc.finish().unwrap_err();
+//! assert_eq!(report.to_string(), "game.toml:2:8: `seed` must be an integer, found a string");
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+
+pub use toml::de::{DeArray, DeTable, DeValue};
+pub use toml::Spanned;
+
+/// A byte range in the source text.
+pub type Span = Range<usize>;
+
+/// One problem in a file, located at a line and column (both 1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The file's name as given to [`Doc::parse`].
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+/// Every problem found in one or more files, in the order they were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The problems; never empty when returned as an error.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// Adds the problems of another report.
+    pub fn extend(&mut self, other: Report) {
+        self.diagnostics.extend(other.diagnostics);
+    }
+
+    /// True when nothing was wrong.
+    pub fn is_empty(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Report {}
+
+/// A parsed document and the problems found in it so far.
+pub struct Doc<'s> {
+    name: String,
+    text: &'s str,
+    root: Spanned<DeTable<'s>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'s> Doc<'s> {
+    /// Parses `text`; syntax errors are recorded, and what could be recovered is kept.
+    pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
+        let (root, errors) = DeTable::parse_recoverable(text);
+        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new() };
+        for e in errors {
+            let span = e.span().unwrap_or(0..0);
+            doc.error(span, format!("TOML syntax: {}", e.message().trim_end()));
+        }
+        doc
+    }
+
+    /// The file name given to [`Doc::parse`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The root table and its span (cheap: the tree is borrowed).
+    pub fn root(&self) -> Spanned<DeTable<'s>> {
+        self.root.clone()
+    }
+
+    /// Records a problem at `span`.
+    pub fn error(&mut self, span: Span, message: impl Into<String>) {
+        let (line, col) = line_col(self.text, span.start);
+        self.diagnostics.push(Diagnostic {
+            file: self.name.clone(),
+            line,
+            col,
+            message: message.into(),
+        });
+    }
+
+    /// How many problems have been recorded so far.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.len()
+    }
+
+    /// True when a problem has been recorded.
+    pub fn has_errors(&self) -> bool {
+        !self.diagnostics.is_empty()
+    }
+
+    /// Starts reading a table; `what` names it in messages ("the tileset", "tile `A`").
+    pub fn table<'t, 'v>(&self, table: &'t Spanned<DeTable<'v>>, what: &str) -> Table<'t, 'v> {
+        Table { map: table.get_ref(), span: table.span(), what: what.to_string(), asked: Vec::new() }
+    }
+
+    /// Starts reading a value that must be a table; anything else is reported.
+    pub fn table_in<'t, 'v>(
+        &mut self,
+        value: &'t Spanned<DeValue<'v>>,
+        what: &str,
+    ) -> Option<Table<'t, 'v>> {
+        match value.get_ref() {
+            DeValue::Table(map) => {
+                Some(Table { map, span: value.span(), what: what.to_string(), asked: Vec::new() })
+            }
+            other => {
+                self.error(value.span(), format!("{what} must be a table, found {}", type_name(other)));
+                None
+            }
+        }
+    }
+
+    /// Ends reading: all problems in file order, or nothing.
+    pub fn finish(mut self) -> Result<(), Report> {
+        if self.diagnostics.is_empty() {
+            Ok(())
+        } else {
+            self.diagnostics.sort_by_key(|d| (d.line, d.col));
+            Err(Report { diagnostics: self.diagnostics })
+        }
+    }
+
+    /// The problems so far, leaving the document usable.
+    pub fn take_report(&mut self) -> Report {
+        Report { diagnostics: std::mem::take(&mut self.diagnostics) }
+    }
+}
+
+/// 1-based line and character column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A value read from the file together with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct At<T> {
+    /// The value.
+    pub value: T,
+    /// Where it stands in the file.
+    pub span: Span,
+}
+
+/// Reads the keys of one table and remembers which were asked for.
+pub struct Table<'t, 's> {
+    map: &'t DeTable<'s>,
+    span: Span,
+    what: String,
+    asked: Vec<&'static str>,
+}
+
+/// Describes a value's type for messages: "a string", "an integer" …
+pub fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+/// Converts a TOML integer; `None` when it does not fit an `i64`.
+pub fn integer(v: &DeValue<'_>) -> Option<i64> {
+    match v {
+        DeValue::Integer(i) => {
+            let digits = i.as_str().replace('_', "");
+            let (neg, body) = match digits.strip_prefix('-') {
+                Some(rest) => (true, rest.to_string()),
+                None => (false, digits.trim_start_matches('+').to_string()),
+            };
+            let body = body.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b");
+            let n = i64::from_str_radix(body, i.radix()).ok()?;
+            Some(if neg { -n } else { n })
+        }
+        _ => None,
+    }
+}
+
+impl<'t, 's> Table<'t, 's> {
+    /// Where the table stands in the file.
+    pub fn span(&self) -> Span {
+        self.span.clone()
+    }
+
+    /// What the table is, for messages.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
+    /// The raw value under `key`, if present; marks the key as known.
+    pub fn get(&mut self, key: &'static str) -> Option<&'t Spanned<DeValue<'s>>> {
+        if !self.asked.contains(&key) {
+            self.asked.push(key);
+        }
+        self.map.get(key)
+    }
+
+    /// Marks keys as known without reading them (read by someone else).
+    pub fn allow(&mut self, keys: &[&'static str]) {
+        for k in keys {
+            if !self.asked.contains(k) {
+                self.asked.push(k);
+            }
+        }
+    }
+
+    fn wrong_type(&self, doc: &mut Doc<'_>, key: &str, v: &Spanned<DeValue<'_>>, expected: &str) {
+        doc.error(v.span(), format!("`{key}` must be {expected}, found {}", type_name(v.get_ref())));
+    }
+
+    fn missing(&self, doc: &mut Doc<'_>, key: &str, expected: &str) {
+        doc.error(self.span.clone(), format!("{} needs `{key}` ({expected})", self.what));
+    }
+
+    /// An optional string.
+    pub fn str(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<&'t str>> {
+        let v = self.get(key)?;
+        match v.get_ref() {
+            DeValue::String(s) => Some(At { value: s.as_ref(), span: v.span() }),
+            _ => {
+                self.wrong_type(doc, key, v, "a string");
+                None
+            }
+        }
+    }
+
+    /// A required string.
+    pub fn req_str(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<&'t str>> {
+        if self.map.get(key).is_none() {
+            self.get(key);
+            self.missing(doc, key, "a string");
+            return None;
+        }
+        self.str(doc, key)
+    }
+
+    /// An optional integer.
+    pub fn int(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<i64>> {
+        let v = self.get(key)?;
+        match integer(v.get_ref()) {
+            Some(n) => Some(At { value: n, span: v.span() }),
+            None if v.get_ref().is_integer() => {
+                doc.error(v.span(), format!("`{key}` is too large"));
+                None
+            }
+            None => {
+                self.wrong_type(doc, key, v, "an integer");
+                None
+            }
+        }
+    }
+
+    /// A required integer.
+    pub fn req_int(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<i64>> {
+        if self.map.get(key).is_none() {
+            self.get(key);
+            self.missing(doc, key, "an integer");
+            return None;
+        }
+        self.int(doc, key)
+    }
+
+    /// An optional boolean.
+    pub fn bool(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<bool>> {
+        let v = self.get(key)?;
+        match v.get_ref() {
+            DeValue::Boolean(b) => Some(At { value: *b, span: v.span() }),
+            _ => {
+                self.wrong_type(doc, key, v, "a boolean (true or false)");
+                None
+            }
+        }
+    }
+
+    /// An optional array.
+    pub fn array(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<At<&'t DeArray<'s>>> {
+        let v = self.get(key)?;
+        match v.get_ref() {
+            DeValue::Array(a) => Some(At { value: a, span: v.span() }),
+            _ => {
+                self.wrong_type(doc, key, v, "an array");
+                None
+            }
+        }
+    }
+
+    /// An optional array of strings; wrong elements are reported and skipped.
+    pub fn str_list(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<Vec<At<&'t str>>> {
+        let arr = self.array(doc, key)?;
+        Some(str_items(doc, key, arr.value))
+    }
+
+    /// An optional table.
+    pub fn table(&mut self, doc: &mut Doc<'_>, key: &'static str) -> Option<&'t Spanned<DeValue<'s>>> {
+        let v = self.get(key)?;
+        if v.get_ref().is_table() {
+            Some(v)
+        } else {
+            self.wrong_type(doc, key, v, "a table");
+            None
+        }
+    }
+
+    /// Reports keys that were never asked for, naming the expected ones.
+    pub fn finish(self, doc: &mut Doc<'_>) {
+        for (k, _) in self.map.iter() {
+            if !self.asked.contains(&k.get_ref().as_ref()) {
+                let mut expected = self.asked.clone();
+                expected.sort_unstable();
+                doc.error(
+                    k.span(),
+                    format!(
+                        "unknown key `{}` in {}; expected one of: {}",
+                        k.get_ref(),
+                        self.what,
+                        expected.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The keys of the table in file order, with their values (for tables keyed by user ids).
+    pub fn entries(&self) -> impl Iterator<Item = (At<&'t str>, &'t Spanned<DeValue<'s>>)> {
+        self.map.iter().map(|(k, v)| (At { value: k.get_ref().as_ref(), span: k.span() }, v))
+    }
+}
+
+/// The strings of an array; other elements are reported.
+pub fn str_items<'t, 's>(doc: &mut Doc<'_>, key: &str, arr: &'t DeArray<'s>) -> Vec<At<&'t str>> {
+    let mut out = Vec::new();
+    for item in arr.iter() {
+        match item.get_ref() {
+            DeValue::String(s) => out.push(At { value: s.as_ref(), span: item.span() }),
+            other => doc.error(
+                item.span(),
+                format!("`{key}` must hold strings, found {}", type_name(other)),
+            ),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("é\nx", 3), (2, 1));
+    }
+
+    #[test]
+    fn unknown_keys_and_wrong_types_are_all_reported() {
+        let mut doc = Doc::parse("t.toml", "a = 1\nb = true\nc = 3\n");
+        let root = doc.root();
+        let mut t = doc.table(&root, "the file");
+        assert!(t.str(&mut doc, "a").is_none());
+        t.req_int(&mut doc, "missing");
+        t.finish(&mut doc);
+        let report = doc.finish().unwrap_err();
+        let lines: Vec<String> = report.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "t.toml:1:1: the file needs `missing` (an integer)",
+                "t.toml:1:5: `a` must be a string, found an integer",
+                "t.toml:2:1: unknown key `b` in the file; expected one of: a, missing",
+                "t.toml:3:1: unknown key `c` in the file; expected one of: a, missing",
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let doc = Doc::parse("bad.toml", "x = \n");
+        let report = doc.finish().unwrap_err();
+        assert_eq!(report.diagnostics[0].line, 1);
+        assert!(report.diagnostics[0].message.starts_with("TOML syntax"));
+    }
+
+    #[test]
+    fn integers_in_any_radix() {
+        let doc = Doc::parse("n.toml", "a = 0x10\nb = -1_000\n");
+        let root = doc.root();
+        let get = |k: &str| integer(root.get_ref().get(k).unwrap().get_ref());
+        assert_eq!(get("a"), Some(16));
+        assert_eq!(get("b"), Some(-1000));
+    }
+}
