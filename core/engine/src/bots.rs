@@ -59,7 +59,10 @@ impl GreedyBot {
             return i32::MIN;
         }
         let mut best = g.state().score(player) - before;
-        if matches!(action, Action::PlaceTile { .. }) && g.state().turn().stage == Stage::Figure && g.state().pending().is_empty() {
+        if matches!(action, Action::PlaceTile { .. })
+            && g.state().turn().stage == Stage::Figure
+            && g.state().pending().is_empty()
+        {
             let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(&g, player, a)).max();
             best += follow.unwrap_or(0);
         }

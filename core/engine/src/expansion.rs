@@ -6,6 +6,7 @@
 //! expansion cannot leave the state half-changed, and any error rolls the whole action back.
 //! Only hooks an expansion subscribes to (see [`Expansion::hooks`]) are ever called.
 
+use crate::action::Target;
 use crate::action::{Decision, Event, Offer};
 use crate::board::Placement;
 use crate::features::SegId;
@@ -15,7 +16,6 @@ use crate::rules::{Rules, TileId};
 use crate::state::GameState;
 use crate::tileset::SegmentKind;
 use crate::value::Value;
-use crate::action::Target;
 use serde::{Deserialize, Serialize};
 
 /// The hooks, in the order they are documented.
@@ -358,7 +358,13 @@ pub trait Expansion: Send + Sync {
     }
 
     /// Clears `allowed[i]` for placements of the drawn tile that the expansion forbids.
-    fn can_place_tile(&self, _view: &View<'_>, _tile: TileId, _candidates: &[Placement], _allowed: &mut [bool]) -> HookResult {
+    fn can_place_tile(
+        &self,
+        _view: &View<'_>,
+        _tile: TileId,
+        _candidates: &[Placement],
+        _allowed: &mut [bool],
+    ) -> HookResult {
         Ok(())
     }
 

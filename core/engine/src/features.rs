@@ -106,8 +106,7 @@ impl FeatureGraph {
         if ra == rb {
             return ra;
         }
-        let (big, small) =
-            if self.data[ra as usize].size >= self.data[rb as usize].size { (ra, rb) } else { (rb, ra) };
+        let (big, small) = if self.data[ra as usize].size >= self.data[rb as usize].size { (ra, rb) } else { (rb, ra) };
         self.parent[small as usize] = big;
         self.next.swap(big as usize, small as usize);
         let s = self.data[small as usize];
@@ -141,10 +140,23 @@ impl FeatureGraph {
 
     /// Distinct placed tiles among the members (a feature may hold two segments of one tile).
     pub fn tile_count(&self, s: SegId) -> u16 {
-        let mut seen: Vec<u16> = self.members(s).map(|m| self.info(m).tile).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len() as u16
+        // Most features are small: dedupe on the stack, fall back to a sort for big ones.
+        let mut small = [0u16; 48];
+        let mut n = 0;
+        for m in self.members(s) {
+            let t = self.info(m).tile;
+            if n == small.len() {
+                let mut all: Vec<u16> = self.members(s).map(|m| self.info(m).tile).collect();
+                all.sort_unstable();
+                all.dedup();
+                return all.len() as u16;
+            }
+            if !small[..n].contains(&t) {
+                small[n] = t;
+                n += 1;
+            }
+        }
+        n as u16
     }
 }
 

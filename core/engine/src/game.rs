@@ -288,11 +288,40 @@ impl Game {
                 st.turn.stage == Stage::PlaceTile
                     && st.turn.placements.contains(&Placement { pos: *pos, rotation: *rotation })
             }
-            (_, None) if st.turn.stage == Stage::Figure => {
-                let mut v = Vec::new();
-                self.figure_actions_into(&mut v);
-                v.contains(action)
+            (Action::PlaceFigure { figure, segment, with }, None) if st.turn.stage == Stage::Figure => {
+                self.figure_placement_is_legal(*figure, *segment, *with)
             }
+            (Action::Expansion { expansion, code, target }, None) if st.turn.stage == Stage::Figure => {
+                st.turn.offers.iter().any(|(e, o)| e == expansion && o.code == *code && o.target == *target)
+            }
+            (Action::Pass, None) => st.turn.stage == Stage::Figure,
+            _ => false,
+        }
+    }
+
+    fn figure_placement_is_legal(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> bool {
+        let st = &self.state;
+        let (Some(ti), Some(kind)) = (st.turn.placed, self.rules.figures().get(figure as usize)) else { return false };
+        let placed = st.board.tile(ti);
+        let Some(seg) = self.rules.tile(placed.tile).def.segments.get(segment as usize) else { return false };
+        let sid = placed.first_segment + segment as SegId;
+        let player = st.turn.player;
+        let fits = |k: FigureKindId| self.rules.figure(k).may_stand_on(seg.kind) && st.supply(player, k) > 0;
+        if !fits(figure) {
+            return false;
+        }
+        match (kind.placement, with) {
+            (FigurePlacement::Unoccupied, None) => st.features.data(sid).followers == 0,
+            (FigurePlacement::Unoccupied, Some(w)) => {
+                st.features.data(sid).followers == 0
+                    && self
+                        .rules
+                        .figures()
+                        .get(w as usize)
+                        .is_some_and(|wk| wk.placement == FigurePlacement::WithFollower)
+                    && fits(w)
+            }
+            (FigurePlacement::JoinsOwnFollower, None) => self.has_own_follower(sid, player),
             _ => false,
         }
     }
@@ -314,7 +343,10 @@ impl Game {
                 if let Some(cps) = &mut self.checkpoints
                     && self.events.iter().any(|e| matches!(e, Event::TurnEnd { .. } | Event::GameEnd))
                 {
-                    cps.push(Checkpoint { actions: self.history.len(), hash: crate::replay::hash_hex(self.state.hash()) });
+                    cps.push(Checkpoint {
+                        actions: self.history.len(),
+                        hash: crate::replay::hash_hex(self.state.hash()),
+                    });
                 }
                 Ok(&self.events)
             }
@@ -365,7 +397,12 @@ impl Game {
                 self.state.turn.stage = Stage::Score;
             }
             Action::Expansion { expansion, code, target } => {
-                let offer = self.state.turn.offers.iter().find(|(e, o)| *e == expansion && o.code == code && o.target == target);
+                let offer = self
+                    .state
+                    .turn
+                    .offers
+                    .iter()
+                    .find(|(e, o)| *e == expansion && o.code == code && o.target == target);
                 let offer = offer.map(|(_, o)| o.clone()).expect("validated offer");
                 self.call(expansion, HookKind::OnAction, |x, view, out| x.on_action(view, &offer, out))?;
                 self.state.turn.stage = Stage::Score;
@@ -585,7 +622,11 @@ impl Game {
         let range = st.figure_index[i] as usize..st.figure_index[i + 1] as usize;
         let Some(id) = range.clone().find(|&f| st.figures[f].in_supply()) else {
             let name = &self.rules.figure(kind).id;
-            return Err(HookError::new("core", HookKind::FigurePlaced, format!("player {player} has no {name} in supply")));
+            return Err(HookError::new(
+                "core",
+                HookKind::FigurePlaced,
+                format!("player {player} has no {name} in supply"),
+            ));
         };
         st.figures[id].at = at;
         st.supply[i] -= 1;
@@ -677,9 +718,16 @@ impl Game {
                     Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
                         scoring.points[player as usize] = points;
                     }
-                    Command::SetStorage { .. } | Command::Log { .. } => self.apply_command(e, HookKind::ModifyScore, c)?,
+                    Command::SetStorage { .. } | Command::Log { .. } => {
+                        self.apply_command(e, HookKind::ModifyScore, c)?
+                    }
                     other => {
-                        return Err(self.command_error(e, HookKind::ModifyScore, &other, "only set_score, set_storage and log are allowed in modify_score"));
+                        return Err(self.command_error(
+                            e,
+                            HookKind::ModifyScore,
+                            &other,
+                            "only set_score, set_storage and log are allowed in modify_score",
+                        ));
                     }
                 }
             }
@@ -726,7 +774,13 @@ impl Game {
             SegmentKind::Monastery | SegmentKind::Garden => {
                 let pos = st.board.tile(st.features.info(root).tile).pos;
                 let tiles = 1 + st.neighbours(pos);
-                let value = if kind == SegmentKind::Garden { 0 } else if completed { 9 } else { tiles as i32 };
+                let value = if kind == SegmentKind::Garden {
+                    0
+                } else if completed {
+                    9
+                } else {
+                    tiles as i32
+                };
                 (tiles, value)
             }
             SegmentKind::Field => {
@@ -748,23 +802,27 @@ impl Game {
         }
     }
 
-    /// Scores everything left on the board, then calls the expansions' final scoring.
+    /// Scores everything left on the board — roads, cities, monasteries, then fields — and
+    /// calls the expansions' final scoring.
     fn final_scoring(&mut self) -> HookResult {
-        let order = [SegmentKind::Road, SegmentKind::City, SegmentKind::Monastery, SegmentKind::Garden, SegmentKind::River, SegmentKind::Field];
-        for kind in order {
-            let roots: Vec<SegId> = self
-                .state
-                .features
-                .roots()
-                .filter(|&r| {
-                    let d = self.state.features.data(r);
-                    self.state.features.info(r).kind == kind && !d.scored && d.followers > 0
-                })
-                .collect();
-            for r in roots {
-                let completed = self.state.features.data(r).completed;
-                self.score_feature(r, completed && kind != SegmentKind::Field)?;
-            }
+        let rank = |k: SegmentKind| match k {
+            SegmentKind::Road => 0,
+            SegmentKind::City => 1,
+            SegmentKind::Monastery => 2,
+            SegmentKind::Garden => 3,
+            SegmentKind::River => 4,
+            SegmentKind::Field => 5,
+        };
+        let f = &self.state.features;
+        let mut left: Vec<(u8, SegId)> = f
+            .roots()
+            .filter(|&r| !f.data(r).scored && f.data(r).followers > 0)
+            .map(|r| (rank(f.info(r).kind), r))
+            .collect();
+        left.sort_unstable();
+        for (rank, r) in left {
+            let completed = rank != 5 && self.state.features.data(r).completed;
+            self.score_feature(r, completed)?;
         }
         for &e in self.rules.clone().subscribers(HookKind::FinalScoring) {
             self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
@@ -783,7 +841,11 @@ impl Game {
             return Ok(());
         }
         if self.depth >= MAX_DEPTH {
-            return Err(HookError::new(rules.expansions()[subs[0] as usize].id(), hook, "events triggered each other too deeply (a loop between hooks?)"));
+            return Err(HookError::new(
+                rules.expansions()[subs[0] as usize].id(),
+                hook,
+                "events triggered each other too deeply (a loop between hooks?)",
+            ));
         }
         self.depth += 1;
         let event = self.events.last().cloned().expect("just pushed");
@@ -826,7 +888,11 @@ impl Game {
                     return bad(self, &c, format!("no player {player}"));
                 }
                 let Some(cat) = self.rules.category(category) else {
-                    return bad(self, &c, format!("unknown score category; known: {}", self.rules.categories().join(", ")));
+                    return bad(
+                        self,
+                        &c,
+                        format!("unknown score category; known: {}", self.rules.categories().join(", ")),
+                    );
                 };
                 let st = &mut self.state;
                 st.points[*player as usize * st.categories as usize + cat as usize] += points;
@@ -836,7 +902,9 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no player {player}"));
                 }
-                let Some(t) = self.rules.token_by_name(token) else { return bad(self, &c, "unknown token kind".into()) };
+                let Some(t) = self.rules.token_by_name(token) else {
+                    return bad(self, &c, "unknown token kind".into());
+                };
                 let st = &mut self.state;
                 let held = &mut st.tokens[*player as usize * st.token_kinds as usize + t as usize];
                 if st.token_supply[t as usize] < *count || *held + count < 0 {
@@ -850,7 +918,9 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no player {player}"));
                 }
-                let Some(k) = self.rules.figure_by_name(kind) else { return bad(self, &c, "unknown figure kind".into()) };
+                let Some(k) = self.rules.figure_by_name(kind) else {
+                    return bad(self, &c, "unknown figure kind".into());
+                };
                 let Some(loc) = self.location(at) else { return bad(self, &c, "no such segment or point".into()) };
                 if self.state.supply(*player, k) == 0 {
                     return bad(self, &c, "none left in the player's supply".into());
@@ -858,7 +928,9 @@ impl Game {
                 self.put_figure(*player, k, loc).map(|_| ())
             }
             Command::MoveFigure { figure, to } => {
-                let Some(f) = self.state.figures.get(*figure as usize).copied() else { return bad(self, &c, "no such figure".into()) };
+                let Some(f) = self.state.figures.get(*figure as usize).copied() else {
+                    return bad(self, &c, "no such figure".into());
+                };
                 let Some(loc) = self.location(to) else { return bad(self, &c, "no such segment or point".into()) };
                 if f.in_supply() {
                     return bad(self, &c, "the figure is in its supply; use place_figure".into());
@@ -874,7 +946,9 @@ impl Game {
                 self.release_dependents()
             }
             Command::SetAside { figure } => {
-                let Some(f) = self.state.figures.get(*figure as usize).copied() else { return bad(self, &c, "no such figure".into()) };
+                let Some(f) = self.state.figures.get(*figure as usize).copied() else {
+                    return bad(self, &c, "no such figure".into());
+                };
                 self.lift(*figure);
                 if f.in_supply() {
                     self.state.supply[f.owner as usize * self.state.figure_kinds as usize + f.kind as usize] -= 1;
@@ -892,7 +966,9 @@ impl Game {
                 self.release_dependents()
             }
             Command::SetFigureFace { figure, face } => {
-                let Some(f) = self.state.figures.get_mut(*figure as usize) else { return bad(self, &c, "no such figure".into()) };
+                let Some(f) = self.state.figures.get_mut(*figure as usize) else {
+                    return bad(self, &c, "no such figure".into());
+                };
                 f.face = *face;
                 self.emit(Event::FigureTurned { figure: *figure, face: *face })
             }
@@ -924,7 +1000,13 @@ impl Game {
                 if hook == HookKind::Setup {
                     return bad(self, &c, "no decisions during setup".into());
                 }
-                self.state.pending.push(Decision { player: *player, expansion: e, kind: kind.clone(), options: options.clone(), data: data.clone() });
+                self.state.pending.push(Decision {
+                    player: *player,
+                    expansion: e,
+                    kind: kind.clone(),
+                    options: options.clone(),
+                    data: data.clone(),
+                });
                 self.emit(Event::DecisionRequested { player: *player, kind: kind.clone() })
             }
             Command::Log { message } => self.emit(Event::Log { expansion: e, message: message.clone() }),
@@ -968,14 +1050,24 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
             figure_index.push(figures.len() as u16);
             supply.push(kind.per_player);
             for _ in 0..kind.per_player {
-                figures.push(crate::figures::Figure { kind: k as FigureKindId, owner, at: Location::Supply, face: 0, attached_to: None });
+                figures.push(crate::figures::Figure {
+                    kind: k as FigureKindId,
+                    owner,
+                    at: Location::Supply,
+                    face: 0,
+                    attached_to: None,
+                });
             }
         }
     }
     figure_index.push(figures.len() as u16);
     let (bag, fixed_order) = match &setup.draw {
         Some(names) => {
-            let mut bag = names.iter().map(|n| rules.tile_by_name(n)).collect::<Result<Vec<_>, _>>().map_err(SetupError::UnknownTile)?;
+            let mut bag = names
+                .iter()
+                .map(|n| rules.tile_by_name(n))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(SetupError::UnknownTile)?;
             bag.reverse();
             (bag, true)
         }
@@ -1005,7 +1097,11 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         tile_limit: setup.tile_limit,
         discarded: Vec::new(),
         rng: GameRng::new(setup.seed, 0),
-        expansion_rngs: rules.expansions().iter().map(|x| GameRng::new(setup.seed, GameRng::stream_for(x.id()))).collect(),
+        expansion_rngs: rules
+            .expansions()
+            .iter()
+            .map(|x| GameRng::new(setup.seed, GameRng::stream_for(x.id())))
+            .collect(),
         turn: Turn::first(),
         pending: Vec::new(),
         categories: rules.categories().len() as u16,

@@ -71,8 +71,7 @@ pub struct Port(u8);
 
 impl Port {
     /// Port names in index order.
-    pub const NAMES: [&'static str; 12] =
-        ["NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR"];
+    pub const NAMES: [&'static str; 12] = ["NL", "N", "NR", "EL", "E", "ER", "SL", "S", "SR", "WL", "W", "WR"];
 
     /// The port with index `i` (0..12).
     pub fn new(i: u8) -> Port {

@@ -62,7 +62,7 @@ pub enum ReplayError {
         /// The action.
         action: Action,
         /// Why.
-        error: ActionError,
+        error: Box<ActionError>,
     },
     /// The game went another way than when it was recorded.
     #[error("after {actions} actions the state hash is {found}, the replay recorded {expected}")]
@@ -111,7 +111,7 @@ impl Game {
         game.record_checkpoints();
         let mut expected = replay.checkpoints.iter().peekable();
         for (index, &action) in replay.actions.iter().enumerate() {
-            game.apply(action).map_err(|error| ReplayError::Action { index, action, error })?;
+            game.apply(action).map_err(|error| ReplayError::Action { index, action, error: Box::new(error) })?;
             while let Some(cp) = expected.next_if(|cp| cp.actions == index + 1) {
                 let found = hash_hex(game.state().hash());
                 if found != cp.hash {
@@ -121,7 +121,11 @@ impl Game {
         }
         let found = hash_hex(game.state().hash());
         if found != replay.state_hash {
-            return Err(ReplayError::Diverged { actions: replay.actions.len(), expected: replay.state_hash.clone(), found });
+            return Err(ReplayError::Diverged {
+                actions: replay.actions.len(),
+                expected: replay.state_hash.clone(),
+                found,
+            });
         }
         Ok(game)
     }

@@ -71,18 +71,24 @@ mod tests {
 
     #[test]
     fn same_seed_same_numbers_and_streams_differ() {
-        let a: Vec<u32> = (0..5).map({
-            let mut r = GameRng::new(7, 0);
-            move |_| r.below(100)
-        }).collect();
-        let b: Vec<u32> = (0..5).map({
-            let mut r = GameRng::new(7, 0);
-            move |_| r.below(100)
-        }).collect();
-        let c: Vec<u32> = (0..5).map({
-            let mut r = GameRng::new(7, 1);
-            move |_| r.below(100)
-        }).collect();
+        let a: Vec<u32> = (0..5)
+            .map({
+                let mut r = GameRng::new(7, 0);
+                move |_| r.below(100)
+            })
+            .collect();
+        let b: Vec<u32> = (0..5)
+            .map({
+                let mut r = GameRng::new(7, 0);
+                move |_| r.below(100)
+            })
+            .collect();
+        let c: Vec<u32> = (0..5)
+            .map({
+                let mut r = GameRng::new(7, 1);
+                move |_| r.below(100)
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -22,8 +22,8 @@
 use std::fmt;
 use std::ops::Range;
 
-pub use toml::de::{DeArray, DeTable, DeValue};
 pub use toml::Spanned;
+pub use toml::de::{DeArray, DeTable, DeValue};
 
 /// A byte range in the source text.
 pub type Span = Range<usize>;
@@ -113,12 +113,12 @@ impl<'s> Doc<'s> {
     /// Records a problem at `span`.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         let (line, col) = line_col(self.text, span.start);
-        self.diagnostics.push(Diagnostic {
-            file: self.name.clone(),
-            line,
-            col,
-            message: message.into(),
-        });
+        self.diagnostics.push(Diagnostic { file: self.name.clone(), line, col, message: message.into() });
+    }
+
+    /// 1-based line and column of a byte offset in this document.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(self.text, offset)
     }
 
     /// How many problems have been recorded so far.
@@ -137,15 +137,9 @@ impl<'s> Doc<'s> {
     }
 
     /// Starts reading a value that must be a table; anything else is reported.
-    pub fn table_in<'t, 'v>(
-        &mut self,
-        value: &'t Spanned<DeValue<'v>>,
-        what: &str,
-    ) -> Option<Table<'t, 'v>> {
+    pub fn table_in<'t, 'v>(&mut self, value: &'t Spanned<DeValue<'v>>, what: &str) -> Option<Table<'t, 'v>> {
         match value.get_ref() {
-            DeValue::Table(map) => {
-                Some(Table { map, span: value.span(), what: what.to_string(), asked: Vec::new() })
-            }
+            DeValue::Table(map) => Some(Table { map, span: value.span(), what: what.to_string(), asked: Vec::new() }),
             other => {
                 self.error(value.span(), format!("{what} must be a table, found {}", type_name(other)));
                 None
@@ -365,12 +359,7 @@ impl<'t, 's> Table<'t, 's> {
                 expected.sort_unstable();
                 doc.error(
                     k.span(),
-                    format!(
-                        "unknown key `{}` in {}; expected one of: {}",
-                        k.get_ref(),
-                        self.what,
-                        expected.join(", ")
-                    ),
+                    format!("unknown key `{}` in {}; expected one of: {}", k.get_ref(), self.what, expected.join(", ")),
                 );
             }
         }
@@ -388,10 +377,7 @@ pub fn str_items<'t, 's>(doc: &mut Doc<'_>, key: &str, arr: &'t DeArray<'s>) -> 
     for item in arr.iter() {
         match item.get_ref() {
             DeValue::String(s) => out.push(At { value: s.as_ref(), span: item.span() }),
-            other => doc.error(
-                item.span(),
-                format!("`{key}` must hold strings, found {}", type_name(other)),
-            ),
+            other => doc.error(item.span(), format!("`{key}` must hold strings, found {}", type_name(other))),
         }
     }
     out

@@ -231,7 +231,10 @@ fn read_counts(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, editions: &[At<&str>], 
                     continue;
                 };
                 if !in_tile[i] {
-                    doc.error(ed.span.clone(), format!("{what} has a count for `{}` but is not in that edition", ed.value));
+                    doc.error(
+                        ed.span.clone(),
+                        format!("{what} has a count for `{}` but is not in that edition", ed.value),
+                    );
                 }
                 counts[i] = positive(doc, n)?;
             }
@@ -275,7 +278,10 @@ fn read_segment<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, tile: &str) 
         let kind = SegmentKind::parse(k.value);
         if kind.is_none() {
             let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
-            doc.error(k.span.clone(), format!("unknown segment kind `{}`; expected one of: {}", k.value, names.join(", ")));
+            doc.error(
+                k.span.clone(),
+                format!("unknown segment kind `{}`; expected one of: {}", k.value, names.join(", ")),
+            );
         }
         kind
     });
@@ -308,7 +314,10 @@ fn read_segment<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, tile: &str) 
         Some(SegmentKind::Road | SegmentKind::River) => {
             seg.ends = required_list(doc, &mut t, "ends", "its two ends");
             if seg.ends.len() != 2 {
-                doc.error(seg.span.clone(), format!("a {} needs exactly two `ends`, found {}", seg.kind.name(), seg.ends.len()));
+                doc.error(
+                    seg.span.clone(),
+                    format!("a {} needs exactly two `ends`, found {}", seg.kind.name(), seg.ends.len()),
+                );
             }
         }
         Some(SegmentKind::Field) => {
@@ -358,7 +367,13 @@ fn read_illustrations<'t>(doc: &mut Doc<'_>, t: &mut Table<'t, '_>, tile: &str) 
 type Resolved = (Vec<Segment>, Vec<Point>, [u8; 12]);
 
 /// Works out which ports each segment covers and checks them against the sides.
-fn resolve_geometry(doc: &mut Doc<'_>, what: &str, span: Span, sides: [SideKind; 4], g: &Geometry<'_>) -> Option<Resolved> {
+fn resolve_geometry(
+    doc: &mut Doc<'_>,
+    what: &str,
+    span: Span,
+    sides: [SideKind; 4],
+    g: &Geometry<'_>,
+) -> Option<Resolved> {
     let errors_before = doc.error_count();
     let mut points = Vec::new();
     for (pid, kind) in &g.points {
@@ -406,7 +421,9 @@ fn resolve_geometry(doc: &mut Doc<'_>, what: &str, span: Span, sides: [SideKind;
                     }
                     seg.open_sides.push(side);
                 }
-                None => doc.error(s.span.clone(), format!("{what}: `{}` is not a side; expected N, E, S or W", s.value)),
+                None => {
+                    doc.error(s.span.clone(), format!("{what}: `{}` is not a side; expected N, E, S or W", s.value))
+                }
             }
         }
         for h in &raw.halves {
@@ -422,7 +439,10 @@ fn resolve_geometry(doc: &mut Doc<'_>, what: &str, span: Span, sides: [SideKind;
         for e in &raw.ends {
             if let Some(side) = Side::parse(e.value) {
                 if seg.open_sides.contains(&side) {
-                    doc.error(e.span.clone(), format!("{what}: both ends of `{}` leave through {}", raw.id.value, e.value));
+                    doc.error(
+                        e.span.clone(),
+                        format!("{what}: both ends of `{}` leave through {}", raw.id.value, e.value),
+                    );
                     continue;
                 }
                 claim(doc, Port::centre(side), &e.span, &mut seg);
@@ -493,7 +513,10 @@ fn check_sides(
             SegmentKind::Field => match (owner[first.index()], owner[second.index()]) {
                 (Some(a), Some(b)) if a == b && segments[a].kind == SegmentKind::Field => {
                     if owner[centre.index()].is_some() {
-                        doc.error(span.clone(), format!("{what}: side {} is F but something else covers its centre", side.name()));
+                        doc.error(
+                            span.clone(),
+                            format!("{what}: side {} is F but something else covers its centre", side.name()),
+                        );
                     } else {
                         owner[centre.index()] = Some(a);
                         segments[a].ports.push(centre);
@@ -501,18 +524,28 @@ fn check_sides(
                 }
                 _ => doc.error(
                     span.clone(),
-                    format!("{what}: side {} is F, so one field segment must cover both {first} and {second}", side.name()),
+                    format!(
+                        "{what}: side {} is F, so one field segment must cover both {first} and {second}",
+                        side.name()
+                    ),
                 ),
             },
             k => {
                 if kind_at(centre) != Some(k) {
-                    doc.error(span.clone(), format!("{what}: side {} is {letter} but no {} ends there", side.name(), k.name()));
+                    doc.error(
+                        span.clone(),
+                        format!("{what}: side {} is {letter} but no {} ends there", side.name(), k.name()),
+                    );
                 }
                 for half in [first, second] {
                     if kind_at(half) != Some(SegmentKind::Field) {
                         doc.error(
                             span.clone(),
-                            format!("{what}: half {half} beside the {} on side {} must be covered by a field", k.name(), side.name()),
+                            format!(
+                                "{what}: half {half} beside the {} on side {} must be covered by a field",
+                                k.name(),
+                                side.name()
+                            ),
                         );
                     }
                 }
@@ -540,22 +573,42 @@ fn references(
             Some(i) if g.segments[i].kind == kind => out.push(i as u8),
             Some(i) => doc.error(
                 n.span.clone(),
-                format!("{what}: `{key}` names `{}`, a {}, but expects a {} segment", n.value, g.segments[i].kind.name(), kind.name()),
+                format!(
+                    "{what}: `{key}` names `{}`, a {}, but expects a {} segment",
+                    n.value,
+                    g.segments[i].kind.name(),
+                    kind.name()
+                ),
             ),
-            None => doc.error(n.span.clone(), format!("{what}: `{key}` names `{}`, which is no segment of this tile", n.value)),
+            None => doc.error(
+                n.span.clone(),
+                format!("{what}: `{key}` names `{}`, which is no segment of this tile", n.value),
+            ),
         }
     }
     out
 }
 
-fn resolve_illustrations(doc: &mut Doc<'_>, what: &str, segments: &[Segment], raw: Vec<RawIllustration<'_>>) -> Option<Vec<Illustration>> {
+fn resolve_illustrations(
+    doc: &mut Doc<'_>,
+    what: &str,
+    segments: &[Segment],
+    raw: Vec<RawIllustration<'_>>,
+) -> Option<Vec<Illustration>> {
     let mut ok = true;
     let mut find = |doc: &mut Doc<'_>, n: &At<&str>, kind: SegmentKind, key: &str| -> Option<u8> {
         match segments.iter().position(|s| s.id == n.value) {
             Some(i) if segments[i].kind == kind => Some(i as u8),
             _ => {
                 ok = false;
-                doc.error(n.span.clone(), format!("{what}: illustration `{key}` names `{}`, which is no {} segment of this tile", n.value, kind.name()));
+                doc.error(
+                    n.span.clone(),
+                    format!(
+                        "{what}: illustration `{key}` names `{}`, which is no {} segment of this tile",
+                        n.value,
+                        kind.name()
+                    ),
+                );
                 None
             }
         }

@@ -1,0 +1,110 @@
+//! `meeple bench`: quick speed figures for a config (criterion benches: `cargo bench`).
+
+use crate::common::{CliError, load_config};
+use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::{Game, Stage};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `meeple bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game config (TOML). Without one: two players, the base game.
+    config: Option<PathBuf>,
+    /// Seconds to spend on the games-per-second figure.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+}
+
+/// Prints games/s, legal-placement times at several board sizes, apply and clone times.
+pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    let loaded = load_config(args.config.as_deref(), mods)?;
+    let rules = loaded.rules.clone();
+    let new_game = |seed: u64| -> Result<Game, CliError> {
+        let mut s = loaded.setup(seed);
+        s.seed = seed;
+        Ok(Game::new(rules.clone(), s)?)
+    };
+
+    // Games per second: uniform random play, one thread.
+    let start = Instant::now();
+    let (mut games, mut actions) = (0u64, 0u64);
+    while start.elapsed().as_secs_f64() < args.seconds {
+        let mut game = new_game(games)?;
+        let mut bot = RandomBot::new(games);
+        while !game.is_over() {
+            let a = bot.choose(&game);
+            game.apply(a)?;
+            actions += 1;
+        }
+        games += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "random playouts: {games} games in {secs:.2} s = {:.0} games/s ({:.0} ns per action, bot included)",
+        games as f64 / secs,
+        secs * 1e9 / actions as f64
+    );
+
+    // Legal placements of the drawn tile after n tiles.
+    for n in [5usize, 15, 30, 50, 70] {
+        let mut samples = Vec::new();
+        for seed in 0..200u64 {
+            let Some(game) = position_with(new_game(seed)?, n, seed) else { continue };
+            let tile = game.state().turn().tile.expect("a drawn tile");
+            let sides = &game.rules().tile(tile).sides;
+            let mut buf = Vec::with_capacity(128);
+            let reps = 2000;
+            let t = Instant::now();
+            for _ in 0..reps {
+                buf.clear();
+                game.state().board().placements_into(black_box(sides), &mut buf);
+                black_box(&buf);
+            }
+            samples.push(t.elapsed().as_nanos() as f64 / reps as f64);
+        }
+        samples.sort_by(f64::total_cmp);
+        if !samples.is_empty() {
+            println!(
+                "legal placements at {n:>2} tiles: median {:.0} ns (over {} positions)",
+                samples[samples.len() / 2],
+                samples.len()
+            );
+        }
+    }
+
+    // Clone and apply, at 30 tiles.
+    if let Some(game) = position_with(new_game(7)?, 30, 7) {
+        let reps = 20_000;
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(game.clone());
+        }
+        println!("clone a game at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
+        let action = game.legal_actions()[0];
+        let mut copies: Vec<Game> = (0..reps).map(|_| game.clone()).collect();
+        let t = Instant::now();
+        for g in &mut copies {
+            black_box(g.apply(action).is_ok());
+        }
+        println!("apply a tile placement at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
+    }
+    Ok(())
+}
+
+/// Plays randomly until `n` tiles lie on the board and a tile waits to be placed.
+fn position_with(mut game: Game, n: usize, seed: u64) -> Option<Game> {
+    let mut bot = RandomBot::new(seed);
+    while !game.is_over() {
+        if game.state().board().tiles().len() >= n
+            && game.state().turn().stage == Stage::PlaceTile
+            && game.state().pending().is_empty()
+        {
+            return Some(game);
+        }
+        let a = bot.choose(&game);
+        game.apply(a).ok()?;
+    }
+    None
+}

@@ -1,0 +1,67 @@
+//! `meeple`: play, simulate and benchmark Carcassonne games with expansions.
+
+mod bench;
+mod common;
+mod play;
+mod replay;
+mod simulate;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// meeple — a Carcassonne rules engine with expansions in Luau and native plugins.
+#[derive(Parser)]
+#[command(name = "meeple", version, about, long_about = None)]
+struct Cli {
+    /// More log output (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Extra folder with expansions (may be repeated; also $MEEPLE_MODS).
+    #[arg(long = "mods", value_name = "DIR", global = true)]
+    mods: Vec<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play one game with bots, print every turn and the final scores, write the replay.
+    Play(play::Args),
+    /// Play many games and report wins, mean scores and games per second.
+    Simulate(simulate::Args),
+    /// Play a replay back and check that it reproduces the recorded game.
+    Replay(replay::Args),
+    /// Measure games per second, legal placements, apply and clone.
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let result = match cli.command {
+        Command::Play(a) => play::run(a, &cli.mods),
+        Command::Simulate(a) => simulate::run(a, &cli.mods),
+        Command::Replay(a) => replay::run(a, &cli.mods),
+        Command::Bench(a) => bench::run(a, &cli.mods),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}

@@ -1,0 +1,154 @@
+//! `meeple simulate`: many games, on one thread or several.
+
+use crate::common::{BotKind, CliError, load_config, make_bots, play_out, winners};
+use meeple_core::Game;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Arguments of `meeple simulate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game config (TOML). Without one: two players, the base game.
+    config: Option<PathBuf>,
+    /// How many games.
+    #[arg(long, short = 'n', default_value_t = 1000)]
+    games: u64,
+    /// Seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bots for the players in turn order, repeated as needed.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    bots: Vec<BotKind>,
+    /// Worker threads (default: 1).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    jobs: usize,
+    /// Print one JSON object instead of a report.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Default, Clone)]
+struct Tally {
+    scores: Vec<i64>,
+    wins: Vec<u64>,
+    shared: Vec<u64>,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        for (a, b) in self.scores.iter_mut().zip(&other.scores) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.shared.iter_mut().zip(&other.shared) {
+            *a += b;
+        }
+    }
+}
+
+/// The `--json` report.
+#[derive(Serialize)]
+struct Summary {
+    games: u64,
+    seconds: f64,
+    games_per_sec: f64,
+    jobs: usize,
+    players: Vec<String>,
+    bots: Vec<String>,
+    mean_scores: Vec<f64>,
+    wins: Vec<u64>,
+    shared_wins: Vec<u64>,
+}
+
+/// Runs the games and reports.
+pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    if args.jobs == 0 || args.games == 0 {
+        return Err(CliError::Usage("--games and --jobs must be at least 1".into()));
+    }
+    let loaded = load_config(args.config.as_deref(), mods)?;
+    let players = loaded.config.players.len();
+    let next = AtomicU64::new(0);
+    let bar = if args.json { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(args.games) };
+    let start = Instant::now();
+    let results: Vec<Result<Tally, CliError>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..args.jobs)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut tally =
+                        Tally { scores: vec![0; players], wins: vec![0; players], shared: vec![0; players] };
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= args.games {
+                            return Ok(tally);
+                        }
+                        let seed = args.seed.wrapping_add(i);
+                        let mut setup = loaded.setup(seed);
+                        setup.seed = seed;
+                        let mut game = Game::new(loaded.rules.clone(), setup)?;
+                        let mut bots = make_bots(&args.bots, players, seed);
+                        play_out(&mut game, &mut bots)?;
+                        let st = game.state();
+                        for p in 0..players {
+                            tally.scores[p] += st.score(p as u8) as i64;
+                        }
+                        let won = winners(st);
+                        for &w in &won {
+                            if won.len() == 1 { tally.wins[w as usize] += 1 } else { tally.shared[w as usize] += 1 }
+                        }
+                        if i.is_multiple_of(64) {
+                            bar.set_position(i);
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("worker panicked")).collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let mut total = Tally { scores: vec![0; players], wins: vec![0; players], shared: vec![0; players] };
+    for r in results {
+        total.add(&r?);
+    }
+    let summary = Summary {
+        games: args.games,
+        seconds,
+        games_per_sec: args.games as f64 / seconds,
+        jobs: args.jobs,
+        players: loaded.config.players.clone(),
+        bots: (0..players).map(|p| format!("{:?}", args.bots[p % args.bots.len()]).to_lowercase()).collect(),
+        mean_scores: total.scores.iter().map(|&s| s as f64 / args.games as f64).collect(),
+        wins: total.wins,
+        shared_wins: total.shared,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&summary).expect("summary serialises"));
+    } else {
+        let editions: Vec<String> =
+            loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
+        println!(
+            "{} games of {} in {:.2} s on {} thread(s): {:.0} games/s",
+            summary.games,
+            editions.join(" + "),
+            seconds,
+            args.jobs,
+            summary.games_per_sec
+        );
+        for p in 0..players {
+            println!(
+                "  {:<12} {:<7} mean score {:>6.1}   wins {:>6} ({:.1} %)   shared {:>5}",
+                summary.players[p],
+                summary.bots[p],
+                summary.mean_scores[p],
+                summary.wins[p],
+                100.0 * summary.wins[p] as f64 / summary.games as f64,
+                summary.shared_wins[p]
+            );
+        }
+    }
+    Ok(())
+}

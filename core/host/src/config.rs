@@ -1,0 +1,313 @@
+//! Game configs (schema v1, `docs/config.md`): who plays, the seed, the base edition, which
+//! expansions with which editions and options, and for tests a fixed draw order or tile limit.
+//!
+//! Reading checks the syntax and types of every key and reports all problems at once; whether
+//! expansions, editions and options exist is checked against the manifests when the ruleset is
+//! built (`crate::ruleset`), with the same `file:line:col` locations.
+
+use meeple_core::Value;
+use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, integer, type_name};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The only config schema version so far.
+pub const CONFIG_VERSION: i64 = 1;
+
+/// Fewest and most players a config may name.
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=6;
+
+/// An option value as written, with where it was written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionValue {
+    /// The value.
+    pub value: Value,
+    /// Its location in the config, `file:line:col` (for errors found later).
+    #[serde(skip)]
+    pub at: Option<Location>,
+}
+
+/// A place in a file, for errors found after parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One expansion chosen in a config (the base game is one too).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpansionChoice {
+    /// The expansion's id.
+    pub id: String,
+    /// The edition, or the expansion's default.
+    pub edition: Option<String>,
+    /// Options by name.
+    pub options: BTreeMap<String, OptionValue>,
+    /// Where the choice was written.
+    #[serde(skip)]
+    pub at: Option<Location>,
+    /// Where its `id` was written.
+    #[serde(skip)]
+    pub id_at: Option<Location>,
+    /// Where its `edition` was written.
+    #[serde(skip)]
+    pub edition_at: Option<Location>,
+}
+
+impl ExpansionChoice {
+    /// A choice made in code (no file location).
+    pub fn new(id: &str) -> ExpansionChoice {
+        ExpansionChoice {
+            id: id.to_string(),
+            edition: None,
+            options: BTreeMap::new(),
+            at: None,
+            id_at: None,
+            edition_at: None,
+        }
+    }
+}
+
+/// A game config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameConfig {
+    /// The file it came from (for messages).
+    pub file: String,
+    /// Player names in turn order.
+    pub players: Vec<String>,
+    /// The seed, if the config fixes one.
+    pub seed: Option<u64>,
+    /// The base game's edition and options.
+    pub base: ExpansionChoice,
+    /// Expansions in the order written.
+    pub expansions: Vec<ExpansionChoice>,
+    /// A fixed draw order (tests, puzzles).
+    pub draw: Option<Vec<String>>,
+    /// End after this many tiles.
+    pub tile_limit: Option<u32>,
+}
+
+impl Default for GameConfig {
+    /// Two players, the base game in its default edition.
+    fn default() -> GameConfig {
+        GameConfig {
+            file: "<built-in default>".to_string(),
+            players: vec!["Player 1".into(), "Player 2".into()],
+            seed: None,
+            base: ExpansionChoice::new("base"),
+            expansions: Vec::new(),
+            draw: None,
+            tile_limit: None,
+        }
+    }
+}
+
+impl GameConfig {
+    /// Reads a config from text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<GameConfig, Report> {
+        let mut doc = Doc::parse(file, text);
+        let root = doc.root();
+        let mut t = doc.table(&root, "the game config");
+        let mut cfg = GameConfig { file: file.to_string(), ..GameConfig::default() };
+
+        if let Some(v) = t.int(&mut doc, "version")
+            && v.value != CONFIG_VERSION
+        {
+            doc.error(
+                v.span,
+                format!("config version {} is not supported; this meeple reads version {CONFIG_VERSION}", v.value),
+            );
+        }
+        match t.get("players") {
+            None => {}
+            Some(v) => {
+                if let Some(players) = read_players(&mut doc, v) {
+                    cfg.players = players;
+                }
+            }
+        }
+        if let Some(s) = t.int(&mut doc, "seed") {
+            if s.value < 0 {
+                doc.error(s.span, "`seed` must not be negative");
+            } else {
+                cfg.seed = Some(s.value as u64);
+            }
+        }
+        if let Some(v) = t.table(&mut doc, "base")
+            && let Some(choice) = read_choice(&mut doc, v, "[base]", false)
+        {
+            cfg.base = ExpansionChoice { id: "base".into(), ..choice };
+        }
+        if let Some(list) = t.array(&mut doc, "expansions") {
+            for v in list.value.iter() {
+                if let Some(choice) = read_choice(&mut doc, v, "an [[expansions]] entry", true) {
+                    cfg.expansions.push(choice);
+                }
+            }
+        }
+        if let Some(list) = t.str_list(&mut doc, "draw") {
+            cfg.draw = Some(list.iter().map(|s| s.value.to_string()).collect());
+        }
+        if let Some(n) = t.int(&mut doc, "tile_limit") {
+            if n.value <= 0 || n.value > u32::MAX as i64 {
+                doc.error(n.span, "`tile_limit` must be a positive integer");
+            } else {
+                cfg.tile_limit = Some(n.value as u32);
+            }
+        }
+        t.finish(&mut doc);
+        doc.finish()?;
+        Ok(cfg)
+    }
+
+    /// The seed to play with: the config's, else `fallback`.
+    pub fn seed_or(&self, fallback: u64) -> u64 {
+        self.seed.unwrap_or(fallback)
+    }
+
+    /// The config as a plain value, for replays (locations dropped).
+    pub fn to_value(&self) -> Value {
+        let json = serde_json::to_value(self).unwrap_or_default();
+        serde_json::from_value(json).unwrap_or_default()
+    }
+
+    /// Reads a config back from a replay's value.
+    pub fn from_value(v: &Value) -> Option<GameConfig> {
+        serde_json::from_value(serde_json::to_value(v).ok()?).ok()
+    }
+}
+
+fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
+    let names: Vec<String> = match v.get_ref() {
+        DeValue::Integer(_) => {
+            let n = integer(v.get_ref()).unwrap_or(0);
+            (1..=n.clamp(0, 100)).map(|i| format!("Player {i}")).collect()
+        }
+        DeValue::Array(a) => {
+            let mut names = Vec::new();
+            for item in a.iter() {
+                match item.get_ref() {
+                    DeValue::String(s) if !s.trim().is_empty() => names.push(s.to_string()),
+                    DeValue::String(_) => doc.error(item.span(), "a player name must not be empty"),
+                    other => doc
+                        .error(item.span(), format!("`players` must hold names (strings), found {}", type_name(other))),
+                }
+            }
+            names
+        }
+        other => {
+            doc.error(v.span(), format!("`players` must be a list of names or a number, found {}", type_name(other)));
+            return None;
+        }
+    };
+    if !PLAYERS.contains(&names.len()) {
+        doc.error(
+            v.span(),
+            format!("a game needs {} to {} players, not {}", PLAYERS.start(), PLAYERS.end(), names.len()),
+        );
+        return None;
+    }
+    Some(names)
+}
+
+fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id: bool) -> Option<ExpansionChoice> {
+    let mut t = doc.table_in(v, what)?;
+    let loc = |doc: &Doc<'_>, span: &Span| location(doc, span);
+    let at = Some(loc(doc, &t.span()));
+    let id = if needs_id { t.req_str(doc, "id") } else { None };
+    let edition = t.str(doc, "edition");
+    let mut options = BTreeMap::new();
+    if let Some(o) = t.table(doc, "options")
+        && let Some(ot) = doc.table_in(o, "`options`")
+    {
+        for (name, value) in ot.entries() {
+            let converted = to_value(doc, value)?;
+            options.insert(name.value.to_string(), OptionValue { value: converted, at: Some(loc(doc, &value.span())) });
+        }
+    }
+    t.finish(doc);
+    if needs_id && id.is_none() {
+        return None;
+    }
+    Some(ExpansionChoice {
+        id: id.as_ref().map(|i| i.value.to_string()).unwrap_or_default(),
+        id_at: id.as_ref().map(|i| loc(doc, &i.span)),
+        edition: edition.as_ref().map(|e| e.value.to_string()),
+        edition_at: edition.as_ref().map(|e: &At<&str>| loc(doc, &e.span)),
+        options,
+        at,
+    })
+}
+
+fn location(doc: &Doc<'_>, span: &Span) -> Location {
+    let (line, col) = doc.line_col(span.start);
+    Location { file: doc.name().to_string(), line, col }
+}
+
+fn to_value(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Value> {
+    Some(match v.get_ref() {
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Integer(_) => match integer(v.get_ref()) {
+            Some(n) => Value::Int(n),
+            None => {
+                doc.error(v.span(), "integer too large");
+                return None;
+            }
+        },
+        DeValue::String(s) => Value::Str(s.to_string()),
+        other => {
+            doc.error(
+                v.span(),
+                format!("an option value must be a boolean, an integer or a string, found {}", type_name(other)),
+            );
+            return None;
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_config_reads_back() {
+        let text = "players = [\"Ann\", \"Bo\", \"Cy\"]\nseed = 7\ndraw = [\"U\", \"V\"]\ntile_limit = 2\n[base]\nedition = \"C2\"\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C3\"\noptions = { builder_chain_unlimited = true }\n";
+        let cfg = GameConfig::parse("g.toml", text).unwrap();
+        assert_eq!(cfg.players, ["Ann", "Bo", "Cy"]);
+        assert_eq!(cfg.seed, Some(7));
+        assert_eq!(cfg.base.edition.as_deref(), Some("C2"));
+        assert_eq!(cfg.expansions[0].id, "traders-builders");
+        assert_eq!(cfg.expansions[0].options["builder_chain_unlimited"].value, Value::Bool(true));
+        assert_eq!(cfg.expansions[0].options["builder_chain_unlimited"].at.as_ref().unwrap().line, 10);
+        assert_eq!(cfg.draw.as_deref(), Some(&["U".to_string(), "V".to_string()][..]));
+        let back = GameConfig::from_value(&cfg.to_value()).unwrap();
+        assert_eq!(back.players, cfg.players);
+        assert_eq!(back.expansions[0].options["builder_chain_unlimited"].value, Value::Bool(true));
+    }
+
+    #[test]
+    fn all_problems_at_once() {
+        let text = "players = [\"Ann\"]\nseed = \"x\"\ncolour = 1\n[[expansions]]\nedition = 3\n";
+        let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "g.toml:1:11: a game needs 2 to 6 players, not 1",
+                "g.toml:2:8: `seed` must be an integer, found a string",
+                "g.toml:3:1: unknown key `colour` in the game config; expected one of: base, draw, expansions, players, seed, tile_limit, version",
+                "g.toml:4:1: an [[expansions]] entry needs `id` (a string)",
+                "g.toml:5:11: `edition` must be a string, found an integer",
+            ]
+        );
+    }
+}

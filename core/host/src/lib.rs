@@ -1,0 +1,22 @@
+//! # meeple-host
+//!
+//! Everything between files and a playable game: game configs, expansion manifests and their
+//! discovery, tilesets on disk, and the ruleset they make together. The Luau host and the
+//! native-plugin loader plug in here as [`ruleset::Instantiate`] implementations.
+//!
+//! ```no_run
+//! use meeple_host::{load, paths};
+//! let loaded = load::from_config_file(std::path::Path::new("configs/base.toml"), &[]).unwrap();
+//! let game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+//! # let _ = game;
+//! ```
+
+pub mod config;
+pub mod load;
+pub mod manifest;
+pub mod paths;
+pub mod ruleset;
+
+pub use config::GameConfig;
+pub use manifest::Manifest;
+pub use ruleset::{Catalog, Loaded};

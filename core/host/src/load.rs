@@ -1,0 +1,51 @@
+//! One-call loading for the CLI and tests: config file → catalog → ruleset.
+
+use crate::config::GameConfig;
+use crate::paths::{display_path, mod_roots};
+use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, io_report};
+use meeple_core::Expansion;
+use meeple_toml::{Diagnostic, Report};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The expansion code this build of meeple can run.
+pub struct Builtin;
+
+impl Instantiate for Builtin {
+    fn instantiate(&self, sel: &Selected) -> Result<Option<Arc<dyn Expansion>>, Report> {
+        match &sel.manifest.entry {
+            crate::manifest::Entry::None => Ok(None),
+            other => Err(Report {
+                diagnostics: vec![Diagnostic {
+                    file: display_path(&sel.manifest.path),
+                    line: 1,
+                    col: 1,
+                    message: format!("`{}`: this meeple cannot run {other:?} yet", sel.manifest.id),
+                }],
+            }),
+        }
+    }
+}
+
+/// Reads a config file and builds its ruleset, searching the built-in folders plus `mods`.
+pub fn from_config_file(path: &Path, mods: &[PathBuf]) -> Result<Loaded, Report> {
+    let config = read_config(path)?;
+    from_config(&config, mods)
+}
+
+/// Reads a config file.
+pub fn read_config(path: &Path) -> Result<GameConfig, Report> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    GameConfig::parse(&display_path(path), &text)
+}
+
+/// Builds the ruleset of a config with this program's expansion code.
+pub fn from_config(config: &GameConfig, mods: &[PathBuf]) -> Result<Loaded, Report> {
+    from_config_with(config, mods, &Builtin)
+}
+
+/// Builds the ruleset of a config, instantiating expansion code with `code`.
+pub fn from_config_with(config: &GameConfig, mods: &[PathBuf], code: &dyn Instantiate) -> Result<Loaded, Report> {
+    let catalog = Catalog::discover(&mod_roots(mods));
+    build(&catalog, config, code)
+}

@@ -1,0 +1,574 @@
+//! `expansion.toml`, schema v1 (`docs/manifest.md`): what an expansion is, which editions it
+//! has and the tileset of each, its figures, tokens, score categories and typed options, and
+//! where its code is (a Luau script or a native library).
+//!
+//! Everything declarative lives here so that the core checks it natively (figure strength and
+//! placement rules, token supplies) and scripts are called only for real rules.
+
+use meeple_core::Value;
+use meeple_core::figures::{FigureKind, Placement, Stays, kinds};
+use meeple_core::tileset::SegmentKind;
+use meeple_toml::{At, DeValue, Doc, Report, Spanned, Table, integer};
+use std::path::{Path, PathBuf};
+
+/// The manifest schema / hook API version this engine speaks.
+pub const API_VERSION: i64 = 1;
+
+/// Where an expansion's code is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Declarations only (the base game; tile-only expansions).
+    None,
+    /// A Luau script, relative to the manifest's folder.
+    Script(PathBuf),
+    /// A native library, by name (`libNAME.so`, `NAME.dll`, `libNAME.dylib`).
+    Native(String),
+    /// Rust code compiled into the program that loads the expansion, by name.
+    Builtin(String),
+}
+
+/// One edition of an expansion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edition {
+    /// Its name, e.g. `C3`.
+    pub name: String,
+    /// Its tileset file, if it adds tiles.
+    pub tileset: Option<PathBuf>,
+    /// The edition inside the tileset file (default: the same name).
+    pub tileset_edition: String,
+}
+
+/// A typed option.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionType {
+    /// `true` / `false`.
+    Bool,
+    /// An integer in a range.
+    Int {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// One of a list of strings.
+    Enum(Vec<String>),
+}
+
+/// An option an expansion declares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionDef {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: OptionType,
+    /// Its default value.
+    pub default: Value,
+    /// What it does, for people.
+    pub help: String,
+}
+
+impl OptionDef {
+    /// Checks a value against the option's type; the error says what was expected.
+    pub fn check(&self, v: &Value) -> Result<(), String> {
+        match (&self.ty, v) {
+            (OptionType::Bool, Value::Bool(_)) => Ok(()),
+            (OptionType::Int { min, max }, Value::Int(n)) if n >= min && n <= max => Ok(()),
+            (OptionType::Enum(values), Value::Str(s)) if values.contains(s) => Ok(()),
+            (ty, _) => Err(format!("option `{}` expects {}", self.name, describe_type(ty))),
+        }
+    }
+}
+
+/// "a boolean", "an integer from 1 to 20", "one of: a, b".
+pub fn describe_type(ty: &OptionType) -> String {
+    match ty {
+        OptionType::Bool => "a boolean (true or false)".into(),
+        OptionType::Int { min, max } => format!("an integer from {min} to {max}"),
+        OptionType::Enum(values) => {
+            format!("one of: {}", values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// A figure kind declared by an expansion, possibly only in some editions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureDef {
+    /// The kind; its id is already namespaced (`traders-builders:builder`).
+    pub kind: FigureKind,
+    /// Faces the figure can show (tollhouse: 1 and 2); empty for plain figures.
+    pub faces: Vec<u8>,
+    /// The editions that have it (all when `None`).
+    pub editions: Option<Vec<String>>,
+}
+
+/// A token supply declared by an expansion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenDef {
+    /// Namespaced id (`traders-builders:wine`).
+    pub id: String,
+    /// How many exist.
+    pub supply: u32,
+    /// The editions that have it (all when `None`).
+    pub editions: Option<Vec<String>>,
+}
+
+/// A validated manifest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    /// The manifest file.
+    pub path: PathBuf,
+    /// The expansion's id.
+    pub id: String,
+    /// Its name for people.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Expansions it needs.
+    pub depends: Vec<String>,
+    /// Expansions it works with when present (they load first).
+    pub optional_depends: Vec<String>,
+    /// Expansions it cannot be played with.
+    pub conflicts: Vec<String>,
+    /// Its editions.
+    pub editions: Vec<Edition>,
+    /// The edition used when a config names none.
+    pub default_edition: String,
+    /// Its figures.
+    pub figures: Vec<FigureDef>,
+    /// Its token supplies.
+    pub tokens: Vec<TokenDef>,
+    /// Extra score categories.
+    pub categories: Vec<String>,
+    /// Its options in file order.
+    pub options: Vec<OptionDef>,
+    /// Its code.
+    pub entry: Entry,
+}
+
+impl Manifest {
+    /// The folder holding the manifest.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
+    /// An edition by name.
+    pub fn edition(&self, name: &str) -> Option<&Edition> {
+        self.editions.iter().find(|e| e.name == name)
+    }
+
+    /// An option by name.
+    pub fn option(&self, name: &str) -> Option<&OptionDef> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    /// The namespaced form of one of its ids: `base` keeps ids bare (`meeple`).
+    pub fn qualify(&self, local: &str) -> String {
+        if self.id == "base" { local.to_string() } else { format!("{}:{local}", self.id) }
+    }
+
+    /// Reads and validates a manifest; `path` locates it for file names in errors and relative paths.
+    pub fn parse(path: &Path, text: &str) -> Result<Manifest, Report> {
+        let file = crate::paths::display_path(path);
+        let mut doc = Doc::parse(&file, text);
+        let root = doc.root();
+        let mut top = doc.table(&root, "the manifest");
+        let mut m = Manifest {
+            path: path.to_path_buf(),
+            id: String::new(),
+            name: String::new(),
+            version: String::new(),
+            depends: Vec::new(),
+            optional_depends: Vec::new(),
+            conflicts: Vec::new(),
+            editions: Vec::new(),
+            default_edition: String::new(),
+            figures: Vec::new(),
+            tokens: Vec::new(),
+            categories: Vec::new(),
+            options: Vec::new(),
+            entry: Entry::None,
+        };
+        let mut edition_names: Vec<At<&str>> = Vec::new();
+        match top.get("expansion") {
+            Some(v) => read_header(&mut doc, v, &mut m, &mut edition_names),
+            None => doc.error(top.span(), "a manifest needs an [expansion] table (id, name, version, api, editions)"),
+        }
+        if let Some(v) = top.table(&mut doc, "editions") {
+            read_editions(&mut doc, v, &mut m, &edition_names);
+        }
+        for e in &edition_names {
+            if m.edition(e.value).is_none() {
+                m.editions.push(Edition {
+                    name: e.value.to_string(),
+                    tileset: None,
+                    tileset_edition: e.value.to_string(),
+                });
+            }
+        }
+        if let Some(list) = top.array(&mut doc, "figures") {
+            for v in list.value.iter() {
+                read_figure(&mut doc, v, &mut m, &edition_names);
+            }
+        }
+        if let Some(list) = top.array(&mut doc, "tokens") {
+            for v in list.value.iter() {
+                read_token(&mut doc, v, &mut m, &edition_names);
+            }
+        }
+        if let Some(v) = top.table(&mut doc, "options") {
+            read_options(&mut doc, v, &mut m);
+        }
+        let script = top.table(&mut doc, "script");
+        let native = top.table(&mut doc, "native");
+        let builtin = top.table(&mut doc, "builtin");
+        read_entry(&mut doc, [script, native, builtin], &mut m);
+        top.finish(&mut doc);
+        doc.finish()?;
+        Ok(m)
+    }
+}
+
+fn is_id(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manifest, editions: &mut Vec<At<&'t str>>) {
+    let Some(mut t) = doc.table_in(v, "[expansion]") else { return };
+    if let Some(id) = t.req_str(doc, "id") {
+        if !is_id(id.value) {
+            doc.error(id.span.clone(), format!("`id = \"{}\"` must use only a-z, 0-9, '-' and '_'", id.value));
+        }
+        m.id = id.value.to_string();
+    }
+    m.name = t.req_str(doc, "name").map(|s| s.value.to_string()).unwrap_or_default();
+    m.version = t.req_str(doc, "version").map(|s| s.value.to_string()).unwrap_or_default();
+    if let Some(api) = t.req_int(doc, "api")
+        && api.value != API_VERSION
+    {
+        doc.error(
+            api.span,
+            format!(
+                "`api = {}`: this meeple speaks manifest/hook API {API_VERSION}; update the expansion or meeple",
+                api.value
+            ),
+        );
+    }
+    m.depends = id_list(doc, &mut t, "depends");
+    m.optional_depends = id_list(doc, &mut t, "optional_depends");
+    m.conflicts = id_list(doc, &mut t, "conflicts");
+    m.categories = t.str_list(doc, "categories").unwrap_or_default().iter().map(|c| c.value.to_string()).collect();
+    *editions = t.str_list(doc, "editions").unwrap_or_default();
+    if editions.is_empty() {
+        editions.push(At { value: "default", span: t.span() });
+    }
+    for (i, e) in editions.iter().enumerate() {
+        if editions[..i].iter().any(|x| x.value == e.value) {
+            doc.error(e.span.clone(), format!("edition `{}` is listed twice", e.value));
+        }
+    }
+    m.default_edition = match t.str(doc, "default_edition") {
+        Some(d) if editions.iter().any(|e| e.value == d.value) => d.value.to_string(),
+        Some(d) => {
+            doc.error(d.span, format!("`default_edition = \"{}\"` is not one of `editions`", d.value));
+            String::new()
+        }
+        None => editions[0].value.to_string(),
+    };
+    t.finish(doc);
+}
+
+fn id_list(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str) -> Vec<String> {
+    t.str_list(doc, key).unwrap_or_default().iter().map(|s| s.value.to_string()).collect()
+}
+
+fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
+    let Some(t) = doc.table_in(v, "[editions]") else { return };
+    for (name, body) in t.entries() {
+        if !names.iter().any(|n| n.value == name.value) {
+            doc.error(name.span.clone(), format!("[editions.{}] is not listed in `editions`", name.value));
+            continue;
+        }
+        let Some(mut et) = doc.table_in(body, &format!("[editions.{}]", name.value)) else { continue };
+        let tileset = et.str(doc, "tileset").map(|s| m.dir().join(s.value));
+        let tileset_edition = et.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
+        et.finish(doc);
+        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition });
+    }
+}
+
+fn edition_filter(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, names: &[At<&str>]) -> Option<Vec<String>> {
+    let list = t.str_list(doc, "editions")?;
+    for e in &list {
+        if !names.iter().any(|n| n.value == e.value) {
+            doc.error(e.span.clone(), format!("edition `{}` is not listed in [expansion] editions", e.value));
+        }
+    }
+    Some(list.iter().map(|e| e.value.to_string()).collect())
+}
+
+fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
+    let Some(mut t) = doc.table_in(v, "a [[figures]] entry") else { return };
+    let id = t.req_str(doc, "id");
+    let per_player = bounded(doc, &mut t, "per_player", 1, 1, 30);
+    let strength = bounded(doc, &mut t, "strength", 1, 0, 10);
+    let follower = t.bool(doc, "follower").map(|b| b.value);
+    let mut stands_on = Vec::new();
+    for s in t.str_list(doc, "stands_on").unwrap_or_default() {
+        match SegmentKind::parse(s.value) {
+            Some(k) => stands_on.push(k),
+            None => doc.error(
+                s.span,
+                format!("`{}` is no segment kind; expected city, road, field, monastery, river or garden", s.value),
+            ),
+        }
+    }
+    let placement = choice(
+        doc,
+        &mut t,
+        "placement",
+        &[
+            ("unoccupied", Placement::Unoccupied),
+            ("joins-own-follower", Placement::JoinsOwnFollower),
+            ("with-follower", Placement::WithFollower),
+            ("by-expansion", Placement::ByExpansion),
+        ],
+    )
+    .unwrap_or(Placement::Unoccupied);
+    let stays = choice(
+        doc,
+        &mut t,
+        "stays",
+        &[
+            ("until-scored", Stays::UntilScored),
+            ("while-own-follower", Stays::WhileOwnFollower),
+            ("while-attached", Stays::WhileAttached),
+        ],
+    )
+    .unwrap_or(Stays::UntilScored);
+    let faces = t
+        .array(doc, "faces")
+        .map(|a| {
+            a.value
+                .iter()
+                .filter_map(|f| integer(f.get_ref()).filter(|n| (0..=255).contains(n)).map(|n| n as u8))
+                .collect()
+        })
+        .unwrap_or_default();
+    let editions = edition_filter(doc, &mut t, names);
+    t.finish(doc);
+    let Some(id) = id else { return };
+    let kind = FigureKind {
+        id: m.qualify(id.value),
+        per_player: per_player as u8,
+        strength: strength as u8,
+        follower: follower.unwrap_or(placement == Placement::Unoccupied),
+        stands_on: kinds(&stands_on),
+        placement,
+        stays,
+    };
+    m.figures.push(FigureDef { kind, faces, editions });
+}
+
+fn bounded(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, default: i64, min: i64, max: i64) -> i64 {
+    match t.int(doc, key) {
+        Some(n) if n.value >= min && n.value <= max => n.value,
+        Some(n) => {
+            doc.error(n.span, format!("`{key}` must be from {min} to {max}"));
+            default
+        }
+        None => default,
+    }
+}
+
+fn choice<T: Copy>(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, options: &[(&str, T)]) -> Option<T> {
+    let s = t.str(doc, key)?;
+    let found = options.iter().find(|(n, _)| *n == s.value).map(|(_, v)| *v);
+    if found.is_none() {
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        doc.error(s.span, format!("`{key} = \"{}\"`: expected one of: {}", s.value, names.join(", ")));
+    }
+    found
+}
+
+fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
+    let Some(mut t) = doc.table_in(v, "a [[tokens]] entry") else { return };
+    let id = t.req_str(doc, "id");
+    let supply = bounded(doc, &mut t, "supply", 0, 0, 10_000);
+    let editions = edition_filter(doc, &mut t, names);
+    t.finish(doc);
+    if let Some(id) = id {
+        m.tokens.push(TokenDef { id: m.qualify(id.value), supply: supply as u32, editions });
+    }
+}
+
+fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
+    let Some(t) = doc.table_in(v, "[options]") else { return };
+    for (name, body) in t.entries() {
+        let Some(mut ot) = doc.table_in(body, &format!("[options.{}]", name.value)) else { continue };
+        let help = ot.str(doc, "help").map(|h| h.value.to_string()).unwrap_or_default();
+        let ty = match ot.req_str(doc, "type") {
+            Some(k) if k.value == "bool" => Some(OptionType::Bool),
+            Some(k) if k.value == "int" => {
+                let min = ot.int(doc, "min").map_or(i64::MIN, |n| n.value);
+                let max = ot.int(doc, "max").map_or(i64::MAX, |n| n.value);
+                Some(OptionType::Int { min, max })
+            }
+            Some(k) if k.value == "enum" => {
+                let values: Vec<String> =
+                    ot.str_list(doc, "values").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
+                if values.is_empty() {
+                    doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value));
+                }
+                Some(OptionType::Enum(values))
+            }
+            Some(k) => {
+                doc.error(k.span, format!("option type `{}`: expected bool, int or enum", k.value));
+                None
+            }
+            None => None,
+        };
+        let default = ot.get("default");
+        ot.finish(doc);
+        let (Some(ty), Some(default)) = (
+            ty,
+            default.or_else(|| {
+                doc.error(body.span(), format!("[options.{}] needs a `default`", name.value));
+                None
+            }),
+        ) else {
+            continue;
+        };
+        let value = match default.get_ref() {
+            DeValue::Boolean(b) => Value::Bool(*b),
+            DeValue::Integer(_) => Value::Int(integer(default.get_ref()).unwrap_or(0)),
+            DeValue::String(s) => Value::Str(s.to_string()),
+            _ => Value::Null,
+        };
+        let def = OptionDef { name: name.value.to_string(), ty, default: value, help };
+        if let Err(e) = def.check(&def.default) {
+            doc.error(default.span(), format!("the default does not fit: {e}"));
+        }
+        m.options.push(def);
+    }
+}
+
+fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m: &mut Manifest) {
+    let [script, native, builtin] = entries;
+    if let Some(second) = entries.iter().flatten().nth(1) {
+        doc.error(second.span(), "an expansion has at most one of [script], [native] and [builtin]");
+        return;
+    }
+    if let Some(s) = script
+        && let Some(mut t) = doc.table_in(s, "[script]")
+    {
+        let entry = t.req_str(doc, "entry");
+        if let Some(lang) = t.str(doc, "lang")
+            && lang.value != "luau"
+        {
+            doc.error(lang.span, "only `lang = \"luau\"` is supported");
+        }
+        t.finish(doc);
+        if let Some(e) = entry {
+            if e.value.contains("..") || Path::new(e.value).is_absolute() {
+                doc.error(e.span, "`entry` must be a file inside the expansion's folder");
+            } else {
+                m.entry = Entry::Script(PathBuf::from(e.value));
+            }
+        }
+    }
+    if let Some(n) = native
+        && let Some(mut t) = doc.table_in(n, "[native]")
+    {
+        let lib = t.req_str(doc, "library");
+        t.finish(doc);
+        if let Some(l) = lib {
+            m.entry = Entry::Native(l.value.to_string());
+        }
+    }
+    if let Some(b) = builtin
+        && let Some(mut t) = doc.table_in(b, "[builtin]")
+    {
+        let name = t.req_str(doc, "name");
+        t.finish(doc);
+        if let Some(n) = name {
+            m.entry = Entry::Builtin(n.value.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+[expansion]
+id = "demo"
+name = "Demo"
+version = "0.1.0"
+api = 1
+depends = ["base"]
+editions = ["A", "B"]
+default_edition = "B"
+
+[editions.B]
+tileset = "tiles.toml"
+
+[[figures]]
+id = "helper"
+per_player = 2
+strength = 0
+stands_on = ["road", "city"]
+placement = "joins-own-follower"
+stays = "while-own-follower"
+editions = ["B"]
+
+[[tokens]]
+id = "gold"
+supply = 5
+
+[options.bonus]
+type = "int"
+min = 0
+max = 5
+default = 1
+help = "Extra points"
+
+[script]
+entry = "init.luau"
+"#;
+
+    #[test]
+    fn a_manifest_reads_back() {
+        let m = Manifest::parse(Path::new("mods/demo/expansion.toml"), GOOD).unwrap();
+        assert_eq!(m.id, "demo");
+        assert_eq!(m.default_edition, "B");
+        assert_eq!(m.edition("B").unwrap().tileset.as_deref(), Some(Path::new("mods/demo/tiles.toml")));
+        assert_eq!(m.edition("A").unwrap().tileset, None);
+        let f = &m.figures[0];
+        assert_eq!(f.kind.id, "demo:helper");
+        assert!(!f.kind.follower);
+        assert_eq!(f.kind.placement, Placement::JoinsOwnFollower);
+        assert_eq!(m.tokens[0].id, "demo:gold");
+        assert_eq!(
+            m.option("bonus").unwrap().check(&Value::Int(9)).unwrap_err(),
+            "option `bonus` expects an integer from 0 to 5"
+        );
+        assert_eq!(m.entry, Entry::Script("init.luau".into()));
+    }
+
+    #[test]
+    fn every_problem_is_located() {
+        let bad = GOOD
+            .replace("api = 1", "api = 2")
+            .replace("placement = \"joins-own-follower\"", "placement = \"sometimes\"")
+            .replace("default = 1", "default = 9")
+            .replace("[script]", "[scripts]");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "{err}");
+        assert!(lines[0].starts_with("x/expansion.toml:6:7: `api = 2`"), "{err}");
+        assert!(lines[1].starts_with("x/expansion.toml:19:13: `placement = \"sometimes\"`: expected one of"), "{err}");
+        assert!(lines[2].starts_with("x/expansion.toml:31:11: the default does not fit"), "{err}");
+        assert!(lines[3].starts_with("x/expansion.toml:34:2: unknown key `scripts` in the manifest"), "{err}");
+    }
+}

@@ -1,0 +1,50 @@
+//! Where meeple finds its data: built-in expansions, tilesets and configs, and extra mod folders.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The folder holding `scripts/`, `plugins/`, `tilesets/` and `configs/`: `$MEEPLE_HOME` if set,
+/// else the source tree meeple was built from, else the current folder.
+pub fn data_root() -> PathBuf {
+    if let Some(home) = std::env::var_os("MEEPLE_HOME") {
+        return PathBuf::from(home);
+    }
+    let built = normalise(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    if built.join("scripts").is_dir() {
+        return built;
+    }
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// Folders searched for expansions, in order: the built-in `scripts/` and `plugins/`, the
+/// folders in `$MEEPLE_MODS` (separated like `PATH`), then `extra` (`--mods DIR`).
+pub fn mod_roots(extra: &[PathBuf]) -> Vec<PathBuf> {
+    let root = data_root();
+    let mut roots = vec![root.join("scripts"), root.join("plugins")];
+    if let Some(mods) = std::env::var_os("MEEPLE_MODS") {
+        roots.extend(std::env::split_paths(&mods));
+    }
+    roots.extend(extra.iter().cloned());
+    roots
+}
+
+/// A path as people want to read it: relative to the current folder when possible, `..` folded.
+pub fn display_path(path: &Path) -> String {
+    let clean = normalise(path);
+    let cwd = std::env::current_dir().map(|c| normalise(&c)).unwrap_or_default();
+    clean.strip_prefix(&cwd).unwrap_or(&clean).display().to_string()
+}
+
+/// Folds `.` and `..` without touching the file system.
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}

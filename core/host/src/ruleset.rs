@@ -1,0 +1,405 @@
+//! From files to a ruleset: discover manifests, resolve a game config against them (editions,
+//! options, dependencies, conflicts, load order), load the tilesets, instantiate the expansions'
+//! code, and hash everything that went in.
+
+use crate::config::{ExpansionChoice, GameConfig, Location};
+use crate::manifest::{Entry, Manifest, OptionDef, describe_type};
+use crate::paths::display_path;
+use meeple_core::hash::StableHasher;
+use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
+use meeple_toml::{Diagnostic, Report};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Every manifest found under the mod roots, valid or not.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    /// Valid manifests, by id.
+    pub manifests: BTreeMap<String, Manifest>,
+    /// Manifests that failed to load, by the folder name (their problems).
+    pub broken: BTreeMap<String, Report>,
+    /// Ids found in more than one place.
+    pub duplicates: BTreeMap<String, Vec<PathBuf>>,
+}
+
+impl Catalog {
+    /// Reads `*/expansion.toml` in each root folder (a root may itself hold an `expansion.toml`).
+    pub fn discover(roots: &[PathBuf]) -> Catalog {
+        let mut cat = Catalog::default();
+        for root in roots {
+            let mut dirs = Vec::new();
+            if root.join("expansion.toml").is_file() {
+                dirs.push(root.clone());
+            }
+            if let Ok(entries) = std::fs::read_dir(root) {
+                let mut found: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.join("expansion.toml").is_file())
+                    .collect();
+                found.sort();
+                dirs.extend(found);
+            }
+            for dir in dirs {
+                cat.add(&dir.join("expansion.toml"));
+            }
+        }
+        cat
+    }
+
+    /// Reads one manifest into the catalog.
+    pub fn add(&mut self, path: &Path) {
+        let key = path
+            .parent()
+            .and_then(|d| d.file_name())
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.broken.insert(key, io_report(path, &e));
+                return;
+            }
+        };
+        match Manifest::parse(path, &text) {
+            Ok(m) => {
+                if let Some(prev) = self.manifests.get(&m.id) {
+                    self.duplicates.entry(m.id.clone()).or_insert_with(|| vec![prev.path.clone()]).push(m.path.clone());
+                } else {
+                    self.manifests.insert(m.id.clone(), m);
+                }
+            }
+            Err(r) => {
+                self.broken.insert(key, r);
+            }
+        }
+    }
+}
+
+/// A report with one problem about a file that could not be read.
+pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
+    Report {
+        diagnostics: vec![Diagnostic {
+            file: display_path(path),
+            line: 1,
+            col: 1,
+            message: format!("cannot read: {e}"),
+        }],
+    }
+}
+
+/// One expansion as it takes part in a game.
+#[derive(Clone, Debug)]
+pub struct Selected {
+    /// Its manifest.
+    pub manifest: Manifest,
+    /// The edition played.
+    pub edition: String,
+    /// Every option with its value (defaults filled in).
+    pub options: BTreeMap<String, Value>,
+}
+
+/// Makes the code of an expansion into a hook implementation. `meeple-host` provides the Luau and
+/// native ones; tests may add their own.
+pub trait Instantiate {
+    /// `Ok(None)` for expansions without code.
+    fn instantiate(&self, sel: &Selected) -> Result<Option<Arc<dyn Expansion>>, Report>;
+}
+
+/// A ruleset ready to play, with what it was built from.
+pub struct Loaded {
+    /// The rules.
+    pub rules: Arc<Rules>,
+    /// The config.
+    pub config: GameConfig,
+    /// The expansions in load order (the base game first).
+    pub selected: Vec<Selected>,
+}
+
+impl Loaded {
+    /// Players, seed and draw order for `Game::new`; `seed` is used when the config has none.
+    pub fn setup(&self, seed: u64) -> Setup {
+        Setup {
+            players: self.config.players.clone(),
+            seed: self.config.seed_or(seed),
+            draw: self.config.draw.clone(),
+            tile_limit: self.config.tile_limit,
+        }
+    }
+}
+
+struct Problems<'a> {
+    config: &'a GameConfig,
+    report: Report,
+}
+
+impl Problems<'_> {
+    fn at(&mut self, loc: Option<&Location>, message: String) {
+        let (file, line, col) = match loc {
+            Some(l) => (l.file.clone(), l.line, l.col),
+            None => (self.config.file.clone(), 1, 1),
+        };
+        self.report.diagnostics.push(Diagnostic { file, line, col, message });
+    }
+}
+
+/// Resolves a config against the catalog and builds the ruleset; every problem at once.
+pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> Result<Loaded, Report> {
+    let mut p = Problems { config, report: Report::default() };
+    let choices: Vec<&ExpansionChoice> = std::iter::once(&config.base).chain(&config.expansions).collect();
+    let mut selected: Vec<Selected> = Vec::new();
+    for (i, choice) in choices.iter().enumerate() {
+        if choices[..i].iter().any(|c| c.id == choice.id) {
+            p.at(choice.id_at.as_ref(), format!("expansion `{}` is chosen twice", choice.id));
+            continue;
+        }
+        if let Some(sel) = select(catalog, choice, &mut p) {
+            selected.push(sel);
+        }
+    }
+    check_relations(&selected, &choices, &mut p);
+    if !p.report.is_empty() {
+        return Err(p.report);
+    }
+    let selected = load_order(selected, &choices, &mut p);
+    if !p.report.is_empty() {
+        return Err(p.report);
+    }
+    let rules = assemble(&selected, code)?;
+    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
+}
+
+fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> Option<Selected> {
+    if let Some(paths) = catalog.duplicates.get(&choice.id) {
+        let list: Vec<String> = paths.iter().map(|x| x.display().to_string()).collect();
+        p.at(
+            choice.id_at.as_ref(),
+            format!("expansion `{}` is installed more than once: {}", choice.id, list.join(", ")),
+        );
+        return None;
+    }
+    let Some(m) = catalog.manifests.get(&choice.id) else {
+        let broken = catalog.broken.iter().find(|(dir, _)| **dir == choice.id);
+        match broken {
+            Some((_, report)) => {
+                p.at(
+                    choice.id_at.as_ref().or(choice.at.as_ref()),
+                    format!("expansion `{}` cannot be loaded; its manifest has problems:", choice.id),
+                );
+                p.report.extend(report.clone());
+            }
+            None => {
+                let known: Vec<&str> = catalog.manifests.keys().map(String::as_str).collect();
+                p.at(
+                    choice.id_at.as_ref(),
+                    format!("unknown expansion `{}`; installed: {}", choice.id, known.join(", ")),
+                );
+            }
+        }
+        return None;
+    };
+    let edition = match &choice.edition {
+        Some(e) if m.edition(e).is_some() => e.clone(),
+        Some(e) => {
+            let names: Vec<&str> = m.editions.iter().map(|x| x.name.as_str()).collect();
+            p.at(
+                choice.edition_at.as_ref(),
+                format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")),
+            );
+            return None;
+        }
+        None => m.default_edition.clone(),
+    };
+    let mut options: BTreeMap<String, Value> = m.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
+    for (name, given) in &choice.options {
+        match m.option(name) {
+            Some(def) => match def.check(&given.value) {
+                Ok(()) => {
+                    options.insert(name.clone(), given.value.clone());
+                }
+                Err(e) => p.at(given.at.as_ref(), e),
+            },
+            None => p.at(given.at.as_ref(), unknown_option(m, name)),
+        }
+    }
+    Some(Selected { manifest: m.clone(), edition, options })
+}
+
+fn unknown_option(m: &Manifest, name: &str) -> String {
+    if m.options.is_empty() {
+        return format!("`{}` has no options (found `{name}`)", m.id);
+    }
+    let list: Vec<String> =
+        m.options.iter().map(|o: &OptionDef| format!("{} ({})", o.name, describe_type(&o.ty))).collect();
+    format!("unknown option `{name}` for `{}`; it has: {}", m.id, list.join(", "))
+}
+
+fn check_relations(selected: &[Selected], choices: &[&ExpansionChoice], p: &mut Problems<'_>) {
+    let chosen: BTreeSet<&str> = selected.iter().map(|s| s.manifest.id.as_str()).collect();
+    for s in selected {
+        let at = choices.iter().find(|c| c.id == s.manifest.id).and_then(|c| c.id_at.as_ref().or(c.at.as_ref()));
+        for d in &s.manifest.depends {
+            if !chosen.contains(d.as_str()) {
+                p.at(at, format!("`{}` depends on `{d}`; add it to the config's [[expansions]]", s.manifest.id));
+            }
+        }
+        for c in &s.manifest.conflicts {
+            if chosen.contains(c.as_str()) {
+                p.at(at, format!("`{}` conflicts with `{c}`; they cannot be played together", s.manifest.id));
+            }
+        }
+    }
+}
+
+/// Dependencies first, then by id; a cycle is an error naming its members.
+fn load_order(mut selected: Vec<Selected>, choices: &[&ExpansionChoice], p: &mut Problems<'_>) -> Vec<Selected> {
+    let ids: BTreeSet<String> = selected.iter().map(|s| s.manifest.id.clone()).collect();
+    let needs = |s: &Selected| -> BTreeSet<String> {
+        s.manifest.depends.iter().chain(&s.manifest.optional_depends).filter(|d| ids.contains(*d)).cloned().collect()
+    };
+    let mut done: Vec<String> = Vec::new();
+    let mut order = Vec::new();
+    while !selected.is_empty() {
+        let ready: Option<usize> = selected
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| needs(s).iter().all(|d| done.contains(d)))
+            .min_by_key(|(_, s)| (s.manifest.id != "base", s.manifest.id.clone()))
+            .map(|(i, _)| i);
+        match ready {
+            Some(i) => {
+                let s = selected.remove(i);
+                done.push(s.manifest.id.clone());
+                order.push(s);
+            }
+            None => {
+                let cycle: Vec<&str> = selected.iter().map(|s| s.manifest.id.as_str()).collect();
+                let at = choices.iter().find(|c| c.id == cycle[0]).and_then(|c| c.id_at.as_ref());
+                p.at(at, format!("dependency cycle among: {}", cycle.join(" → ")));
+                break;
+            }
+        }
+    }
+    order
+}
+
+fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
+    editions.as_ref().is_none_or(|list| list.iter().any(|e| e == edition))
+}
+
+fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Report> {
+    let mut report = Report::default();
+    let mut b = Rules::builder();
+    let mut hash = StableHasher::new();
+    for s in selected {
+        let m = &s.manifest;
+        hash.str(&m.id);
+        hash.str(&s.edition);
+        hash_file(&mut hash, &m.path);
+        for (k, v) in &s.options {
+            hash.str(k);
+            v.hash_into(&mut hash);
+        }
+        let edition = m.edition(&s.edition).expect("selected edition exists");
+        if let Some(path) = &edition.tileset {
+            match load_tileset(path) {
+                Ok((ts, text)) => {
+                    hash.str(&text);
+                    if let Err(e) = b.tileset(&ts, &edition.tileset_edition) {
+                        report.diagnostics.push(Diagnostic {
+                            file: m.path.display().to_string(),
+                            line: 1,
+                            col: 1,
+                            message: e.to_string(),
+                        });
+                    }
+                }
+                Err(r) => report.extend(r),
+            }
+        }
+        for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
+            let mut kind = f.kind.clone();
+            if m.id == "base" && kind.id == "meeple" {
+                if let Some(Value::Int(n)) = s.options.get("meeples") {
+                    kind.per_player = *n as u8;
+                }
+                b.meeple(kind);
+            } else if let Err(e) = b.figure(kind) {
+                report.diagnostics.push(Diagnostic {
+                    file: m.path.display().to_string(),
+                    line: 1,
+                    col: 1,
+                    message: e.to_string(),
+                });
+            }
+        }
+        for t in m.tokens.iter().filter(|t| in_edition(&t.editions, &s.edition)) {
+            if let Err(e) = b.token(meeple_core::rules::TokenKind { id: t.id.clone(), supply: t.supply }) {
+                report.diagnostics.push(Diagnostic {
+                    file: m.path.display().to_string(),
+                    line: 1,
+                    col: 1,
+                    message: e.to_string(),
+                });
+            }
+        }
+        for c in &m.categories {
+            b.category(c);
+        }
+        if m.entry != Entry::None {
+            b.category(&m.id);
+        }
+        match code.instantiate(s) {
+            Ok(Some(x)) => {
+                b.expansion(x);
+            }
+            Ok(None) => {}
+            Err(r) => report.extend(r),
+        }
+        hash_code(&mut hash, m);
+    }
+    if !report.is_empty() {
+        return Err(report);
+    }
+    b.hash(format!("{:016x}", hash.finish()));
+    b.build().map_err(|e| Report {
+        diagnostics: vec![Diagnostic { file: "<ruleset>".into(), line: 1, col: 1, message: e.to_string() }],
+    })
+}
+
+fn hash_file(hash: &mut StableHasher, path: &Path) {
+    hash.str(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+    hash.bytes(&std::fs::read(path).unwrap_or_default());
+}
+
+/// Scripts: every `.luau` file of the expansion's folder, in name order.
+fn hash_code(hash: &mut StableHasher, m: &Manifest) {
+    if let Entry::Script(_) = m.entry {
+        let mut files = Vec::new();
+        collect_files(m.dir(), "luau", &mut files);
+        files.sort();
+        for f in files {
+            hash_file(hash, &f);
+        }
+    }
+}
+
+/// Files with an extension under a folder, recursively.
+pub fn collect_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            collect_files(&path, ext, out);
+        } else if path.extension().is_some_and(|x| x == ext) {
+            out.push(path);
+        }
+    }
+}
+
+/// Reads and validates a tileset file; returns its text too (for the ruleset hash).
+pub fn load_tileset(path: &Path) -> Result<(Tileset, String), Report> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    let name = display_path(path);
+    let ts = Tileset::parse(&name, &text)?;
+    Ok((ts, text))
+}

@@ -1,0 +1,141 @@
+//! Properties that hold in every game, checked over thousands of random games: figures are
+//! conserved, every completed feature is scored exactly once, final scores are the sum of the
+//! score events, replays reproduce the state hash, and refused actions change nothing.
+
+use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::figures::Location;
+use meeple_core::{Action, Event, Game, Pos, Rotation};
+use meeple_tests::load_toml;
+use std::collections::BTreeSet;
+
+/// Plays `games` random games of a config and checks every property after every action.
+fn check_config(name: &str, config: &str, games: u64) {
+    let loaded = load_toml(name, config).unwrap_or_else(|r| panic!("{r}"));
+    let total_tiles: u32 = loaded.rules.counts().iter().sum::<u32>() + loaded.rules.start().map_or(0, |_| 1);
+    for seed in 0..games {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        game.record_checkpoints();
+        let mut bot = RandomBot::new(seed ^ 0x5eed);
+        let mut events: Vec<Event> = game.events().to_vec();
+        while !game.is_over() {
+            refused_actions_change_nothing(&mut game);
+            let action = bot.choose(&game);
+            let step = game
+                .apply(action)
+                .unwrap_or_else(|e| panic!("{name} seed {seed}: legal action {action:?} refused: {e}"));
+            events.extend_from_slice(step);
+            figures_are_conserved(&game, name, seed);
+        }
+        let st = game.state();
+        assert_eq!(
+            st.board().tiles().len() as u32 + st.discarded().len() as u32,
+            total_tiles,
+            "{name} seed {seed}: every tile is placed or discarded"
+        );
+        completed_features_score_once(&events, name, seed);
+        scores_are_the_sum_of_events(&game, &events, name, seed);
+        if seed.is_multiple_of(25) {
+            let replay = game.replay();
+            let again =
+                Game::from_replay(loaded.rules.clone(), &replay).unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+            assert_eq!(again.state().hash(), st.hash(), "{name} seed {seed}: replay reproduces the state");
+            let json = serde_json::to_string(&replay).unwrap();
+            let back: meeple_core::Replay = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, replay, "replays survive JSON");
+        }
+    }
+}
+
+fn figures_are_conserved(game: &Game, name: &str, seed: u64) {
+    let st = game.state();
+    for p in 0..st.players() {
+        for (k, kind) in game.rules().figures().iter().enumerate() {
+            let mine = st.figures().iter().filter(|f| f.owner == p && f.kind as usize == k);
+            let (mut in_supply, mut out) = (0, 0);
+            for f in mine {
+                match f.at {
+                    Location::Supply => in_supply += 1,
+                    _ => out += 1,
+                }
+            }
+            assert_eq!(
+                in_supply + out,
+                kind.per_player as usize,
+                "{name} seed {seed}: player {p} owns every {}",
+                kind.id
+            );
+            assert_eq!(in_supply, st.supply(p, k as u8) as usize, "{name} seed {seed}: supply count of {}", kind.id);
+        }
+    }
+    // A feature's follower counter matches the followers standing on it.
+    for root in st.features().roots() {
+        let standing = st.figures_on(root).filter(|(_, f)| game.rules().figure(f.kind).follower).count();
+        assert_eq!(
+            st.features().data(root).followers as usize,
+            standing,
+            "{name} seed {seed}: follower count of feature {root}"
+        );
+    }
+}
+
+fn completed_features_score_once(events: &[Event], name: &str, seed: u64) {
+    let completed: Vec<u16> = events
+        .iter()
+        .filter_map(|e| if let Event::FeatureCompleted { feature, .. } = e { Some(*feature) } else { None })
+        .collect();
+    let scored: Vec<u16> = events
+        .iter()
+        .filter_map(
+            |e| if let Event::FeatureScored { feature, completed: true, .. } = e { Some(*feature) } else { None },
+        )
+        .collect();
+    assert_eq!(completed, scored, "{name} seed {seed}: each completion is followed by its scoring");
+    let unique: BTreeSet<u16> = scored.iter().copied().collect();
+    assert_eq!(unique.len(), scored.len(), "{name} seed {seed}: no feature scored twice during play");
+}
+
+fn scores_are_the_sum_of_events(game: &Game, events: &[Event], name: &str, seed: u64) {
+    let st = game.state();
+    let mut sums = vec![0i32; st.players() as usize];
+    for e in events {
+        match e {
+            Event::FeatureScored { points, .. } => points.iter().for_each(|(p, n)| sums[*p as usize] += n),
+            Event::PointsAdded { player, points, .. } => sums[*player as usize] += points,
+            _ => {}
+        }
+    }
+    assert_eq!(sums, st.scores(), "{name} seed {seed}: final scores equal the score events");
+}
+
+fn refused_actions_change_nothing(game: &mut Game) {
+    let before = game.state().hash();
+    let legal = game.legal_actions();
+    for bogus in [
+        Action::PlaceTile { pos: Pos::new(1000, 1000), rotation: Rotation::new(0) },
+        Action::PlaceFigure { figure: 0, segment: 200, with: None },
+        Action::Choose { option: 99 },
+    ] {
+        if !legal.contains(&bogus) {
+            assert!(game.apply(bogus).is_err());
+            assert_eq!(game.state().hash(), before);
+        }
+    }
+}
+
+#[test]
+fn base_game_c3_two_players() {
+    check_config("base C3", "players = 2\n", 1500);
+}
+
+#[test]
+fn base_game_c1_with_more_players() {
+    for n in 3..=6 {
+        check_config(&format!("base C1, {n} players"), &format!("players = {n}\n[base]\nedition = \"C1\"\n"), 150);
+    }
+}
+
+#[test]
+fn with_a_rust_expansion_using_every_hook_path() {
+    let config = "players = 3\n[[expansions]]\nid = \"hook-demo\"\noptions = { monastery_bonus = 2, tiny_city = true, field_points = 4 }\n";
+    check_config("hook-demo", config, 300);
+}

@@ -1,0 +1,22 @@
+//! Runs every scenario in `tests/scenarios/` (format: `tests/README.md`).
+
+use meeple_tests::{repo, run_scenario, scenario_files};
+
+#[test]
+fn every_scenario_holds() {
+    let files = scenario_files(&repo().join("tests/scenarios"));
+    assert!(files.len() >= 10, "scenario files are missing");
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            run_scenario(f).err().map(|e| format!("{}:\n{e}", f.strip_prefix(repo()).unwrap_or(f).display()))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
