@@ -7,10 +7,14 @@
 //! - `field_points`: points per completed city for fields, replacing the 3;
 //! - the squire (manifest figure, strength 0) may only join a road or city holding one of its
 //!   owner's meeples; when a later tile of its owner extends that feature, the owner plays a
-//!   second part of the turn (once per turn).
+//!   second part of the turn (once per turn);
+//! - `ask_on_city`: when a city is completed, the next player clockwise from the completer is
+//!   asked whether to take 1 point (a decision that is not the active player's);
+//! - `fail_at_turn`: the `turn_end` hook fails on purpose at that turn (transactional `apply`).
 
 use meeple_core::{
-    Command, Commands, Event, Expansion, HookKind, HookResult, HookSet, Scoring, SegmentKind, Value, View,
+    Command, Commands, Decision, Event, Expansion, HookError, HookKind, HookResult, HookSet, Scoring, SegmentKind,
+    Value, View,
 };
 use std::collections::BTreeMap;
 
@@ -19,6 +23,8 @@ pub struct HookDemo {
     monastery_bonus: i32,
     tiny_city: bool,
     field_points: i32,
+    ask_on_city: bool,
+    fail_at_turn: u32,
 }
 
 impl HookDemo {
@@ -29,6 +35,8 @@ impl HookDemo {
             monastery_bonus: int("monastery_bonus", 0),
             tiny_city: options.get("tiny_city").and_then(Value::as_bool).unwrap_or(false),
             field_points: int("field_points", 3),
+            ask_on_city: options.get("ask_on_city").and_then(Value::as_bool).unwrap_or(false),
+            fail_at_turn: int("fail_at_turn", 0) as u32,
         }
     }
 }
@@ -39,7 +47,13 @@ impl Expansion for HookDemo {
     }
 
     fn hooks(&self) -> HookSet {
-        HookSet::of(&[HookKind::ModifyScore, HookKind::TilePlaced])
+        HookSet::of(&[
+            HookKind::ModifyScore,
+            HookKind::TilePlaced,
+            HookKind::FeatureCompleted,
+            HookKind::TurnEnd,
+            HookKind::OnDecision,
+        ])
     }
 
     fn modify_score(&self, _view: &View<'_>, s: &Scoring, out: &mut Commands) -> HookResult {
@@ -58,7 +72,36 @@ impl Expansion for HookDemo {
         Ok(())
     }
 
+    fn on_decision(&self, _view: &View<'_>, d: &Decision, option: u16, out: &mut Commands) -> HookResult {
+        if option == 0 {
+            out.push(Command::AddPoints { player: d.player, points: 1, category: "hook-demo".into() });
+        }
+        Ok(())
+    }
+
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands) -> HookResult {
+        match *event {
+            Event::FeatureCompleted { kind: SegmentKind::City, completer, .. } if self.ask_on_city => {
+                let player = (completer + 1) % view.state.players();
+                out.push(Command::Ask {
+                    player,
+                    kind: "hook-demo:tip".into(),
+                    options: vec!["take 1 point".into(), "decline".into()],
+                    data: Value::Null,
+                });
+                Ok(())
+            }
+            Event::TurnEnd { turn, .. } if turn == self.fail_at_turn => {
+                Err(HookError::new("hook-demo", HookKind::TurnEnd, format!("failing on purpose at turn {turn}")))
+            }
+            Event::TilePlaced { .. } => self.squire_extends(view, event, out),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl HookDemo {
+    fn squire_extends(&self, view: &View<'_>, event: &Event, out: &mut Commands) -> HookResult {
         let Event::TilePlaced { player: Some(player), index, tile, .. } = *event else { return Ok(()) };
         let st = view.state;
         if st.turn().part != 1 {

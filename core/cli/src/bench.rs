@@ -1,6 +1,6 @@
 //! `meeple bench`: quick speed figures for a config (criterion benches: `cargo bench`).
 
-use crate::common::{CliError, load_config};
+use crate::common::{say, CliError, load_config};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::{Game, Stage};
 use std::hint::black_box;
@@ -41,7 +41,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         games += 1;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "random playouts: {games} games in {secs:.2} s = {:.0} games/s ({:.0} ns per action, bot included)",
         games as f64 / secs,
         secs * 1e9 / actions as f64
@@ -66,7 +66,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
         samples.sort_by(f64::total_cmp);
         if !samples.is_empty() {
-            println!(
+            say!(
                 "legal placements at {n:>2} tiles: median {:.0} ns (over {} positions)",
                 samples[samples.len() / 2],
                 samples.len()
@@ -81,14 +81,14 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         for _ in 0..reps {
             black_box(game.clone());
         }
-        println!("clone a game at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
+        say!("clone a game at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
         let action = game.legal_actions()[0];
         let mut copies: Vec<Game> = (0..reps).map(|_| game.clone()).collect();
         let t = Instant::now();
         for g in &mut copies {
             black_box(g.apply(action).is_ok());
         }
-        println!("apply a tile placement at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
+        say!("apply a tile placement at 30 tiles: {:.0} ns", t.elapsed().as_nanos() as f64 / reps as f64);
     }
     Ok(())
 }

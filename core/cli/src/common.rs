@@ -6,6 +6,22 @@ use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
 
+/// Prints a line to stdout; when stdout is closed (`meeple play | head`) the program ends quietly.
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::common::write_line(format_args!($($t)*))
+    };
+}
+pub(crate) use say;
+
+/// See [`say!`].
+pub fn write_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if writeln!(std::io::stdout().lock(), "{args}").is_err() {
+        std::process::exit(0);
+    }
+}
+
 /// What can go wrong in a command.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {

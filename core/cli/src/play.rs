@@ -1,6 +1,6 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, score_table, winners};
+use crate::common::{say, BotKind, CliError, load_config, make_bots, score_table, winners};
 use meeple_core::{Action, Event, Game, Rules};
 use std::path::PathBuf;
 
@@ -36,9 +36,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 
     let editions: Vec<String> = loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
     let seats: Vec<String> = names.iter().zip(&bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
-    println!("meeple · {} · {} · seed {seed}", editions.join(" + "), seats.join(", "));
+    say!("meeple · {} · {} · seed {seed}", editions.join(" + "), seats.join(", "));
     let mut story = Story { names: &names, lines: Vec::new(), quiet: args.quiet };
     story.events(game.rules(), game.events());
+    story.flush("setup");
 
     while let Some(p) = game.to_act() {
         let action = bots[p as usize].choose(&game);
@@ -49,15 +50,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         story.events(game.rules(), &events);
     }
 
-    println!("\nFinal scores\n{}", score_table(game.rules(), game.state(), &names));
+    say!("\nFinal scores\n{}", score_table(game.rules(), game.state(), &names));
     let won: Vec<&str> = winners(game.state()).iter().map(|&p| names[p as usize].as_str()).collect();
-    println!("{}: {}", if won.len() > 1 { "Shared win" } else { "Winner" }, won.join(", "));
+    say!("{}: {}", if won.len() > 1 { "Shared win" } else { "Winner" }, won.join(", "));
 
     let path = args.replay.unwrap_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")));
     let mut replay = game.replay();
     replay.config = loaded.config.to_value();
     write_json(&path, &replay)?;
-    println!("Replay written to {}", path.display());
+    say!("Replay written to {}", path.display());
     Ok(())
 }
 
@@ -133,7 +134,7 @@ impl Story<'_> {
 
     fn flush(&mut self, title: &str) {
         if !self.quiet && !self.lines.is_empty() {
-            println!("{title}: {}", self.lines.join("; "));
+            say!("{title}: {}", self.lines.join("; "));
         }
         self.lines.clear();
     }

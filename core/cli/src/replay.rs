@@ -1,6 +1,6 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
-use crate::common::{CliError, score_table};
+use crate::common::{say, CliError, score_table};
 use meeple_core::{Game, Replay};
 use meeple_host::{GameConfig, load};
 use std::path::PathBuf;
@@ -21,13 +21,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let config = GameConfig::from_value(&replay.config).unwrap_or_default();
     let loaded = load::from_config(&config, mods)?;
     let game = Game::from_replay(loaded.rules.clone(), &replay)?;
-    println!(
+    say!(
         "{}: {} actions, {} checkpoints, final state hash {} — verified",
         args.file.display(),
         replay.actions.len(),
         replay.checkpoints.len(),
         replay.state_hash
     );
-    println!("{}", score_table(game.rules(), game.state(), &replay.setup.players));
+    say!("{}", score_table(game.rules(), game.state(), &replay.setup.players));
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `meeple simulate`: many games, on one thread or several.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, play_out, winners};
+use crate::common::{say, BotKind, CliError, load_config, make_bots, play_out, winners};
 use meeple_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -126,11 +126,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         shared_wins: total.shared,
     };
     if args.json {
-        println!("{}", serde_json::to_string(&summary).expect("summary serialises"));
+        say!("{}", serde_json::to_string(&summary).expect("summary serialises"));
     } else {
         let editions: Vec<String> =
             loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
-        println!(
+        say!(
             "{} games of {} in {:.2} s on {} thread(s): {:.0} games/s",
             summary.games,
             editions.join(" + "),
@@ -139,7 +139,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             summary.games_per_sec
         );
         for p in 0..players {
-            println!(
+            say!(
                 "  {:<12} {:<7} mean score {:>6.1}   wins {:>6} ({:.1} %)   shared {:>5}",
                 summary.players[p],
                 summary.bots[p],

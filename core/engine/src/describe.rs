@@ -64,7 +64,8 @@ impl std::fmt::Display for ActionInfo {
                 write!(f, "place {tile} at {pos} turned {}° ({sides})", rotation.quarter_turns() as u32 * 90)
             }
             ActionInfo::PlaceFigure { figure, with, segment, feature, ports, .. } => {
-                write!(f, "put a {figure} on the {} `{segment}` [{}]", feature.name(), ports.join(" "))?;
+                let at = if ports.is_empty() { "inside the tile".to_string() } else { ports.join(" ") };
+                write!(f, "put a {figure} on the {} `{segment}` [{at}]", feature.name())?;
                 if let Some(w) = with {
                     write!(f, " with a {w}")?;
                 }

@@ -114,6 +114,13 @@ impl Default for GameConfig {
 impl GameConfig {
     /// Reads a config from text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<GameConfig, Report> {
+        let (cfg, report) = GameConfig::parse_lenient(file, text);
+        if report.is_empty() { Ok(cfg) } else { Err(report) }
+    }
+
+    /// Reads what can be read of a config, with every problem found; a caller can go on checking
+    /// the config against the installed expansions and report all problems together.
+    pub fn parse_lenient(file: &str, text: &str) -> (GameConfig, Report) {
         let mut doc = Doc::parse(file, text);
         let root = doc.root();
         let mut t = doc.table(&root, "the game config");
@@ -165,8 +172,8 @@ impl GameConfig {
             }
         }
         t.finish(&mut doc);
-        doc.finish()?;
-        Ok(cfg)
+        let report = doc.finish().err().unwrap_or_default();
+        (cfg, report)
     }
 
     /// The seed to play with: the config's, else `fallback`.

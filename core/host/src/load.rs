@@ -28,9 +28,19 @@ impl Instantiate for Builtin {
 }
 
 /// Reads a config file and builds its ruleset, searching the built-in folders plus `mods`.
+/// Problems in the file and problems resolving it are reported together.
 pub fn from_config_file(path: &Path, mods: &[PathBuf]) -> Result<Loaded, Report> {
-    let config = read_config(path)?;
-    from_config(&config, mods)
+    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    let (config, mut report) = GameConfig::parse_lenient(&display_path(path), &text);
+    match from_config(&config, mods) {
+        Ok(loaded) if report.is_empty() => Ok(loaded),
+        Ok(_) => Err(report),
+        Err(more) => {
+            report.extend(more);
+            report.diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+            Err(report)
+        }
+    }
 }
 
 /// Reads a config file.

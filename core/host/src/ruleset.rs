@@ -198,16 +198,13 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         return None;
     };
     let edition = match &choice.edition {
-        Some(e) if m.edition(e).is_some() => e.clone(),
+        Some(e) if m.edition(e).is_some() => Some(e.clone()),
         Some(e) => {
             let names: Vec<&str> = m.editions.iter().map(|x| x.name.as_str()).collect();
-            p.at(
-                choice.edition_at.as_ref(),
-                format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")),
-            );
-            return None;
+            p.at(choice.edition_at.as_ref(), format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")));
+            None
         }
-        None => m.default_edition.clone(),
+        None => Some(m.default_edition.clone()),
     };
     let mut options: BTreeMap<String, Value> = m.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
     for (name, given) in &choice.options {
@@ -221,6 +218,7 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
             None => p.at(given.at.as_ref(), unknown_option(m, name)),
         }
     }
+    let edition = edition?;
     Some(Selected { manifest: m.clone(), edition, options })
 }
 

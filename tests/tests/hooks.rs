@@ -1,0 +1,66 @@
+//! The hook interface seen from the library: transactional apply when a hook fails, the tile
+//! limit, setup errors, and actions described for clients.
+
+use meeple_core::{Action, ActionError, Game, Stage};
+use meeple_tests::load_toml;
+
+#[test]
+fn a_failing_hook_leaves_the_game_exactly_as_it_was() {
+    let config = "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"hook-demo\"\noptions = { fail_at_turn = 2 }\n";
+    let loaded = load_toml("fail.toml", config).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let place = |x| Action::PlaceTile { pos: meeple_core::Pos::new(x, 0), rotation: meeple_core::Rotation::new(0) };
+    game.apply(place(1)).unwrap();
+    game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap();
+    game.apply(place(-1)).unwrap();
+
+    let before = game.state().hash();
+    let legal = game.legal_actions();
+    let history = game.history().len();
+    let err = game.apply(Action::Pass).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("hook-demo", "turn_end"));
+    assert_eq!(err.to_string(), "hook-demo: turn_end: failing on purpose at turn 2");
+    assert_eq!(game.state().hash(), before, "the state is untouched");
+    assert_eq!(game.legal_actions(), legal, "the same choices are open");
+    assert_eq!(game.history().len(), history);
+    assert_eq!(game.state().turn().stage, Stage::Figure);
+    assert_eq!(game.state().supply(0, 0), 6, "Red's meeple is still on the road");
+    // The game is still usable: a fork without the failing hook's trigger goes on.
+    assert!(game.clone().apply(Action::PlaceFigure { figure: 0, segment: 1, with: None }).is_err());
+}
+
+#[test]
+fn the_tile_limit_ends_the_game() {
+    let loaded = load_toml("limit.toml", "players = 2\ntile_limit = 5\n").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(9)).unwrap();
+    let mut bot = meeple_core::bots::RandomBot::new(9);
+    use meeple_core::bots::Bot;
+    while !game.is_over() {
+        let a = bot.choose(&game);
+        game.apply(a).unwrap();
+    }
+    let st = game.state();
+    assert_eq!(st.board().tiles().len() + st.discarded().len(), 1 + 5);
+}
+
+#[test]
+fn an_unknown_tile_in_the_draw_order_is_a_setup_error() {
+    let loaded = load_toml("draw.toml", "players = 2\ndraw = [\"Q\", \"ZZ\"]\n").unwrap();
+    let err = Game::new(loaded.rules.clone(), loaded.setup(1)).err().unwrap();
+    assert_eq!(err.to_string(), "draw order: no tile `ZZ` in this ruleset");
+}
+
+#[test]
+fn figure_actions_are_described_with_board_ports() {
+    let loaded = load_toml("d.toml", "players = 2\ndraw = [\"E\"]\n").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let place = Action::PlaceTile { pos: meeple_core::Pos::new(0, 1), rotation: meeple_core::Rotation::new(2) };
+    assert_eq!(game.describe(&place).to_string(), "place base:E at (0, 1) turned 180° (FFCF)");
+    game.apply(place).unwrap();
+    let on_city = Action::PlaceFigure { figure: 0, segment: 0, with: None };
+    let info = serde_json::to_value(game.describe(&on_city)).unwrap();
+    assert_eq!(info["feature"], "city");
+    assert_eq!(info["ports"], serde_json::json!(["SL", "S", "SR"]));
+    assert_eq!(info["pos"], serde_json::json!({"x": 0, "y": 1}));
+}

@@ -1,0 +1,161 @@
+//! The shipped tilesets hold what the rules digests say, and a broken tileset is reported with
+//! its file, line and column.
+
+use meeple_core::{SegmentKind, Tileset};
+use meeple_tests::repo;
+use std::collections::BTreeMap;
+
+fn base() -> Tileset {
+    let text = std::fs::read_to_string(repo().join("tilesets/base.toml")).unwrap();
+    Tileset::parse("tilesets/base.toml", &text).unwrap_or_else(|r| panic!("{r}"))
+}
+
+/// The letter a tile copies (`U-garden` → `U`).
+fn letter(id: &str) -> &str {
+    id.split('-').next().unwrap()
+}
+
+#[test]
+fn base_has_72_tiles_of_24_kinds_in_every_edition() {
+    let ts = base();
+    assert_eq!(ts.editions, ["C1", "C2", "C3"]);
+    assert_eq!(ts.tiles[ts.start.unwrap()].id, "D");
+    // base.md §9: counts per letter.
+    let expected: BTreeMap<&str, u32> = [
+        ("A", 2),
+        ("B", 4),
+        ("C", 1),
+        ("D", 4),
+        ("E", 5),
+        ("F", 2),
+        ("G", 1),
+        ("H", 3),
+        ("I", 2),
+        ("J", 3),
+        ("K", 3),
+        ("L", 3),
+        ("M", 2),
+        ("N", 3),
+        ("O", 2),
+        ("P", 3),
+        ("Q", 1),
+        ("R", 3),
+        ("S", 2),
+        ("T", 1),
+        ("U", 8),
+        ("V", 9),
+        ("W", 4),
+        ("X", 1),
+    ]
+    .into_iter()
+    .collect();
+    for (ed, name) in ts.editions.iter().enumerate() {
+        let mut per_letter: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut arms = 0;
+        for (t, n) in ts.contents(ed) {
+            *per_letter.entry(letter(&t.id)).or_default() += n;
+            arms += n * t.segments.iter().map(|s| s.arms as u32).sum::<u32>();
+        }
+        assert_eq!(per_letter, expected, "{name}: tiles per letter");
+        assert_eq!(ts.total(ed), 72, "{name}");
+        assert_eq!(arms, 10, "{name}: coats of arms");
+    }
+}
+
+#[test]
+fn sides_follow_the_digest() {
+    let ts = base();
+    let sides = [
+        ("A", "FFRF"),
+        ("B", "FFFF"),
+        ("C", "CCCC"),
+        ("D", "CRFR"),
+        ("E", "CFFF"),
+        ("F", "FCFC"),
+        ("G", "FCFC"),
+        ("H", "CFCF"),
+        ("I", "CFFC"),
+        ("J", "CRRF"),
+        ("K", "CFRR"),
+        ("L", "CRRR"),
+        ("M", "CFFC"),
+        ("N", "CFFC"),
+        ("O", "CRRC"),
+        ("P", "CRRC"),
+        ("Q", "CCFC"),
+        ("R", "CCFC"),
+        ("S", "CCRC"),
+        ("T", "CCRC"),
+        ("U", "FRFR"),
+        ("V", "FFRR"),
+        ("W", "FRRR"),
+        ("X", "RRRR"),
+    ];
+    for (id, want) in sides {
+        assert_eq!(ts.tile(id).unwrap().side_letters(), want, "tile {id}");
+    }
+    // J and K are mirror images: J's road runs E–S, K's S–W (ambiguities.md B7).
+    let road_sides = |id: &str| {
+        ts.tile(id).unwrap().segments.iter().find(|s| s.kind == SegmentKind::Road).unwrap().open_sides.clone()
+    };
+    assert_eq!(format!("{:?}", road_sides("J")), "[E, S]");
+    assert_eq!(format!("{:?}", road_sides("K")), "[S, W]");
+}
+
+#[test]
+fn gardens_and_illustrations_exist_only_from_c2() {
+    let ts = base();
+    for (ed, name) in ts.editions.iter().enumerate() {
+        let mut pictures: BTreeMap<String, u32> = BTreeMap::new();
+        for (t, n) in ts.contents(ed) {
+            for s in t.segments.iter().filter(|s| s.kind == SegmentKind::Garden) {
+                assert!(s.field.is_some(), "{}: a garden lies in a field", t.id);
+                *pictures.entry("garden".into()).or_default() += n;
+            }
+            for i in &t.illustrations {
+                *pictures.entry(i.kind.clone()).or_default() += n;
+            }
+        }
+        let want: BTreeMap<String, u32> = if name == "C1" {
+            BTreeMap::new()
+        } else {
+            [
+                ("cowshed", 3),
+                ("donkey-stable", 2),
+                ("farmhouse", 8),
+                ("garden", 8),
+                ("highwaymen", 8),
+                ("pigsty", 3),
+                ("water-tower", 8),
+            ]
+            .into_iter()
+            .map(|(k, n)| (k.to_string(), n))
+            .collect()
+        };
+        assert_eq!(pictures, want, "{name}");
+    }
+}
+
+#[test]
+fn a_broken_tileset_names_file_line_and_column() {
+    let text = std::fs::read_to_string(repo().join("tilesets/base.toml")).unwrap();
+    let broken = text.replacen("sides = \"FFRF\"", "sides = \"FFRX\"", 1).replacen(
+        "halves = [\"WL\", \"WR\", \"SL\", \"SR\", \"EL\", \"ER\"]",
+        "halves = [\"WL\", \"WR\", \"SL\", \"SR\", \"EL\"]",
+        1,
+    );
+    let line_of = |needle: &str| broken.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let err = Tileset::parse("tilesets/base.toml", &broken).unwrap_err();
+    let messages: Vec<String> = err.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        messages.iter().any(|m| m.starts_with(&format!(
+            "tilesets/base.toml:{}:9: `sides = \"FFRX\"` must be four letters",
+            line_of("FFRX")
+        ))),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("tile `E`: side E is F, so one field segment must cover both EL and ER")),
+        "{messages:#?}"
+    );
+}
