@@ -1,6 +1,6 @@
 //! `meeple bench`: quick speed figures for a config (criterion benches: `cargo bench`).
 
-use crate::common::{say, CliError, load_config};
+use crate::common::{CliError, load_config, say};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::{Game, Stage};
 use std::hint::black_box;

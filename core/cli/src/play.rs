@@ -1,6 +1,6 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
-use crate::common::{say, BotKind, CliError, load_config, make_bots, score_table, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, say, score_table, winners};
 use meeple_core::{Action, Event, Game, Rules};
 use std::path::PathBuf;
 

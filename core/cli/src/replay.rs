@@ -1,6 +1,6 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
-use crate::common::{say, CliError, score_table};
+use crate::common::{CliError, say, score_table};
 use meeple_core::{Game, Replay};
 use meeple_host::{GameConfig, load};
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! `meeple simulate`: many games, on one thread or several.
 
-use crate::common::{say, BotKind, CliError, load_config, make_bots, play_out, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, play_out, say, winners};
 use meeple_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -91,6 +91,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                         let mut game = Game::new(loaded.rules.clone(), setup)?;
                         let mut bots = make_bots(&args.bots, players, seed);
                         play_out(&mut game, &mut bots)?;
+                        tracing::debug!(game = i, seed, scores = ?game.state().scores(), "game over");
                         let st = game.state();
                         for p in 0..players {
                             tally.scores[p] += st.score(p as u8) as i64;

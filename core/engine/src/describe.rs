@@ -79,6 +79,11 @@ impl std::fmt::Display for ActionInfo {
 }
 
 impl Game {
+    /// Every legal action with its description, for clients that do not know the rules.
+    pub fn legal_actions_described(&self) -> Vec<(Action, ActionInfo)> {
+        self.legal_actions().into_iter().map(|a| (a, self.describe(&a))).collect()
+    }
+
     /// Describes an action in the current state (call before applying it).
     pub fn describe(&self, action: &Action) -> ActionInfo {
         let rules = self.rules();

@@ -44,6 +44,7 @@ impl Catalog {
                 cat.add(&dir.join("expansion.toml"));
             }
         }
+        tracing::debug!(found = cat.manifests.len(), broken = cat.broken.len(), "discovered expansions");
         cat
     }
 
@@ -165,6 +166,8 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         return Err(p.report);
     }
     let rules = assemble(&selected, code)?;
+    let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
+    tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
     Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
 }
 
@@ -201,7 +204,10 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         Some(e) if m.edition(e).is_some() => Some(e.clone()),
         Some(e) => {
             let names: Vec<&str> = m.editions.iter().map(|x| x.name.as_str()).collect();
-            p.at(choice.edition_at.as_ref(), format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")));
+            p.at(
+                choice.edition_at.as_ref(),
+                format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")),
+            );
             None
         }
         None => Some(m.default_edition.clone()),
