@@ -56,7 +56,7 @@ impl Expansion for HookDemo {
         ])
     }
 
-    fn modify_score(&self, _view: &View<'_>, s: &Scoring, out: &mut Commands) -> HookResult {
+    fn modify_score(&self, _view: &View<'_>, s: &Scoring, out: &mut Commands<'_>) -> HookResult {
         for (player, &points) in s.points.iter().enumerate() {
             if points == 0 {
                 continue;
@@ -72,17 +72,17 @@ impl Expansion for HookDemo {
         Ok(())
     }
 
-    fn on_decision(&self, _view: &View<'_>, d: &Decision, option: u16, out: &mut Commands) -> HookResult {
+    fn on_decision(&self, _view: &View<'_>, d: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {
         if option == 0 {
             out.push(Command::AddPoints { player: d.player, points: 1, category: "hook-demo".into() });
         }
         Ok(())
     }
 
-    fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands) -> HookResult {
+    fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         match *event {
             Event::FeatureCompleted { kind: SegmentKind::City, completer, .. } if self.ask_on_city => {
-                let player = (completer + 1) % view.state.players();
+                let player = (completer + 1) % view.players();
                 out.push(Command::Ask {
                     player,
                     kind: "hook-demo:tip".into(),
@@ -101,18 +101,17 @@ impl Expansion for HookDemo {
 }
 
 impl HookDemo {
-    fn squire_extends(&self, view: &View<'_>, event: &Event, out: &mut Commands) -> HookResult {
+    fn squire_extends(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         let Event::TilePlaced { player: Some(player), index, tile, .. } = *event else { return Ok(()) };
-        let st = view.state;
-        if st.turn().part != 1 {
+        if view.turn().part != 1 {
             return Ok(());
         }
-        let squire = view.rules.figure_by_name("hook-demo:squire");
-        let first = st.board().tile(index).first_segment;
-        let segments = &view.rules.tile(tile).def.segments;
+        let squire = view.rules().figure_by_name("hook-demo:squire");
+        let first = view.placed(index).expect("the placed tile").first_segment;
+        let segments = &view.rules().tile(tile).def.segments;
         let extends_own_squire = segments.iter().enumerate().any(|(i, seg)| {
             matches!(seg.kind, SegmentKind::Road | SegmentKind::City)
-                && st.figures_on(first + i as u16).any(|(_, f)| Some(f.kind) == squire && f.owner == player)
+                && view.figures_on(first + i as u16).iter().any(|(_, f)| Some(f.kind) == squire && f.owner == player)
         });
         if extends_own_squire {
             out.push(Command::ExtraTurnPart);

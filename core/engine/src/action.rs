@@ -228,7 +228,8 @@ pub enum Event {
         /// The message.
         message: String,
     },
-    /// A part of a turn ended (a turn has more than one part after a builder's double turn).
+    /// A part of a turn ended and another part of the same turn follows (a builder's double
+    /// turn). The last part of a turn ends with `TurnEnd` alone.
     TurnPartEnd {
         /// Whose turn.
         player: u8,

@@ -12,10 +12,10 @@ use crate::board::Placement;
 use crate::features::SegId;
 use crate::figures::FigureId;
 use crate::rng::GameRng;
-use crate::rules::{Rules, TileId};
-use crate::state::GameState;
+use crate::rules::TileId;
 use crate::tileset::SegmentKind;
 use crate::value::Value;
+pub use crate::view::View;
 use serde::{Deserialize, Serialize};
 
 /// The hooks, in the order they are documented.
@@ -190,7 +190,8 @@ pub enum Command {
         /// The face (e.g. 1 or 2).
         face: u8,
     },
-    /// After this part of the turn the active player plays another part (double turn).
+    /// When this part of the turn ends, the active player plays another part (double turn).
+    /// Must be given during the part (at `tile_placed`, a figure event or scoring).
     ExtraTurnPart,
     /// After this turn the given player plays a whole extra turn.
     ExtraTurn {
@@ -229,17 +230,19 @@ pub enum Command {
     },
 }
 
-/// Where a hook writes its commands. Also hands out the expansion's own random stream.
+/// Where a hook writes its commands. Also hands out the expansion's own random stream, copied
+/// out of the game state only if the hook asks for it.
 #[derive(Debug, Default)]
-pub struct Commands {
+pub struct Commands<'a> {
     list: Vec<Command>,
+    stream: Option<&'a GameRng>,
     rng: Option<GameRng>,
 }
 
-impl Commands {
-    /// A sink with the expansion's random stream.
-    pub fn new(rng: Option<GameRng>) -> Commands {
-        Commands { list: Vec::new(), rng }
+impl<'a> Commands<'a> {
+    /// A sink; `stream` is the expansion's random stream in the game state.
+    pub fn new(stream: Option<&'a GameRng>) -> Commands<'a> {
+        Commands { list: Vec::new(), stream, rng: None }
     }
 
     /// Adds a command.
@@ -249,10 +252,13 @@ impl Commands {
 
     /// The expansion's deterministic random stream (`None` outside a game).
     pub fn rng(&mut self) -> Option<&mut GameRng> {
+        if self.rng.is_none() {
+            self.rng = self.stream.cloned();
+        }
         self.rng.as_mut()
     }
 
-    /// Takes the commands and the random stream back.
+    /// Takes the commands, and the random stream if the hook used it.
     pub fn into_parts(self) -> (Vec<Command>, Option<GameRng>) {
         (self.list, self.rng)
     }
@@ -318,24 +324,6 @@ impl HookError {
 /// What hooks return.
 pub type HookResult = Result<(), HookError>;
 
-/// A read-only view of a game for the length of one hook call.
-#[derive(Clone, Copy)]
-pub struct View<'a> {
-    /// The ruleset.
-    pub rules: &'a Rules,
-    /// The game state.
-    pub state: &'a GameState,
-    /// Index of the expansion being called (for its storage).
-    pub expansion: u16,
-}
-
-impl<'a> View<'a> {
-    /// A value from the calling expansion's storage.
-    pub fn storage(&self, key: &str) -> Option<&'a Value> {
-        self.state.storage(self.expansion, key)
-    }
-}
-
 /// An expansion: rules added to the base game through hooks.
 ///
 /// Every method but [`id`](Expansion::id) and [`hooks`](Expansion::hooks) has a default that
@@ -353,7 +341,7 @@ pub trait Expansion: Send + Sync {
     }
 
     /// Once at the start of a game, after the start tile.
-    fn setup(&self, _view: &View<'_>, _out: &mut Commands) -> HookResult {
+    fn setup(&self, _view: &View<'_>, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 
@@ -374,27 +362,27 @@ pub trait Expansion: Send + Sync {
     }
 
     /// A player took one of the expansion's offers.
-    fn on_action(&self, _view: &View<'_>, _offer: &Offer, _out: &mut Commands) -> HookResult {
+    fn on_action(&self, _view: &View<'_>, _offer: &Offer, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 
     /// A player answered one of the expansion's decisions.
-    fn on_decision(&self, _view: &View<'_>, _decision: &Decision, _option: u16, _out: &mut Commands) -> HookResult {
+    fn on_decision(&self, _view: &View<'_>, _decision: &Decision, _option: u16, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 
     /// Something happened (only events whose hook the expansion subscribes to).
-    fn on_event(&self, _view: &View<'_>, _event: &Event, _out: &mut Commands) -> HookResult {
+    fn on_event(&self, _view: &View<'_>, _event: &Event, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 
     /// A feature is being scored; `SetScore` commands replace a player's points.
-    fn modify_score(&self, _view: &View<'_>, _scoring: &Scoring, _out: &mut Commands) -> HookResult {
+    fn modify_score(&self, _view: &View<'_>, _scoring: &Scoring, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 
     /// The end of the game, after the base game's final scoring.
-    fn final_scoring(&self, _view: &View<'_>, _out: &mut Commands) -> HookResult {
+    fn final_scoring(&self, _view: &View<'_>, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }
 }

@@ -13,13 +13,13 @@
 //!   closed feature has no free edge).
 
 use crate::tileset::SegmentKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A segment of a placed tile: the index of the tile's first segment plus the segment's index.
 pub type SegId = u16;
 
 /// Per-segment facts that never change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SegInfo {
     /// Index of the placed tile.
     pub tile: u16,

@@ -85,7 +85,20 @@ pub struct Game {
     events: Vec<Event>,
     depth: u8,
     has_dependents: bool,
+    restore_point: Option<Arc<RestorePoint>>,
 }
+
+/// A copy of the state some actions ago. When a hook fails, the game goes back to it and
+/// replays the actions since (hooks are deterministic and keep no state of their own), which
+/// makes `apply` transactional without copying the state before every action.
+#[derive(Debug)]
+struct RestorePoint {
+    state: GameState,
+    actions: usize,
+}
+
+/// How many actions may pass before the restore point is renewed.
+const RESTORE_EVERY: usize = 48;
 
 impl Clone for Game {
     /// Forks the game (for AI search); the event buffer starts empty.
@@ -99,6 +112,7 @@ impl Clone for Game {
             events: Vec::new(),
             depth: 0,
             has_dependents: self.has_dependents,
+            restore_point: self.restore_point.clone(),
         }
     }
 }
@@ -130,6 +144,7 @@ impl Game {
             events: Vec::new(),
             depth: 0,
             has_dependents,
+            restore_point: None,
         };
         game.begin()?;
         Ok(game)
@@ -336,7 +351,9 @@ impl Game {
         }
         self.events.clear();
         // Base rules cannot fail once the action is legal; hooks can, so keep a way back.
-        let snapshot = self.rules.has_hooks().then(|| self.state.clone());
+        if self.rules.has_hooks() {
+            self.renew_restore_point();
+        }
         self.history.push(action);
         match self.perform(action) {
             Ok(()) => {
@@ -352,14 +369,39 @@ impl Game {
             }
             Err(e) => {
                 self.history.pop();
-                if let Some(s) = snapshot {
-                    self.state = s;
-                }
-                self.events.clear();
                 self.depth = 0;
-                Err(ActionError::Hook(e))
+                let restored = self.restore();
+                self.events.clear();
+                Err(ActionError::Hook(restored.err().unwrap_or(e)))
             }
         }
+    }
+
+    fn renew_restore_point(&mut self) {
+        let stale = self.restore_point.as_ref().is_none_or(|r| self.history.len() - r.actions >= RESTORE_EVERY);
+        if stale {
+            self.restore_point =
+                Some(Arc::new(RestorePoint { state: self.state.clone(), actions: self.history.len() }));
+        }
+    }
+
+    /// Puts the state back to where it was after the last successful action.
+    fn restore(&mut self) -> HookResult {
+        let Some(point) = self.restore_point.clone() else { return Ok(()) };
+        self.state = point.state.clone();
+        for i in point.actions..self.history.len() {
+            let action = self.history[i];
+            if let Err(e) = self.perform(action) {
+                return Err(HookError {
+                    message: format!(
+                        "the game could not be restored: replaying action {i} failed again differently: {}",
+                        e.message
+                    ),
+                    ..e
+                });
+            }
+        }
+        Ok(())
     }
 
     fn why_illegal(&self, action: &Action) -> String {
@@ -449,21 +491,22 @@ impl Game {
         }
     }
 
+    /// The end of a part: another part of the same turn follows if one was granted during this
+    /// part (and a tile is left, ambiguities U10); `TurnPartEnd` marks that. Otherwise the turn ends.
     fn end_part(&mut self) -> HookResult {
-        let t = &self.state.turn;
-        self.emit(Event::TurnPartEnd { player: t.player, turn: t.number, part: t.part })?;
         let tiles_left = self.state.tiles_left();
         let t = &mut self.state.turn;
-        // With no tile left there is no second part (ambiguities U10).
-        if t.extra_part && tiles_left > 0 {
-            t.extra_part = false;
-            t.part += 1;
-            reset_part(t);
-            t.stage = Stage::Draw;
-        } else {
-            t.extra_part = false;
+        let another = std::mem::take(&mut t.extra_part) && tiles_left > 0;
+        if !another {
             t.stage = Stage::TurnEnd;
+            return Ok(());
         }
+        let (player, turn, part) = (t.player, t.number, t.part);
+        self.emit(Event::TurnPartEnd { player, turn, part })?;
+        let t = &mut self.state.turn;
+        t.part += 1;
+        reset_part(t);
+        t.stage = Stage::Draw;
         Ok(())
     }
 
@@ -524,7 +567,7 @@ impl Game {
         if !subs.is_empty() && !v.is_empty() {
             let mut allowed = vec![true; v.len()];
             for &e in subs {
-                let view = View { rules: &rules, state: &self.state, expansion: e };
+                let view = View::local(&rules, &self.state, e);
                 rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed)?;
             }
             let mut i = 0;
@@ -608,7 +651,7 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::FigureActions) {
             let mut offers = Vec::new();
-            let view = View { rules: &rules, state: &self.state, expansion: e };
+            let view = View::local(&rules, &self.state, e);
             rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
             self.state.turn.offers.extend(offers.into_iter().map(|o| (e, o)));
         }
@@ -707,12 +750,14 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::ModifyScore) {
             let (cmds, rng) = {
-                let view = View { rules: &rules, state: &self.state, expansion: e };
-                let mut out = Commands::new(Some(self.state.expansion_rngs[e as usize].clone()));
+                let view = View::local(&rules, &self.state, e);
+                let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
                 rules.expansions()[e as usize].modify_score(&view, &scoring, &mut out)?;
                 out.into_parts()
             };
-            self.state.expansion_rngs[e as usize] = rng.expect("given above");
+            if let Some(rng) = rng {
+                self.state.expansion_rngs[e as usize] = rng;
+            }
             for c in cmds {
                 match c {
                     Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
@@ -857,16 +902,18 @@ impl Game {
     /// Calls one expansion's hook with a view and a command sink, then applies its commands.
     fn call<F>(&mut self, e: u16, hook: HookKind, f: F) -> HookResult
     where
-        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands) -> HookResult,
+        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands<'_>) -> HookResult,
     {
         let rules = Arc::clone(&self.rules);
         let (cmds, rng) = {
-            let view = View { rules: &rules, state: &self.state, expansion: e };
-            let mut out = Commands::new(Some(self.state.expansion_rngs[e as usize].clone()));
+            let view = View::local(&rules, &self.state, e);
+            let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
             f(rules.expansions()[e as usize].as_ref(), &view, &mut out)?;
             out.into_parts()
         };
-        self.state.expansion_rngs[e as usize] = rng.expect("given above");
+        if let Some(rng) = rng {
+            self.state.expansion_rngs[e as usize] = rng;
+        }
         for c in cmds {
             self.apply_command(e, hook, c)?;
         }

@@ -40,6 +40,7 @@ pub mod rules;
 pub mod state;
 pub mod tileset;
 pub mod value;
+pub mod view;
 
 pub use action::{Action, Decision, Event, Offer, Target};
 pub use board::Placement;
@@ -52,3 +53,4 @@ pub use rules::{Rules, RulesBuilder, TileId};
 pub use state::{GameState, Stage};
 pub use tileset::{SegmentKind, Tileset};
 pub use value::Value;
+pub use view::{Answer, Query, TileInfo, TurnInfo, ViewSource};

@@ -118,7 +118,7 @@ pub struct GameState {
 }
 
 /// Facts about a feature, for views and clients.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FeatureInfo {
     /// The root segment naming the feature.
     pub id: SegId,
