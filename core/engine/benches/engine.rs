@@ -12,6 +12,26 @@ fn rules() -> Arc<Rules> {
     Arc::new(Rules::base(&ts, "C3").unwrap())
 }
 
+/// An expansion subscribed to every hook that does nothing: the cost of the hook machinery itself.
+struct NoOp;
+
+impl meeple_core::Expansion for NoOp {
+    fn id(&self) -> &str {
+        "noop"
+    }
+    fn hooks(&self) -> meeple_core::HookSet {
+        meeple_core::HookKind::ALL.iter().fold(meeple_core::HookSet::NONE, |s, h| s.with(*h))
+    }
+}
+
+fn rules_with_noop() -> Arc<Rules> {
+    let ts = Tileset::parse("base.toml", include_str!("../../../tilesets/base.toml")).unwrap();
+    let mut b = Rules::builder();
+    b.tileset(&ts, "C3").unwrap();
+    b.expansion(Arc::new(NoOp));
+    Arc::new(b.build().unwrap())
+}
+
 fn play(rules: &Arc<Rules>, seed: u64) -> Game {
     let mut game = Game::new(rules.clone(), Setup::players(2, seed)).unwrap();
     let mut bot = RandomBot::new(seed);
@@ -40,6 +60,14 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(play(&rules, seed))
+        })
+    });
+
+    let noop = rules_with_noop();
+    c.bench_function("random_game_2p_base_noop_rust_expansion", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(play(&noop, seed))
         })
     });
 

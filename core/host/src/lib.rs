@@ -13,6 +13,7 @@
 
 pub mod config;
 pub mod load;
+pub mod luau;
 pub mod manifest;
 pub mod paths;
 pub mod ruleset;

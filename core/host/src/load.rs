@@ -15,6 +15,12 @@ impl Instantiate for Builtin {
     fn instantiate(&self, sel: &Selected) -> Result<Option<Arc<dyn Expansion>>, Report> {
         match &sel.manifest.entry {
             crate::manifest::Entry::None => Ok(None),
+            crate::manifest::Entry::Script(entry) => {
+                let script = crate::luau::Script::read(sel, entry, crate::luau::Limits::default())?;
+                let mut categories = vec![sel.manifest.id.clone()];
+                categories.extend(sel.manifest.categories.iter().cloned());
+                Ok(Some(Arc::new(crate::luau::LuauExpansion::load(script, categories)?)))
+            }
             other => Err(Report {
                 diagnostics: vec![Diagnostic {
                     file: display_path(&sel.manifest.path),

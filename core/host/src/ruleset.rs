@@ -107,6 +107,7 @@ pub trait Instantiate {
 }
 
 /// A ruleset ready to play, with what it was built from.
+#[derive(Debug)]
 pub struct Loaded {
     /// The rules.
     pub rules: Arc<Rules>,

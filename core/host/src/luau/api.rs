@@ -1,0 +1,937 @@
+//! The Luau API: one registry ([`API`], [`HOOKS`], [`TYPES`]) that the bindings below implement
+//! and from which `docs/lua-api.md` and `docs/meeple.d.luau` are generated.
+//!
+//! Conventions for scripts: players are numbered from 1; segments, features, figures and placed
+//! tiles are ids (numbers) that only mean something to the view; tile kinds are `tileset:tile`
+//! keys; figure kinds, tokens and categories are names (a bare name means the script's own
+//! expansion, e.g. `"builder"` → `"traders-builders:builder"`).
+
+use super::Script;
+use super::vm::{Ctx, with_out, with_view};
+use meeple_core::action::{Decision, Offer, Target};
+use meeple_core::figures::{Figure, FigureId, Location};
+use meeple_core::tileset::{End, TileDef};
+use meeple_core::{Command, HookKind, Pos, TileInfo, Value, View};
+use mlua::{Lua, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue};
+use std::collections::BTreeMap;
+
+/// Where an API function lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The global `meeple` table.
+    Meeple,
+    /// Methods of the view (`view:players()`), valid during a hook call.
+    View,
+    /// Methods of the command sink (`out:add_points(…)`), valid during a hook call.
+    Out,
+}
+
+/// One function of the API.
+#[derive(Clone, Copy, Debug)]
+pub struct ApiEntry {
+    /// Where it lives.
+    pub scope: Scope,
+    /// Its name.
+    pub name: &'static str,
+    /// Luau parameter list, without `self`.
+    pub params: &'static str,
+    /// Luau return type.
+    pub returns: &'static str,
+    /// What it does.
+    pub doc: &'static str,
+}
+
+/// One hook a script can register with `meeple.on`.
+#[derive(Clone, Copy, Debug)]
+pub struct HookDoc {
+    /// The hook's name.
+    pub name: &'static str,
+    /// The handler's parameters.
+    pub params: &'static str,
+    /// When it is called and what it may do.
+    pub doc: &'static str,
+}
+
+const fn e(
+    scope: Scope,
+    name: &'static str,
+    params: &'static str,
+    returns: &'static str,
+    doc: &'static str,
+) -> ApiEntry {
+    ApiEntry { scope, name, params, returns, doc }
+}
+
+use Scope::{Meeple as M, Out as O, View as V};
+
+/// Every function scripts can call.
+pub const API: &[ApiEntry] = &[
+    e(
+        M,
+        "on",
+        "hook: HookName, handler: (...any) -> ()",
+        "()",
+        "Registers the handler of a hook (once per hook). Only while the script loads.",
+    ),
+    e(M, "tile", "key: string", "TileKind", "The definition of a tile kind (`tileset:tile`). Only during a hook call."),
+    e(
+        M,
+        "sorted_pairs",
+        "t: {[any]: any}",
+        "() -> (any, any)",
+        "Iterates a table in key order (numbers, then strings); use it wherever order matters.",
+    ),
+    e(V, "players", "", "number", "Number of players."),
+    e(V, "turn", "", "Turn", "The current turn."),
+    e(V, "tile_count", "", "number", "Number of tiles on the board."),
+    e(V, "tile", "index: number", "Tile?", "A placed tile by its index (0 is the first tile placed)."),
+    e(V, "tile_at", "x: number, y: number", "Tile?", "The tile on a square; north is y + 1."),
+    e(V, "segments", "index: number", "{Segment}", "The segments of a placed tile, with their ids on the board."),
+    e(V, "segment", "seg: number", "Segment", "One segment of the board."),
+    e(V, "tile_points", "index: number", "{NamedPoint}", "The named points (villages) of a placed tile."),
+    e(
+        V,
+        "illustrations",
+        "index: number",
+        "{Illustration}",
+        "The small pictures of a placed tile, with the segments they lie in and flank.",
+    ),
+    e(V, "feature", "seg: number", "Feature", "The feature a segment belongs to; its `id` names the feature."),
+    e(V, "feature_segments", "seg: number", "{number}", "The segments of the feature `seg` belongs to."),
+    e(V, "field_cities", "seg: number", "{number}", "The completed cities (feature ids) the field of `seg` touches."),
+    e(V, "figures", "", "{Figure}", "Every figure of every player."),
+    e(V, "figures_on", "seg: number", "{Figure}", "The figures on the feature `seg` belongs to."),
+    e(V, "supply", "player: number, kind: string", "number", "Figures of a kind in a player's supply."),
+    e(
+        V,
+        "points",
+        "player: number, category: string?",
+        "number",
+        "A player's points in a category (default: this expansion's).",
+    ),
+    e(V, "score", "player: number", "number", "A player's total score."),
+    e(V, "tokens", "player: number, token: string", "number", "A player's tokens of a kind."),
+    e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
+    e(V, "storage", "key: string", "any", "A value this expansion stored with `out:set_storage`."),
+    e(V, "neighbours", "x: number, y: number", "number", "Tiles on the 8 squares around a square."),
+    e(V, "pending", "", "{DecisionInfo}", "Decisions waiting for an answer, the next one first."),
+    e(
+        O,
+        "add_points",
+        "player: number, points: number, category: string?",
+        "()",
+        "Adds points (negative: removes) in a category (default: this expansion's id).",
+    ),
+    e(
+        O,
+        "give_tokens",
+        "player: number, token: string, count: number",
+        "()",
+        "Gives tokens from the general supply (negative: takes them back).",
+    ),
+    e(
+        O,
+        "place_figure",
+        "player: number, kind: string, target: Target",
+        "()",
+        "Puts a figure from the player's supply on a segment or point.",
+    ),
+    e(O, "move_figure", "figure: number, target: Target", "()", "Moves a figure already on the board."),
+    e(O, "set_aside", "figure: number", "()", "Takes a figure off the board without returning it to the supply."),
+    e(O, "return_figure", "figure: number", "()", "Sends a figure back to its owner's supply."),
+    e(O, "set_face", "figure: number, face: number", "()", "Turns a figure to another face."),
+    e(
+        O,
+        "extra_turn_part",
+        "",
+        "()",
+        "When this part of the turn ends, the active player plays another part (double turn).",
+    ),
+    e(O, "extra_turn", "player: number", "()", "After this turn, the player plays a whole extra turn."),
+    e(
+        O,
+        "set_storage",
+        "key: string, value: any",
+        "()",
+        "Stores a value (nil removes it); booleans, integers, strings and tables of them.",
+    ),
+    e(
+        O,
+        "set_score",
+        "player: number, points: number",
+        "()",
+        "In `modify_score`: the player's points for this feature.",
+    ),
+    e(
+        O,
+        "ask",
+        "player: number, kind: string, options: {string}, data: any?",
+        "()",
+        "Asks a player to choose one of the options; the answer reaches `on_decision`.",
+    ),
+    e(O, "log", "message: string", "()", "A message for the game log."),
+    e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
+    e(
+        O,
+        "offer",
+        "code: number, target: Target, label: string",
+        "()",
+        "In `figure_actions`: offers an action; choosing it calls `on_action`.",
+    ),
+];
+
+/// The hooks, in [`HookKind`] order.
+pub const HOOKS: &[HookDoc] = &[
+    HookDoc { name: "setup", params: "view: View, out: Out", doc: "Once, when a game starts (after the start tile)." },
+    HookDoc {
+        name: "can_place_tile",
+        params: "view: View, tile: string, candidates: {Candidate}, out: Out",
+        doc: "Once per drawn tile with all its legal placements; `out:forbid(i)` removes the i-th.",
+    },
+    HookDoc {
+        name: "figure_actions",
+        params: "view: View, out: Out",
+        doc: "When the figure phase opens; `out:offer(…)` adds actions beside the figure placements.",
+    },
+    HookDoc {
+        name: "on_action",
+        params: "view: View, offer: OfferInfo, out: Out",
+        doc: "The player took one of this expansion's offers.",
+    },
+    HookDoc {
+        name: "on_decision",
+        params: "view: View, decision: DecisionInfo, option: number, out: Out",
+        doc: "A player answered one of this expansion's decisions (options count from 1).",
+    },
+    HookDoc { name: "tile_placed", params: "view: View, event: TilePlaced, out: Out", doc: "A tile was placed." },
+    HookDoc {
+        name: "figure_placed",
+        params: "view: View, event: FigureEvent, out: Out",
+        doc: "A figure went onto the board or moved on it.",
+    },
+    HookDoc {
+        name: "figure_returned",
+        params: "view: View, event: FigureEvent, out: Out",
+        doc: "A figure went back to its owner's supply.",
+    },
+    HookDoc {
+        name: "feature_completed",
+        params: "view: View, event: FeatureCompleted, out: Out",
+        doc: "A tile completed a feature (before it is scored).",
+    },
+    HookDoc {
+        name: "feature_scored",
+        params: "view: View, event: FeatureScored, out: Out",
+        doc: "A feature was scored, during the game or at its end.",
+    },
+    HookDoc {
+        name: "turn_part_end",
+        params: "view: View, event: TurnEvent, out: Out",
+        doc: "A part of a turn ended and another part of the same turn follows.",
+    },
+    HookDoc {
+        name: "turn_end",
+        params: "view: View, event: TurnEvent, out: Out",
+        doc: "A turn ended (once, however many parts it had).",
+    },
+    HookDoc {
+        name: "modify_score",
+        params: "view: View, scoring: ScoringInfo, out: Out",
+        doc: "A feature is about to be scored; `out:set_score` replaces a player's points.",
+    },
+    HookDoc { name: "final_scoring", params: "view: View, out: Out", doc: "After the base game's final scoring." },
+];
+
+/// Luau declarations of the tables the API passes around.
+pub const TYPES: &str = r#"type HookName = "setup" | "can_place_tile" | "figure_actions" | "on_action" | "on_decision" | "tile_placed" | "figure_placed" | "figure_returned" | "feature_completed" | "feature_scored" | "turn_part_end" | "turn_end" | "modify_score" | "final_scoring"
+type Turn = { number: number, player: number, part: number, stage: string, placed: number?, tiles_left: number }
+type Tile = { index: number, tile: string, id: string, x: number, y: number, rotation: number }
+type Segment = { seg: number, tile: number, index: number, id: string, kind: string, arms: number, goods: string?, tags: {string}, ends: {string}, sides: {string}, cities: {number}, field: number?, flanks: {number} }
+type NamedPoint = { point: number, id: string, kind: string }
+type Illustration = { kind: string, field: number?, flanks: {number} }
+type Feature = { id: number, kind: string, completed: boolean, scored: boolean, tiles: number, arms: number, open: number }
+type Location = { kind: string, seg: number?, tile: number?, point: number? }
+type Figure = { id: number, kind: string, owner: number, at: Location, face: number, attached_to: number? }
+type Target = { kind: string, seg: number?, tile: number?, point: (number | string)?, figure: number? }
+type Candidate = { x: number, y: number, rotation: number }
+type TileKind = { key: string, id: string, name: string, sides: string, segments: {Segment}, points: {NamedPoint}, illustrations: {Illustration}, tags: {string} }
+type OfferInfo = { code: number, target: Target, label: string }
+type DecisionInfo = { player: number, kind: string, options: {string}, data: any }
+type TilePlaced = { player: number?, tile: string, index: number, x: number, y: number, rotation: number }
+type FigureEvent = { figure: number, player: number, kind: string, at: Location?, from: Location? }
+type FeatureCompleted = { feature: number, kind: string, completer: number }
+type FeatureScored = { feature: number, kind: string, completed: boolean, points: {[number]: number} }
+type TurnEvent = { player: number, turn: number, part: number? }
+type ScoringInfo = { feature: number, kind: string, completed: boolean, final: boolean, tiles: number, arms: number, cities: {number}, strength: {number}, points: {number} }"#;
+
+/// The registry key of the table of handlers registered by `meeple.on`.
+pub(crate) const HANDLERS: &str = "meeple.handlers";
+const MODULES: &str = "meeple.modules";
+
+fn rt(msg: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(msg)
+}
+
+/// Installs the `meeple` table and the registries a VM needs.
+pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
+    lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
+    lua.set_named_registry_value(MODULES, lua.create_table()?)?;
+    let m = lua.create_table()?;
+    for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
+        let f = match entry.name {
+            "on" => lua.create_function(on)?,
+            "tile" => {
+                lua.create_function(|lua, key: String| with_view(lua, |view, _| tile_kind_table(lua, view, &key)))?
+            }
+            "sorted_pairs" => lua.load(SORTED_PAIRS).set_name("=meeple.sorted_pairs").eval()?,
+            other => panic!("API entry meeple.{other} has no binding"),
+        };
+        m.raw_set(entry.name, f)?;
+    }
+    m.raw_set("id", script.id.as_str())?;
+    m.raw_set("edition", script.edition.as_str())?;
+    let options = lua.create_table()?;
+    for (k, v) in &script.options {
+        options.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
+    m.raw_set("options", options)?;
+    lua.globals().raw_set("meeple", m)?;
+    Ok(())
+}
+
+const SORTED_PAIRS: &str = r#"return function(t)
+    local keys = {}
+    for k in pairs(t) do table.insert(keys, k) end
+    table.sort(keys, function(a, b)
+        local ta, tb = type(a), type(b)
+        if ta ~= tb then return ta < tb end
+        return a < b
+    end)
+    local i = 0
+    return function()
+        i += 1
+        local k = keys[i]
+        if k ~= nil then return k, t[k] end
+        return nil
+    end
+end"#;
+
+fn on(lua: &Lua, (hook, handler): (String, mlua::Function)) -> mlua::Result<()> {
+    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| rt("meeple context missing"))?;
+    if !ctx.loading() {
+        return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
+    }
+    if HookKind::parse(&hook).is_none() {
+        let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
+        return Err(rt(format!("unknown hook `{hook}`; hooks are: {}", names.join(", "))));
+    }
+    let handlers: Table = lua.named_registry_value(HANDLERS)?;
+    if !handlers.raw_get::<LuaValue>(hook.as_str())?.is_nil() {
+        return Err(rt(format!("a handler for `{hook}` is already registered")));
+    }
+    handlers.raw_set(hook, handler)
+}
+
+/// `math.random` over the expansion's random stream.
+pub(crate) fn random(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
+    let args: Vec<i64> = args.into_iter().map(|v| int_arg(&v, "math.random")).collect::<mlua::Result<_>>()?;
+    if lua.app_data_ref::<Ctx>().is_none_or(|c| c.hook().is_none()) {
+        return Err(rt("math.random is only available during a hook call"));
+    }
+    with_out(lua, |out, _, _| {
+        let rng = out.rng().ok_or_else(|| rt("math.random is only available during a hook call"))?;
+        let (lo, hi) = match args.as_slice() {
+            [] => return Ok(LuaValue::Number((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)),
+            [n] => (1, *n),
+            [m, n] => (*m, *n),
+            _ => return Err(rt("math.random takes at most two arguments")),
+        };
+        if hi < lo || hi - lo >= u32::MAX as i64 {
+            return Err(rt(format!("math.random({lo}, {hi}): empty or too wide interval")));
+        }
+        Ok(LuaValue::Integer(lo + rng.below((hi - lo + 1) as u32) as i64))
+    })
+}
+
+/// `require(name)`: a module of the expansion's own folder, loaded once per VM.
+pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
+    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| rt("meeple context missing"))?;
+    let mut path = name.trim_start_matches("./").to_string();
+    if !path.ends_with(".luau") {
+        path.push_str(".luau");
+    }
+    if path.contains("..") || path.starts_with('/') || path.contains('\\') || path.contains(':') {
+        return Err(rt(format!(
+            "require(\"{name}\"): scripts may only require files inside their own expansion's folder"
+        )));
+    }
+    let cache: Table = lua.named_registry_value(MODULES)?;
+    if let Some(v) = cache.raw_get::<Option<LuaValue>>(path.as_str())? {
+        return Ok(v);
+    }
+    let script = ctx.script.clone();
+    drop(ctx);
+    let Some(source) = script.files.get(&path) else {
+        return Err(rt(format!("require(\"{name}\"): no file `{path}` in expansion `{}`", script.id)));
+    };
+    let chunk =
+        lua.load(source.as_str()).set_name(format!("@{}/{path}", script.id)).set_mode(mlua::chunk::ChunkMode::Text);
+    let value: LuaValue = chunk.call(())?;
+    let value = if value.is_nil() { LuaValue::Boolean(true) } else { value };
+    cache.raw_set(path, value.clone())?;
+    Ok(value)
+}
+
+/// `print(...)`: to the log, with the expansion's id.
+pub(crate) fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
+    let text: Vec<String> = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect();
+    let id = lua.app_data_ref::<Ctx>().map(|c| c.script.id.clone()).unwrap_or_default();
+    tracing::info!(target: "meeple::script", expansion = %id, "{}", text.join("\t"));
+    Ok(())
+}
+
+/// The view handed to every handler.
+pub(crate) struct ViewHandle;
+
+/// The command sink handed to every handler.
+pub(crate) struct OutHandle;
+
+fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
+    match v {
+        LuaValue::Integer(n) => Ok(*n),
+        LuaValue::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
+        other => Err(rt(format!("{what}: expected an integer, got {}", other.type_name()))),
+    }
+}
+
+fn player_in(view: &View<'_>, p: i64) -> mlua::Result<u8> {
+    let n = view.players() as i64;
+    if p < 1 || p > n {
+        return Err(rt(format!("player {p} does not exist; players are 1 to {n}")));
+    }
+    Ok((p - 1) as u8)
+}
+
+fn seg_in(view: &View<'_>, seg: i64) -> mlua::Result<u16> {
+    if seg < 0 || seg > u16::MAX as i64 || !view.has_segment(seg as u16) {
+        return Err(rt(format!("segment {seg} does not exist")));
+    }
+    Ok(seg as u16)
+}
+
+fn tile_index_in(view: &View<'_>, index: i64) -> mlua::Result<TileInfo> {
+    u16::try_from(index)
+        .ok()
+        .and_then(|i| view.placed(i))
+        .ok_or_else(|| rt(format!("no placed tile has index {index}")))
+}
+
+/// A name of this expansion or a fully qualified one, resolved against a list of ids.
+fn resolve<'a>(ids: impl Iterator<Item = &'a str> + Clone, own: &str, name: &str, what: &str) -> mlua::Result<String> {
+    let qualified = format!("{own}:{name}");
+    if let Some(found) = ids.clone().find(|id| *id == name || *id == qualified) {
+        return Ok(found.to_string());
+    }
+    let known: Vec<&str> = ids.collect();
+    Err(rt(format!("unknown {what} `{name}`; known: {}", known.join(", "))))
+}
+
+fn figure_name(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<String> {
+    resolve(view.rules().figures().iter().map(|f| f.id.as_str()), &ctx.script.id, name, "figure kind")
+}
+
+fn token_index(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u16> {
+    let id = resolve(view.rules().tokens().iter().map(|t| t.id.as_str()), &ctx.script.id, name, "token")?;
+    Ok(view.rules().token_by_name(&id).expect("resolved"))
+}
+
+fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Result<u16> {
+    let name = name.unwrap_or_else(|| ctx.script.id.clone());
+    view.rules()
+        .category(&name)
+        .ok_or_else(|| rt(format!("unknown score category `{name}`; known: {}", view.rules().categories().join(", "))))
+}
+
+impl UserData for ViewHandle {
+    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+        for entry in API.iter().filter(|e| e.scope == Scope::View) {
+            let name = entry.name;
+            match name {
+                "players" => m.add_method(name, |lua, _, ()| with_view(lua, |v, _| Ok(v.players() as i64))),
+                "turn" => m.add_method(name, |lua, _, ()| {
+                    with_view(lua, |v, _| {
+                        let t = v.turn();
+                        let tbl = lua.create_table()?;
+                        tbl.raw_set("number", t.number)?;
+                        tbl.raw_set("player", t.player as i64 + 1)?;
+                        tbl.raw_set("part", t.part)?;
+                        tbl.raw_set("stage", format!("{:?}", t.stage).to_lowercase())?;
+                        tbl.raw_set("placed", t.placed)?;
+                        tbl.raw_set("tiles_left", t.tiles_left)?;
+                        Ok(tbl)
+                    })
+                }),
+                "tile_count" => m.add_method(name, |lua, _, ()| with_view(lua, |v, _| Ok(v.tile_count() as i64))),
+                "tile" => m.add_method(name, |lua, _, index: i64| {
+                    with_view(lua, |v, _| match u16::try_from(index).ok().and_then(|i| v.placed(i)) {
+                        Some(t) => Ok(LuaValue::Table(tile_table(lua, v, &t)?)),
+                        None => Ok(LuaValue::Nil),
+                    })
+                }),
+                "tile_at" => m.add_method(name, |lua, _, (x, y): (i32, i32)| {
+                    with_view(lua, |v, _| match v.tile_at(Pos::new(x, y)) {
+                        Some(t) => Ok(LuaValue::Table(tile_table(lua, v, &t)?)),
+                        None => Ok(LuaValue::Nil),
+                    })
+                }),
+                "segments" => m.add_method(name, |lua, _, index: i64| {
+                    with_view(lua, |v, _| {
+                        let t = tile_index_in(v, index)?;
+                        let n = v.rules().tile(t.tile).def.segments.len() as u16;
+                        lua.create_sequence_from(
+                            (0..n)
+                                .map(|i| segment_table(lua, v, t.first_segment + i))
+                                .collect::<mlua::Result<Vec<_>>>()?,
+                        )
+                    })
+                }),
+                "segment" => {
+                    m.add_method(name, |lua, _, seg: i64| with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?)))
+                }
+                "tile_points" => m.add_method(name, |lua, _, index: i64| {
+                    with_view(lua, |v, _| {
+                        let t = tile_index_in(v, index)?;
+                        points_table(lua, &v.rules().tile(t.tile).def)
+                    })
+                }),
+                "illustrations" => m.add_method(name, |lua, _, index: i64| {
+                    with_view(lua, |v, _| {
+                        let t = tile_index_in(v, index)?;
+                        illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
+                    })
+                }),
+                "feature" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| {
+                        let f = v.feature(seg_in(v, seg)?);
+                        let t = lua.create_table()?;
+                        t.raw_set("id", f.id)?;
+                        t.raw_set("kind", f.kind.name())?;
+                        t.raw_set("completed", f.completed)?;
+                        t.raw_set("scored", f.scored)?;
+                        t.raw_set("tiles", f.tiles)?;
+                        t.raw_set("arms", f.arms)?;
+                        t.raw_set("open", f.open)?;
+                        Ok(t)
+                    })
+                }),
+                "feature_segments" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| lua.create_sequence_from(v.feature_segments(seg_in(v, seg)?)))
+                }),
+                "field_cities" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| lua.create_sequence_from(v.field_cities(seg_in(v, seg)?)))
+                }),
+                "figures" => {
+                    m.add_method(name, |lua, _, ()| with_view(lua, |v, _| figures_table(lua, v, &v.figures())))
+                }
+                "figures_on" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| figures_table(lua, v, &v.figures_on(seg_in(v, seg)?)))
+                }),
+                "supply" => m.add_method(name, |lua, _, (p, kind): (i64, String)| {
+                    with_view(lua, |v, ctx| {
+                        let id = figure_name(v, ctx, &kind)?;
+                        Ok(v.supply(player_in(v, p)?, v.rules().figure_by_name(&id).expect("resolved")) as i64)
+                    })
+                }),
+                "points" => m.add_method(name, |lua, _, (p, cat): (i64, Option<String>)| {
+                    with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
+                }),
+                "score" => {
+                    m.add_method(name, |lua, _, p: i64| with_view(lua, |v, _| Ok(v.score(player_in(v, p)?) as i64)))
+                }
+                "tokens" => m.add_method(name, |lua, _, (p, tok): (i64, String)| {
+                    with_view(lua, |v, ctx| Ok(v.tokens(player_in(v, p)?, token_index(v, ctx, &tok)?) as i64))
+                }),
+                "token_supply" => m.add_method(name, |lua, _, tok: String| {
+                    with_view(lua, |v, ctx| Ok(v.token_supply(token_index(v, ctx, &tok)?) as i64))
+                }),
+                "storage" => m.add_method(name, |lua, _, key: String| {
+                    with_view(lua, |v, _| v.storage(&key).map_or(Ok(LuaValue::Nil), |val| to_lua(lua, &val)))
+                }),
+                "neighbours" => m.add_method(name, |lua, _, (x, y): (i32, i32)| {
+                    with_view(lua, |v, _| Ok(v.neighbours(Pos::new(x, y)) as i64))
+                }),
+                "pending" => m.add_method(name, |lua, _, ()| {
+                    with_view(lua, |v, _| {
+                        lua.create_sequence_from(
+                            v.pending().iter().map(|d| decision_table(lua, d)).collect::<mlua::Result<Vec<_>>>()?,
+                        )
+                    })
+                }),
+                other => panic!("API entry view:{other} has no binding"),
+            }
+        }
+    }
+}
+
+impl UserData for OutHandle {
+    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+        for entry in API.iter().filter(|e| e.scope == Scope::Out) {
+            let name = entry.name;
+            match name {
+                "add_points" => m.add_method(name, |lua, _, (p, points, cat): (i64, i32, Option<String>)| {
+                    with_out(lua, |out, v, ctx| {
+                        let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
+                        out.push(Command::AddPoints { player: player_in(v, p)?, points, category });
+                        Ok(())
+                    })
+                }),
+                "give_tokens" => m.add_method(name, |lua, _, (p, tok, count): (i64, String, i32)| {
+                    with_out(lua, |out, v, ctx| {
+                        let token = v.rules().tokens()[token_index(v, ctx, &tok)? as usize].id.clone();
+                        out.push(Command::GiveTokens { player: player_in(v, p)?, token, count });
+                        Ok(())
+                    })
+                }),
+                "place_figure" => m.add_method(name, |lua, _, (p, kind, target): (i64, String, Table)| {
+                    with_out(lua, |out, v, ctx| {
+                        let kind = figure_name(v, ctx, &kind)?;
+                        out.push(Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? });
+                        Ok(())
+                    })
+                }),
+                "move_figure" => m.add_method(name, |lua, _, (figure, target): (u16, Table)| {
+                    with_out(lua, |out, v, _| {
+                        out.push(Command::MoveFigure { figure, to: target_from(v, &target)? });
+                        Ok(())
+                    })
+                }),
+                "set_aside" => m.add_method(name, |lua, _, figure: u16| push(lua, Command::SetAside { figure })),
+                "return_figure" => {
+                    m.add_method(name, |lua, _, figure: u16| push(lua, Command::ReturnFigure { figure }))
+                }
+                "set_face" => m.add_method(name, |lua, _, (figure, face): (u16, u8)| {
+                    push(lua, Command::SetFigureFace { figure, face })
+                }),
+                "extra_turn_part" => m.add_method(name, |lua, _, ()| push(lua, Command::ExtraTurnPart)),
+                "extra_turn" => m.add_method(name, |lua, _, p: i64| {
+                    with_out(lua, |out, v, _| {
+                        out.push(Command::ExtraTurn { player: player_in(v, p)? });
+                        Ok(())
+                    })
+                }),
+                "set_storage" => m.add_method(name, |lua, _, (key, value): (String, LuaValue)| {
+                    let value = from_lua(&value, 0)?;
+                    push(lua, Command::SetStorage { key, value })
+                }),
+                "set_score" => m.add_method(name, |lua, _, (p, points): (i64, i32)| {
+                    with_out(lua, |out, v, _| {
+                        out.push(Command::SetScore { player: player_in(v, p)?, points });
+                        Ok(())
+                    })
+                }),
+                "ask" => m.add_method(
+                    name,
+                    |lua, _, (p, kind, options, data): (i64, String, Vec<String>, Option<LuaValue>)| {
+                        let data = data.map(|d| from_lua(&d, 0)).transpose()?.unwrap_or_default();
+                        with_out(lua, |out, v, _| {
+                            out.push(Command::Ask { player: player_in(v, p)?, kind, options, data });
+                            Ok(())
+                        })
+                    },
+                ),
+                "log" => m.add_method(name, |lua, _, message: String| push(lua, Command::Log { message })),
+                "forbid" => m.add_method(name, |lua, _, i: i64| {
+                    with_out(lua, |_, _, ctx| {
+                        if ctx.hook() != Some(HookKind::CanPlaceTile) {
+                            return Err(rt("out:forbid is only available in can_place_tile"));
+                        }
+                        ctx.forbidden.borrow_mut().push((i - 1).max(0) as usize);
+                        Ok(())
+                    })
+                }),
+                "offer" => m.add_method(name, |lua, _, (code, target, label): (u32, Table, String)| {
+                    with_out(lua, |_, v, ctx| {
+                        if ctx.hook() != Some(HookKind::FigureActions) {
+                            return Err(rt("out:offer is only available in figure_actions"));
+                        }
+                        let target = target_from(v, &target)?;
+                        ctx.offers.borrow_mut().push(Offer { code, target, label });
+                        Ok(())
+                    })
+                }),
+                other => panic!("API entry out:{other} has no binding"),
+            }
+        }
+    }
+}
+
+fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
+    with_out(lua, |out, _, _| {
+        out.push(c);
+        Ok(())
+    })
+}
+
+/// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`.
+fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
+    let kind: String = t.get("kind")?;
+    match kind.as_str() {
+        "segment" => {
+            let seg = seg_in(view, t.get("seg")?)?;
+            let info = view.segment(seg);
+            let pos = view.placed(info.tile).expect("segment's tile").pos;
+            Ok(Target::Segment { pos, segment: info.local })
+        }
+        "point" => {
+            let tile = tile_index_in(view, t.get("tile")?)?;
+            let def = &view.rules().tile(tile.tile).def;
+            let point = match t.get::<LuaValue>("point")? {
+                LuaValue::String(s) => {
+                    let s = s.to_str()?.to_string();
+                    def.points
+                        .iter()
+                        .position(|p| p.id == s)
+                        .ok_or_else(|| rt(format!("tile {} has no point `{s}`", def.id)))?
+                }
+                v => (int_arg(&v, "target.point")? - 1) as usize,
+            };
+            if point >= def.points.len() {
+                return Err(rt(format!("tile {} has no point {}", def.id, point + 1)));
+            }
+            Ok(Target::Point { pos: tile.pos, point: point as u8 })
+        }
+        "figure" => Ok(Target::Figure { figure: t.get("figure")? }),
+        other => Err(rt(format!("target kind `{other}`: expected segment, point or figure"))),
+    }
+}
+
+fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    match *target {
+        Target::None => t.raw_set("kind", "none")?,
+        Target::Segment { pos, segment } => {
+            t.raw_set("kind", "segment")?;
+            if let Some(tile) = view.tile_at(pos) {
+                t.raw_set("seg", tile.first_segment + segment as u16)?;
+            }
+        }
+        Target::Point { pos, point } => {
+            t.raw_set("kind", "point")?;
+            if let Some(tile) = view.tile_at(pos) {
+                t.raw_set("tile", tile.index)?;
+            }
+            t.raw_set("point", point as i64 + 1)?;
+        }
+        Target::Figure { figure } => {
+            t.raw_set("kind", "figure")?;
+            t.raw_set("figure", figure)?;
+        }
+    }
+    Ok(t)
+}
+
+fn tile_table(lua: &Lua, view: &View<'_>, t: &TileInfo) -> mlua::Result<Table> {
+    let kind = view.rules().tile(t.tile);
+    let tbl = lua.create_table_with_capacity(0, 7)?;
+    tbl.raw_set("index", t.index)?;
+    tbl.raw_set("tile", kind.key.as_str())?;
+    tbl.raw_set("id", kind.def.id.as_str())?;
+    tbl.raw_set("x", t.pos.x)?;
+    tbl.raw_set("y", t.pos.y)?;
+    tbl.raw_set("rotation", t.rotation.quarter_turns())?;
+    Ok(tbl)
+}
+
+/// A segment of a tile kind; `first` turns local indices into board segment ids.
+fn def_segment_table(lua: &Lua, def: &TileDef, local: usize, first: Option<u16>) -> mlua::Result<Table> {
+    let s = &def.segments[local];
+    let id = |i: u8| first.map_or(i as i64 + 1, |f| f as i64 + i as i64);
+    let t = lua.create_table()?;
+    if let Some(f) = first {
+        t.raw_set("seg", f + local as u16)?;
+    }
+    t.raw_set("index", local + 1)?;
+    t.raw_set("id", s.id.as_str())?;
+    t.raw_set("kind", s.kind.name())?;
+    t.raw_set("arms", s.arms)?;
+    t.raw_set("goods", s.goods.as_deref())?;
+    t.raw_set("tags", lua.create_sequence_from(s.tags.iter().map(String::as_str))?)?;
+    let ends = s.ends.iter().map(|e| match e {
+        End::Side(side) => side.name().to_string(),
+        End::Stop { kind, point: Some(p) } => format!("{kind}:{}", def.points[*p as usize].id),
+        End::Stop { kind, point: None } => kind.clone(),
+    });
+    t.raw_set("ends", lua.create_sequence_from(ends)?)?;
+    t.raw_set("sides", lua.create_sequence_from(s.open_sides.iter().map(|x| x.name()))?)?;
+    t.raw_set("cities", lua.create_sequence_from(s.cities.iter().map(|&c| id(c)))?)?;
+    t.raw_set("field", s.field.map(id))?;
+    t.raw_set("flanks", lua.create_sequence_from(s.flanks.iter().map(|&c| id(c)))?)?;
+    Ok(t)
+}
+
+fn segment_table(lua: &Lua, view: &View<'_>, seg: u16) -> mlua::Result<Table> {
+    let info = view.segment(seg);
+    let tile = view.placed(info.tile).expect("segment's tile");
+    let t = def_segment_table(lua, &view.rules().tile(tile.tile).def, info.local as usize, Some(tile.first_segment))?;
+    t.raw_set("tile", info.tile)?;
+    Ok(t)
+}
+
+fn points_table(lua: &Lua, def: &TileDef) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    for (i, p) in def.points.iter().enumerate() {
+        let t = lua.create_table()?;
+        t.raw_set("point", i + 1)?;
+        t.raw_set("id", p.id.as_str())?;
+        t.raw_set("kind", p.kind.as_str())?;
+        list.raw_set(i + 1, t)?;
+    }
+    Ok(list)
+}
+
+fn illustrations_table(lua: &Lua, def: &TileDef, first: Option<u16>) -> mlua::Result<Table> {
+    let id = |i: u8| first.map_or(i as i64 + 1, |f| f as i64 + i as i64);
+    let list = lua.create_table()?;
+    for (i, ill) in def.illustrations.iter().enumerate() {
+        let t = lua.create_table()?;
+        t.raw_set("kind", ill.kind.as_str())?;
+        t.raw_set("field", ill.field.map(id))?;
+        t.raw_set("flanks", lua.create_sequence_from(ill.flanks.iter().map(|&c| id(c)))?)?;
+        list.raw_set(i + 1, t)?;
+    }
+    Ok(list)
+}
+
+fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table> {
+    let id = view.rules().tile_by_name(key).map_err(rt)?;
+    let kind = view.rules().tile(id);
+    let def = &kind.def;
+    let t = lua.create_table()?;
+    t.raw_set("key", kind.key.as_str())?;
+    t.raw_set("id", def.id.as_str())?;
+    t.raw_set("name", def.name.as_str())?;
+    t.raw_set("sides", def.side_letters())?;
+    let segs =
+        (0..def.segments.len()).map(|i| def_segment_table(lua, def, i, None)).collect::<mlua::Result<Vec<_>>>()?;
+    t.raw_set("segments", lua.create_sequence_from(segs)?)?;
+    t.raw_set("points", points_table(lua, def)?)?;
+    t.raw_set("illustrations", illustrations_table(lua, def, None)?)?;
+    t.raw_set("tags", lua.create_sequence_from(def.tags.iter().map(String::as_str))?)?;
+    Ok(t)
+}
+
+fn location_table(lua: &Lua, view: &View<'_>, at: &Location) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    match *at {
+        Location::Supply => t.raw_set("kind", "supply")?,
+        Location::Aside => t.raw_set("kind", "aside")?,
+        Location::Segment { segment } => {
+            t.raw_set("kind", "segment")?;
+            t.raw_set("seg", segment)?;
+        }
+        Location::Point { tile, point } => {
+            t.raw_set("kind", "point")?;
+            t.raw_set("tile", tile)?;
+            t.raw_set("point", point as i64 + 1)?;
+            if let Some(info) = view.placed(tile) {
+                t.raw_set("id", view.rules().tile(info.tile).def.points[point as usize].id.as_str())?;
+            }
+        }
+    }
+    Ok(t)
+}
+
+fn figures_table(lua: &Lua, view: &View<'_>, figures: &[(FigureId, Figure)]) -> mlua::Result<Table> {
+    let list = lua.create_table_with_capacity(figures.len(), 0)?;
+    for (i, (id, f)) in figures.iter().enumerate() {
+        let t = lua.create_table_with_capacity(0, 6)?;
+        t.raw_set("id", *id)?;
+        t.raw_set("kind", view.rules().figure(f.kind).id.as_str())?;
+        t.raw_set("owner", f.owner as i64 + 1)?;
+        t.raw_set("at", location_table(lua, view, &f.at)?)?;
+        t.raw_set("face", f.face)?;
+        t.raw_set("attached_to", f.attached_to)?;
+        list.raw_set(i + 1, t)?;
+    }
+    Ok(list)
+}
+
+pub(crate) fn offer_table(lua: &Lua, view: &View<'_>, o: &Offer) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("code", o.code)?;
+    t.raw_set("target", target_table(lua, view, &o.target)?)?;
+    t.raw_set("label", o.label.as_str())?;
+    Ok(t)
+}
+
+pub(crate) fn decision_table(lua: &Lua, d: &Decision) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("player", d.player as i64 + 1)?;
+    t.raw_set("kind", d.kind.as_str())?;
+    t.raw_set("options", lua.create_sequence_from(d.options.iter().map(String::as_str))?)?;
+    t.raw_set("data", to_lua(lua, &d.data)?)?;
+    Ok(t)
+}
+
+/// A stored value as a Lua value.
+pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        Value::Null => LuaValue::Nil,
+        Value::Bool(b) => LuaValue::Boolean(*b),
+        Value::Int(n) => LuaValue::Integer(*n),
+        Value::Str(s) => LuaValue::String(lua.create_string(s)?),
+        Value::List(l) => LuaValue::Table(
+            lua.create_sequence_from(l.iter().map(|x| to_lua(lua, x)).collect::<mlua::Result<Vec<_>>>()?)?,
+        ),
+        Value::Map(m) => {
+            let t = lua.create_table()?;
+            for (k, x) in m {
+                t.raw_set(k.as_str(), to_lua(lua, x)?)?;
+            }
+            LuaValue::Table(t)
+        }
+    })
+}
+
+/// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
+/// become lists, tables with string keys maps).
+pub(crate) fn from_lua(v: &LuaValue, depth: u32) -> mlua::Result<Value> {
+    if depth > 32 {
+        return Err(rt("a stored value is nested more than 32 levels deep"));
+    }
+    Ok(match v {
+        LuaValue::Nil => Value::Null,
+        LuaValue::Boolean(b) => Value::Bool(*b),
+        LuaValue::Integer(_) | LuaValue::Number(_) => Value::Int(int_arg(v, "a stored number")?),
+        LuaValue::String(s) => Value::Str(s.to_str()?.to_string()),
+        LuaValue::Table(t) => {
+            let len = t.raw_len();
+            let mut map = BTreeMap::new();
+            let mut count = 0;
+            for pair in t.pairs::<LuaValue, LuaValue>() {
+                let (k, val) = pair?;
+                count += 1;
+                if let LuaValue::String(s) = &k {
+                    map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1)?);
+                } else if !matches!(k, LuaValue::Integer(_) | LuaValue::Number(_)) {
+                    return Err(rt("stored tables may only have string keys or be arrays"));
+                }
+            }
+            if map.is_empty() && count == len {
+                Value::List(
+                    t.sequence_values::<LuaValue>().map(|x| from_lua(&x?, depth + 1)).collect::<mlua::Result<_>>()?,
+                )
+            } else if map.len() == count {
+                Value::Map(map)
+            } else {
+                return Err(rt("stored tables may not mix array entries and string keys"));
+            }
+        }
+        other => {
+            return Err(rt(format!(
+                "a {} cannot be stored; store booleans, integers, strings and tables",
+                other.type_name()
+            )));
+        }
+    })
+}

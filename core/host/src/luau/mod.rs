@@ -1,0 +1,243 @@
+//! Expansions written in Luau.
+//!
+//! A script is loaded from its expansion's folder: every `.luau` file is read at load time, the
+//! entry file runs once in a probe VM to learn which hooks it registers (and to report syntax and
+//! load-time errors with `file:line`), and then each thread that plays the game builds its own VM
+//! on first use (one VM per thread serves every game of that ruleset). VMs are sandboxed
+//! ([`vm`]): no `os`, no `loadstring`, a `require` that only sees the expansion's own files,
+//! `math.random` drawn from the game's random stream, a memory limit, and a deterministic budget
+//! of interrupts per hook call with a wall-clock backstop.
+//!
+//! The API scripts see (`meeple`, the view, the command sink) is defined once in [`api::API`];
+//! `docs/lua-api.md` and `docs/meeple.d.luau` are generated from it.
+
+pub mod api;
+pub mod docs;
+mod vm;
+
+use crate::paths::display_path;
+use crate::ruleset::{Selected, collect_files};
+use meeple_core::action::{Decision, Offer};
+use meeple_core::{
+    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, Value, View,
+};
+use meeple_toml::{Diagnostic, Report};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Limits every script VM runs under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory a VM may allocate, in bytes.
+    pub memory: usize,
+    /// Interrupts (function calls and loop iterations, counted by Luau) one hook call may take.
+    /// Deterministic: a script that exceeds it fails at the same point on every machine.
+    pub steps: u64,
+    /// Wall-clock backstop for one hook call, for work that interrupts cannot see.
+    pub wall: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { memory: 32 << 20, steps: 5_000_000, wall: Duration::from_secs(2) }
+    }
+}
+
+/// A script's source files and settings, shared by every VM that runs it.
+#[derive(Debug)]
+pub struct Script {
+    /// The expansion's id (chunk names are `<id>/<file>`).
+    pub id: String,
+    /// The expansion's folder.
+    pub dir: PathBuf,
+    /// The entry file, relative to `dir`.
+    pub entry: String,
+    /// Every `.luau` file of the folder, by path relative to it (with `/` separators).
+    pub files: BTreeMap<String, String>,
+    /// The options chosen in the config (defaults filled in).
+    pub options: BTreeMap<String, Value>,
+    /// The edition played.
+    pub edition: String,
+    /// Resource limits.
+    pub limits: Limits,
+}
+
+impl Script {
+    /// Reads the script files of a selected expansion.
+    pub fn read(sel: &Selected, entry: &Path, limits: Limits) -> Result<Script, Report> {
+        let dir = sel.manifest.dir().to_path_buf();
+        let mut paths = Vec::new();
+        collect_files(&dir, "luau", &mut paths);
+        paths.sort();
+        let mut files = BTreeMap::new();
+        for p in paths {
+            let rel = p.strip_prefix(&dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            let text = std::fs::read_to_string(&p).map_err(|e| crate::ruleset::io_report(&p, &e))?;
+            files.insert(rel, text);
+        }
+        let entry = entry.to_string_lossy().replace('\\', "/");
+        if !files.contains_key(&entry) {
+            return Err(one_problem(
+                &sel.manifest.path,
+                1,
+                format!("the entry script `{entry}` does not exist in {}", display_path(&dir)),
+            ));
+        }
+        Ok(Script {
+            id: sel.manifest.id.clone(),
+            dir,
+            entry,
+            files,
+            options: sel.options.clone(),
+            edition: sel.edition.clone(),
+            limits,
+        })
+    }
+
+    /// The file on disk for a chunk path.
+    fn path_of(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+}
+
+fn one_problem(file: &Path, line: usize, message: String) -> Report {
+    Report { diagnostics: vec![Diagnostic { file: display_path(file), line, col: 1, message }] }
+}
+
+static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's VMs, by expansion instance.
+    static VMS: RefCell<HashMap<u64, Rc<vm::Vm>>> = RefCell::new(HashMap::new());
+}
+
+/// A Luau expansion: implements the hook interface by calling the script's handlers.
+pub struct LuauExpansion {
+    instance: u64,
+    script: Arc<Script>,
+    hooks: HookSet,
+    categories: Vec<String>,
+}
+
+impl LuauExpansion {
+    /// Loads a script: runs its entry file in a probe VM to collect the hooks it registers.
+    /// Syntax and load-time errors come back as a report with `file:line`.
+    pub fn load(script: Script, categories: Vec<String>) -> Result<LuauExpansion, Report> {
+        let script = Arc::new(script);
+        let vm = vm::Vm::new(&script).map_err(|e| error_report(&script, &e))?;
+        let hooks = vm.hooks();
+        let instance = NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed);
+        VMS.with(|m| m.borrow_mut().insert(instance, Rc::new(vm)));
+        Ok(LuauExpansion { instance, script, hooks, categories })
+    }
+
+    /// The script's files and settings.
+    pub fn script(&self) -> &Script {
+        &self.script
+    }
+
+    fn with_vm<R>(&self, f: impl FnOnce(&vm::Vm) -> Result<R, HookError>) -> Result<R, HookError> {
+        let found = VMS.with(|m| m.borrow().get(&self.instance).cloned());
+        let vm = match found {
+            Some(vm) => vm,
+            None => {
+                let vm = Rc::new(vm::Vm::new(&self.script)?);
+                VMS.with(|m| m.borrow_mut().insert(self.instance, vm.clone()));
+                vm
+            }
+        };
+        let result = f(&vm);
+        if result.is_err() {
+            // A failed call may leave the VM short of memory or half-way through a module:
+            // start the next call from a fresh one (scripts keep no state of their own).
+            VMS.with(|m| m.borrow_mut().remove(&self.instance));
+        }
+        result
+    }
+}
+
+impl Drop for LuauExpansion {
+    fn drop(&mut self) {
+        let _ = VMS.try_with(|m| m.borrow_mut().remove(&self.instance));
+    }
+}
+
+/// A script error as a report (for load time).
+fn error_report(script: &Script, e: &HookError) -> Report {
+    let (file, line) = match e.location.as_deref().and_then(|l| l.rsplit_once(':')) {
+        Some((chunk, line)) => {
+            let rel = chunk.strip_prefix(&format!("{}/", script.id)).unwrap_or(chunk);
+            (display_path(&script.path_of(rel)), line.parse().unwrap_or(1))
+        }
+        None => (display_path(&script.path_of(&script.entry)), 1),
+    };
+    Report { diagnostics: vec![Diagnostic { file, line, col: 1, message: format!("{} ({})", e.message, e.hook) }] }
+}
+
+impl Expansion for LuauExpansion {
+    fn id(&self) -> &str {
+        &self.script.id
+    }
+
+    fn hooks(&self) -> HookSet {
+        self.hooks
+    }
+
+    fn categories(&self) -> Vec<String> {
+        self.categories.clone()
+    }
+
+    fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
+        self.with_vm(|vm| vm.call(HookKind::Setup, view, out, vm::Args::None))
+    }
+
+    fn can_place_tile(
+        &self,
+        view: &View<'_>,
+        tile: TileId,
+        candidates: &[Placement],
+        allowed: &mut [bool],
+    ) -> HookResult {
+        let mut out = Commands::new(None);
+        let forbidden = self.with_vm(|vm| vm.call_can_place(view, &mut out, tile, candidates))?;
+        for i in forbidden {
+            if let Some(a) = allowed.get_mut(i) {
+                *a = false;
+            }
+        }
+        Ok(())
+    }
+
+    fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
+        let mut out = Commands::new(None);
+        let made = self.with_vm(|vm| vm.call_figure_actions(view, &mut out))?;
+        offers.extend(made);
+        Ok(())
+    }
+
+    fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
+        self.with_vm(|vm| vm.call(HookKind::OnAction, view, out, vm::Args::Offer(offer)))
+    }
+
+    fn on_decision(&self, view: &View<'_>, decision: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {
+        self.with_vm(|vm| vm.call(HookKind::OnDecision, view, out, vm::Args::Decision(decision, option)))
+    }
+
+    fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
+        let Some(hook) = HookKind::for_event(event) else { return Ok(()) };
+        self.with_vm(|vm| vm.call(hook, view, out, vm::Args::Event(event)))
+    }
+
+    fn modify_score(&self, view: &View<'_>, scoring: &Scoring, out: &mut Commands<'_>) -> HookResult {
+        self.with_vm(|vm| vm.call(HookKind::ModifyScore, view, out, vm::Args::Scoring(scoring)))
+    }
+
+    fn final_scoring(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
+        self.with_vm(|vm| vm.call(HookKind::FinalScoring, view, out, vm::Args::None))
+    }
+}

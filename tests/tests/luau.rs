@@ -1,0 +1,178 @@
+//! The Luau host: every protection of the sandbox at work, errors that name expansion, hook and
+//! `file:line`, games left unchanged and still playable, deterministic randomness, load-time
+//! errors located in the script.
+
+use meeple_core::{Action, ActionError, Game, Pos, Rotation};
+use meeple_tests::{load_toml, repo};
+use std::path::{Path, PathBuf};
+
+/// The line of `tests/mods/lua-sandbox/init.luau` that contains `needle`.
+fn line_of(needle: &str) -> usize {
+    let text = std::fs::read_to_string(repo().join("tests/mods/lua-sandbox/init.luau")).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("`{needle}` not in init.luau")) + 1
+}
+
+fn sandbox_game(attack: &str) -> Game {
+    let config = format!(
+        "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"lua-sandbox\"\noptions = {{ attack = \"{attack}\" }}\n"
+    );
+    let loaded = load_toml("sandbox.toml", &config).unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    game
+}
+
+/// Placing a meeple triggers the attack: the action fails with a located error, the game is
+/// unchanged, and passing instead lets the game go on to its end.
+fn attack_fails(attack: &str, message: &str, line_needle: &str) {
+    let mut game = sandbox_game(attack);
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("{attack}: expected a hook error, got {err}") };
+    assert_eq!(e.expansion, "lua-sandbox", "{attack}");
+    assert_eq!(e.hook, "figure_placed", "{attack}");
+    assert_eq!(
+        e.location.as_deref(),
+        Some(format!("lua-sandbox/init.luau:{}", line_of(line_needle)).as_str()),
+        "{attack}: {err}"
+    );
+    assert!(e.message.contains(message), "{attack}: `{}` should mention `{message}`", e.message);
+    assert_eq!(game.state().hash(), before, "{attack}: the game is unchanged");
+    game.apply(Action::Pass).unwrap();
+    while !game.is_over() {
+        let a = *game.legal_actions().last().unwrap();
+        game.apply(a).unwrap();
+    }
+}
+
+#[test]
+fn a_file_outside_the_mod_cannot_be_required() {
+    attack_fails("read-outside", "may only require files inside their own expansion's folder", "../lua-noop/init");
+    attack_fails("read-absolute", "may only require files inside their own expansion's folder", "/etc/passwd");
+}
+
+#[test]
+fn os_and_loadstring_do_not_exist() {
+    attack_fails("os", "attempt to index nil with 'time'", "os.time()");
+    attack_fails("loadstring", "attempt to call a nil value", "loadstring(\"return 1\")");
+}
+
+#[test]
+fn an_endless_loop_is_stopped_by_the_step_budget() {
+    attack_fails("loop", "ran for more than 5000000 steps in one hook call", "while true do end");
+}
+
+#[test]
+fn a_runaway_pattern_match_is_stopped() {
+    attack_fails("find", "ran for more than", "string.find(string.rep");
+}
+
+#[test]
+fn a_memory_bomb_hits_the_memory_limit() {
+    attack_fails("memory", "ran out of memory", "s = s .. s");
+}
+
+#[test]
+fn a_runtime_error_names_the_line() {
+    attack_fails("error", "attempt to index nil with 'field'", "nothing.field");
+}
+
+#[test]
+fn a_bad_command_argument_is_reported_at_the_call() {
+    attack_fails("bad-command", "player 9 does not exist; players are 1 to 2", "out:add_points(9, 1)");
+}
+
+#[test]
+fn math_random_follows_the_game_seed() {
+    let play = |seed: u64| {
+        let config = "players = 2\n[[expansions]]\nid = \"lua-sandbox\"\noptions = { attack = \"random\" }\n";
+        let loaded = load_toml("random.toml", config).unwrap();
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        game.record_checkpoints();
+        let mut bot = meeple_core::bots::RandomBot::new(seed);
+        use meeple_core::bots::Bot;
+        while !game.is_over() {
+            let a = bot.choose(&game);
+            game.apply(a).unwrap();
+        }
+        let cat = game.rules().category("lua-sandbox").unwrap();
+        let points: Vec<i32> = (0..2).map(|p| game.state().points(p, cat)).collect();
+        (points, game.replay(), loaded)
+    };
+    let (a, replay, loaded) = play(5);
+    let (b, _, _) = play(5);
+    assert_eq!(a, b, "same seed, same rolls");
+    assert!(a.iter().sum::<i32>() > 0, "the rolls scored");
+    let again = Game::from_replay(loaded.rules.clone(), &replay).unwrap();
+    assert_eq!(
+        again.state().hash(),
+        u64::from_str_radix(&replay.state_hash, 16).unwrap(),
+        "the replay reproduces the rolls"
+    );
+}
+
+/// Writes a throwaway mod under the build folder.
+fn write_mod(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = repo().join("target/test-mods").join(name);
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = format!(
+        "[expansion]\nid = \"{name}\"\nname = \"{name}\"\nversion = \"0.1.0\"\napi = 1\ndepends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n"
+    );
+    std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    root
+}
+
+fn load_mod(root: &Path, name: &str) -> Result<meeple_host::Loaded, String> {
+    let config =
+        meeple_host::GameConfig::parse("t.toml", &format!("players = 2\n[[expansions]]\nid = \"{name}\"\n")).unwrap();
+    meeple_host::load::from_config_with(&config, &[root.to_path_buf()], &meeple_tests::TestCode)
+        .map_err(|r| r.to_string())
+}
+
+#[test]
+fn load_time_errors_name_file_and_line() {
+    let root = write_mod(
+        "syntax-slip",
+        &[("init.luau", "-- fine\nmeeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"x\"\nend)\n")],
+    );
+    let err = load_mod(&root, "syntax-slip").unwrap_err();
+    assert!(err.contains("syntax-slip/init.luau:4:"), "{err}");
+
+    let root = write_mod("bad-hook", &[("init.luau", "\n\nmeeple.on(\"tile_drawn\", function() end)\n")]);
+    let err = load_mod(&root, "bad-hook").unwrap_err();
+    assert!(err.contains("bad-hook/init.luau:3:"), "{err}");
+    assert!(err.contains("unknown hook `tile_drawn`; hooks are: setup, can_place_tile"), "{err}");
+
+    let root = write_mod("early-random", &[("init.luau", "local r = math.random(6)\n")]);
+    let err = load_mod(&root, "early-random").unwrap_err();
+    assert!(err.contains("early-random/init.luau:1:") && err.contains("only available during a hook call"), "{err}");
+}
+
+#[test]
+fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
+    let root = write_mod(
+        "late",
+        &[(
+            "init.luau",
+            "meeple.on(\"turn_end\", function(view, ev, out)\n    meeple.on(\"setup\", function() end)\nend)\n",
+        )],
+    );
+    let loaded = load_mod(&root, "late").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let a = game.legal_actions()[0];
+    game.apply(a).unwrap();
+    let err = game.apply(Action::Pass).unwrap_err().to_string();
+    assert!(
+        err.contains("late: turn_end: late/init.luau:2: meeple.on may only be called while the script loads"),
+        "{err}"
+    );
+
+    let root = write_mod("tamper", &[("init.luau", "string.rep = nil\n")]);
+    let err = load_mod(&root, "tamper").unwrap_err();
+    assert!(err.contains("tamper/init.luau:1:") && err.contains("readonly"), "{err}");
+}
