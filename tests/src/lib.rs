@@ -23,7 +23,27 @@ pub fn repo() -> PathBuf {
 
 /// Folders of test-only expansions.
 pub fn test_mods() -> Vec<PathBuf> {
-    vec![repo().join("tests/mods")]
+    vec![repo().join("tests/mods"), repo().join("plugins/fixtures")]
+}
+
+/// Builds the plugin crates the tests load (once per test process), in this build's profile,
+/// so that a fresh clone needs nothing but `cargo test`.
+pub fn build_plugins() {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let mut cmd = std::process::Command::new(env!("CARGO"));
+        cmd.current_dir(repo()).args(["build", "--quiet"]);
+        if !cfg!(debug_assertions) {
+            cmd.arg("--release");
+        }
+        for p in
+            ["meeple-fixture-noop", "meeple-fixture-panicking", "meeple-fixture-wrong-abi", "meeple-fixture-no-entry"]
+        {
+            cmd.args(["-p", p]);
+        }
+        let status = cmd.status().expect("cargo runs");
+        assert!(status.success(), "building the plugins failed");
+    });
 }
 
 /// The program's expansion code plus the Rust test expansions.

@@ -159,3 +159,86 @@ fn a_broken_tileset_names_file_line_and_column() {
         "{messages:#?}"
     );
 }
+
+fn load(name: &str) -> Tileset {
+    let path = format!("tilesets/{name}.toml");
+    let text = std::fs::read_to_string(repo().join(&path)).unwrap();
+    Tileset::parse(&path, &text).unwrap_or_else(|r| panic!("{r}"))
+}
+
+/// Goods symbols per type in an edition, each tile's count included.
+fn goods(ts: &Tileset, edition: &str) -> BTreeMap<String, u32> {
+    let ed = ts.edition(edition).unwrap();
+    let mut out = BTreeMap::new();
+    for (t, n) in ts.contents(ed) {
+        for s in t.segments.iter().filter_map(|s| s.goods.as_ref()) {
+            *out.entry(s.clone()).or_default() += n;
+        }
+    }
+    out
+}
+
+#[test]
+fn traders_and_builders_has_24_tiles_and_20_goods_symbols() {
+    let ts = load("traders-builders");
+    let want: BTreeMap<String, u32> =
+        [("cloth", 5), ("grain", 6), ("wine", 9)].into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+    for ed in ["C1", "C2", "C3"] {
+        assert_eq!(ts.total(ts.edition(ed).unwrap()), 24, "{ed}");
+        assert_eq!(goods(&ts, ed), want, "{ed}");
+    }
+    // The special tiles of traders_builders.md §6.
+    let bridge = ts.tile("B").unwrap();
+    assert_eq!(bridge.segments.iter().filter(|s| s.kind == SegmentKind::Road).count(), 2);
+    assert_eq!(bridge.segments.iter().filter(|s| s.kind == SegmentKind::Field).count(), 4);
+    let m = ts.tile("M").unwrap();
+    assert_eq!(m.segments.iter().filter(|s| s.kind == SegmentKind::City).count(), 3);
+    assert!(m.segments.iter().any(|s| s.kind == SegmentKind::Field && s.ports.is_empty() && s.cities.len() == 3));
+    let c31 = load("traders-builders-c3.1");
+    assert_eq!(c31.total(0), 23);
+    let want31: BTreeMap<String, u32> =
+        [("chicken", 8), ("cloth", 5), ("grain", 6)].into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+    assert_eq!(goods(&c31, "C3.1"), want31);
+    assert_eq!(goods(&load("traders-builders-c3.1-river"), "C3.1")["chicken"], 1);
+}
+
+#[test]
+fn the_river_has_12_tiles_with_a_spring_and_a_lake() {
+    let ts = load("river");
+    for ed in ["C1", "C2", "C3"] {
+        let e = ts.edition(ed).unwrap();
+        assert_eq!(ts.total(e), 12, "{ed}");
+        let gardens: u32 = ts
+            .contents(e)
+            .filter(|(t, _)| t.segments.iter().any(|s| s.kind == SegmentKind::Garden))
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(gardens, if ed == "C1" { 0 } else { 1 }, "{ed}");
+    }
+    assert!(ts.tile("spring").unwrap().tags.contains(&"spring".to_string()));
+    assert!(ts.tile("lake").unwrap().tags.contains(&"lake".to_string()));
+}
+
+#[test]
+fn the_tollkeepers_have_10_tiles_8_traveller_groups_and_4_villages() {
+    let ts = load("tollkeepers");
+    for ed in ["C2", "C3"] {
+        let e = ts.edition(ed).unwrap();
+        assert_eq!(ts.total(e), 10, "{ed}");
+        let travellers: u32 = ts
+            .contents(e)
+            .map(|(t, n)| n * t.illustrations.iter().filter(|i| i.kind == "travellers").count() as u32)
+            .sum();
+        assert_eq!(travellers, 8, "{ed}");
+        let villages: u32 =
+            ts.contents(e).map(|(t, n)| n * t.points.iter().filter(|p| p.kind == "village").count() as u32).sum();
+        assert_eq!(villages, 4, "{ed}");
+    }
+    // Tile 05: four roads in C3, three roads and a field in C2 (tollkeepers.md §7).
+    let sides = |ed: &str| {
+        let e = ts.edition(ed).unwrap();
+        ts.contents(e).find(|(t, _)| t.id.starts_with("05")).map(|(t, _)| t.side_letters()).unwrap()
+    };
+    assert_eq!(sides("C3"), "RRRR");
+    assert_eq!(sides("C2").chars().filter(|c| *c == 'R').count(), 3);
+}

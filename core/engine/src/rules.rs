@@ -73,7 +73,7 @@ impl TileKind {
 }
 
 /// A kind of token kept by players (goods).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TokenKind {
     /// Namespaced id, e.g. `traders-builders:wine`.
     pub id: String,
@@ -279,6 +279,21 @@ impl RulesBuilder {
         if self.tiles.len() > u16::MAX as usize / 2 {
             return Err(RulesError::TooMany("tile kinds"));
         }
+        Ok(self)
+    }
+
+    /// Adds one tile kind with its count (for rulesets rebuilt from another process's data).
+    pub fn tile_kind(&mut self, key: &str, def: TileDef, count: u32, start: bool) -> Result<&mut Self, RulesError> {
+        let set = key.rsplit_once(':').map_or(key, |(set, _)| set);
+        let kind = TileKind::new(set, def);
+        if self.tiles.iter().any(|t| t.key == kind.key) {
+            return Err(RulesError::Duplicate { what: "tile", id: kind.key });
+        }
+        if start {
+            self.start = Some(self.tiles.len() as TileId);
+        }
+        self.tiles.push(kind);
+        self.counts.push(count);
         Ok(self)
     }
 

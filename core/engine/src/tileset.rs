@@ -8,10 +8,10 @@
 mod parse;
 
 use crate::geometry::{Port, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What the edge of a side shows; two tiles may touch only where their sides agree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SideKind {
     /// `C`: a city wall spans the side.
     City,
@@ -108,7 +108,7 @@ impl SegmentKind {
 }
 
 /// Where one end of a road or river goes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum End {
     /// Leaves the tile through the centre of this side.
     Side(Side),
@@ -128,7 +128,7 @@ pub const ROAD_STOPS: [&str; 4] = ["city", "monastery", "house", "dead-end"];
 pub const RIVER_STOPS: [&str; 2] = ["spring", "lake"];
 
 /// One segment of a tile, in the tile's own orientation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Segment {
     /// Unique within the tile.
     pub id: String,
@@ -155,7 +155,7 @@ pub struct Segment {
 }
 
 /// A named place on a tile that is not a segment, such as a village.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Point {
     /// Unique within the tile.
     pub id: String,
@@ -164,7 +164,7 @@ pub struct Point {
 }
 
 /// A small picture in a field (farmhouse, cowshed, highwaymen, travellers …).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Illustration {
     /// What it shows.
     pub kind: String,
@@ -177,7 +177,7 @@ pub struct Illustration {
 }
 
 /// One kind of tile, validated.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TileDef {
     /// Unique within the tileset.
     pub id: String,
@@ -219,7 +219,7 @@ impl TileDef {
 }
 
 /// A validated tileset file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tileset {
     /// Unique among tilesets.
     pub id: String,

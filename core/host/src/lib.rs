@@ -15,6 +15,7 @@ pub mod config;
 pub mod load;
 pub mod luau;
 pub mod manifest;
+pub mod native;
 pub mod paths;
 pub mod ruleset;
 

@@ -21,6 +21,12 @@ impl Instantiate for Builtin {
                 categories.extend(sel.manifest.categories.iter().cloned());
                 Ok(Some(Arc::new(crate::luau::LuauExpansion::load(script, categories)?)))
             }
+            crate::manifest::Entry::Native(library) => match crate::native::NativeExpansion::load(sel, library) {
+                Ok(x) => Ok(Some(Arc::new(x))),
+                Err(message) => Err(Report {
+                    diagnostics: vec![Diagnostic { file: display_path(&sel.manifest.path), line: 1, col: 1, message }],
+                }),
+            },
             other => Err(Report {
                 diagnostics: vec![Diagnostic {
                     file: display_path(&sel.manifest.path),

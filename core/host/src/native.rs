@@ -1,0 +1,370 @@
+//! Native plugins: expansions built as dynamic libraries against `meeple-plugin-sdk`.
+//!
+//! A library is opened once per process and never unloaded (a function pointer or static of an
+//! unloaded library would dangle; several platforms cannot unload libraries anyway). The entry
+//! symbol names the ABI major version; a library without it, or built for another version or
+//! message schema, is refused with a message that says what to rebuild.
+
+use crate::paths::{data_root, display_path};
+use crate::ruleset::Selected;
+use libloading::Library;
+use meeple_core::action::{Decision, Offer};
+use meeple_core::view::Query;
+use meeple_core::{
+    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, View,
+};
+use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
+use meeple_plugin_sdk::proto::{Call, CallResult, Created, PROTO, Reply, RulesData, Settings, decode, encode};
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+/// An opened plugin library.
+pub struct PluginLib {
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    table: &'static PluginV1,
+    /// The id it declares.
+    pub id: String,
+    /// The version it declares.
+    pub version: String,
+}
+
+static OPENED: Mutex<Option<HashMap<PathBuf, &'static PluginLib>>> = Mutex::new(None);
+
+/// Where a library named `name` is looked for, in order.
+pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![manifest_dir.to_path_buf()];
+    if let Some(extra) = std::env::var_os("MEEPLE_PLUGIN_DIR") {
+        dirs.extend(std::env::split_paths(&extra));
+    }
+    // Beside the running program (target/<profile>/…), then the source tree's builds.
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(profile) =
+            exe.ancestors().find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
+    {
+        dirs.push(profile.to_path_buf());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| data_root().join("target"), PathBuf::from);
+    dirs.push(target.join("release"));
+    dirs.push(target.join("debug"));
+    dirs
+}
+
+/// Finds and opens the library of a manifest's `[native] library`.
+pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, String> {
+    let file = libloading::library_filename(name);
+    let dirs = search_dirs(manifest_dir);
+    let Some(path) = dirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) else {
+        let looked: Vec<String> = dirs.iter().map(|d| display_path(d)).collect();
+        return Err(format!(
+            "native library `{}` not found (looked in: {}); build it with `cargo build --release --workspace`",
+            file.to_string_lossy(),
+            looked.join(", ")
+        ));
+    };
+    open(&path)
+}
+
+/// Opens a plugin library (once per process) and checks its entry table.
+pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
+    let mut opened = OPENED.lock().map_err(|_| "plugin table poisoned".to_string())?;
+    let opened = opened.get_or_insert_with(HashMap::new);
+    let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if let Some(lib) = opened.get(&key) {
+        return Ok(lib);
+    }
+    let shown = display_path(path);
+    // SAFETY: opening a library runs its initialisers. Plugins are trusted code named by
+    // manifests the user installed; this is the documented risk of native plugins.
+    #[allow(unsafe_code)]
+    let library = unsafe { Library::new(path) }.map_err(|e| format!("{shown}: cannot open: {e}"))?;
+    // Never unloaded: pointers into it live as long as the process.
+    let library: &'static Library = Box::leak(Box::new(library));
+    let table = entry_table(library, &shown)?;
+    let text = |b: Bytes| {
+        // SAFETY: the table's strings are static data of the library, which is never unloaded.
+        #[allow(unsafe_code)]
+        String::from_utf8_lossy(unsafe { b.as_slice() }).into_owned()
+    };
+    if table.proto != PROTO {
+        return Err(format!(
+            "{shown}: built with {} for message schema {}; this meeple speaks schema {PROTO}. Rebuild the plugin against this meeple's SDK",
+            text(table.built_with),
+            table.proto
+        ));
+    }
+    let lib = Box::leak(Box::new(PluginLib {
+        path: path.to_path_buf(),
+        table,
+        id: text(table.id),
+        version: text(table.version),
+    }));
+    opened.insert(key, lib);
+    Ok(lib)
+}
+
+fn entry_table(library: &'static Library, shown: &str) -> Result<&'static PluginV1, String> {
+    type Entry = extern "C" fn() -> *const PluginV1;
+    // SAFETY: the symbol, if present, is the SDK's entry function with this signature.
+    #[allow(unsafe_code)]
+    let entry = unsafe { library.get::<Entry>(abi::ENTRY.as_bytes()) };
+    let Ok(entry) = entry else {
+        let other = (2..10).find(|v| {
+            // SAFETY: only looked up, never called.
+            #[allow(unsafe_code)]
+            unsafe {
+                library.get::<Entry>(format!("meeple_plugin_v{v}").as_bytes()).is_ok()
+            }
+        });
+        return Err(match other {
+            Some(v) => format!(
+                "{shown}: built for plugin ABI v{v}; this meeple speaks ABI v{}. Rebuild the plugin for this meeple, or update meeple",
+                abi::ABI_MAJOR
+            ),
+            None => format!("{shown}: not a meeple plugin: it lacks the entry symbol `{}`", abi::ENTRY),
+        });
+    };
+    let table = entry();
+    if table.is_null() {
+        return Err(format!("{shown}: the entry `{}` returned no table", abi::ENTRY));
+    }
+    // SAFETY: a non-null table returned by the entry point is static data of the library.
+    #[allow(unsafe_code)]
+    let table: &'static PluginV1 = unsafe { &*table };
+    if (table.struct_size as usize) < std::mem::size_of::<PluginV1>() {
+        return Err(format!(
+            "{shown}: its plugin table is smaller than ABI v{}.{} needs; rebuild the plugin",
+            abi::ABI_MAJOR,
+            abi::ABI_MINOR
+        ));
+    }
+    Ok(table)
+}
+
+/// What the host hands the plugin during one call.
+struct CallCtx<'a> {
+    view: &'a View<'a>,
+    expansion: &'a str,
+}
+
+#[allow(unsafe_code)]
+unsafe extern "C" fn host_log(ctx: *mut c_void, level: u32, message: Bytes) {
+    // SAFETY: `ctx` is the `CallCtx` of the call in progress; the message is valid for this call.
+    let (ctx, text) = unsafe { (&*(ctx as *const CallCtx<'_>), String::from_utf8_lossy(message.as_slice())) };
+    match level {
+        1 => tracing::error!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
+        2 => tracing::warn!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
+        3 => tracing::info!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
+        4 => tracing::debug!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
+        _ => tracing::trace!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
+    }
+}
+
+#[allow(unsafe_code)]
+unsafe extern "C" fn host_query(ctx: *mut c_void, query: Bytes, sink: *mut c_void, write: abi::Sink) -> u32 {
+    // SAFETY: `ctx` is the `CallCtx` of the call in progress; `query` is valid for this call.
+    let (ctx, input) = unsafe { (&*(ctx as *const CallCtx<'_>), query.as_slice()) };
+    let (status, bytes) = match decode::<Query>(input) {
+        Ok(q) if query_is_valid(ctx.view, &q) => (abi::OK, encode(&ctx.view.answer(&q))),
+        Ok(q) => (abi::ERROR, format!("invalid query {q:?}").into_bytes()),
+        Err(e) => (abi::ERROR, e.into_bytes()),
+    };
+    // SAFETY: the plugin passed `sink` and `write` together for this query.
+    unsafe { write(sink, Bytes::from_slice(&bytes)) };
+    status
+}
+
+/// A plugin's query must not make the host index out of range.
+fn query_is_valid(view: &View<'_>, q: &Query) -> bool {
+    let rules = view.rules();
+    let player = |p: u8| p < view.players();
+    match q {
+        Query::Segment(s)
+        | Query::Feature(s)
+        | Query::FeatureSegments(s)
+        | Query::FieldCities(s)
+        | Query::FiguresOn(s) => view.has_segment(*s),
+        Query::Supply(p, k) => player(*p) && (*k as usize) < rules.figures().len(),
+        Query::Points(p, c) => player(*p) && (*c as usize) < rules.categories().len(),
+        Query::Tokens(p, t) => player(*p) && (*t as usize) < rules.tokens().len(),
+        Query::TokenSupply(t) => (*t as usize) < rules.tokens().len(),
+        _ => true,
+    }
+}
+
+/// An expansion implemented by a native plugin.
+pub struct NativeExpansion {
+    lib: &'static PluginLib,
+    id: String,
+    instance: u32,
+    hooks: HookSet,
+    categories: Vec<String>,
+    /// Set once the plugin got the ruleset (before its first hook call).
+    ruleset_sent: OnceLock<()>,
+}
+
+impl NativeExpansion {
+    /// Opens the library of a selected expansion and makes its instance for this config.
+    pub fn load(sel: &Selected, library: &str) -> Result<NativeExpansion, String> {
+        let lib = find(library, sel.manifest.dir())?;
+        if lib.id != sel.manifest.id {
+            return Err(format!(
+                "{}: the library declares expansion `{}`, the manifest `{}`",
+                display_path(&lib.path),
+                lib.id,
+                sel.manifest.id
+            ));
+        }
+        let settings = Settings {
+            proto: PROTO,
+            id: sel.manifest.id.clone(),
+            edition: sel.edition.clone(),
+            options: sel.options.clone(),
+        };
+        let bytes = encode(&settings);
+        let mut reply = Vec::new();
+        let host = HostV1 {
+            struct_size: size_of::<HostV1>() as u32,
+            ctx: std::ptr::null_mut(),
+            log: host_log,
+            query: host_query,
+        };
+        // SAFETY: the table comes from a checked plugin; every pointer passed lives for the call.
+        #[allow(unsafe_code)]
+        let status = unsafe {
+            (lib.table.create)(&host, Bytes::from_slice(&bytes), &mut reply as *mut Vec<u8> as *mut c_void, vec_sink)
+        };
+        let created: Created = match status {
+            abi::OK => decode(&reply)?,
+            abi::PANICKED => {
+                return Err(format!("{}: panicked while starting: {}", lib.id, String::from_utf8_lossy(&reply)));
+            }
+            _ => return Err(format!("{}: could not start: {}", lib.id, String::from_utf8_lossy(&reply))),
+        };
+        let mut hooks = HookSet::NONE;
+        for name in &created.hooks {
+            hooks = hooks.with(HookKind::parse(name).ok_or_else(|| format!("{}: unknown hook `{name}`", lib.id))?);
+        }
+        Ok(NativeExpansion {
+            lib,
+            id: sel.manifest.id.clone(),
+            instance: created.instance,
+            hooks,
+            categories: created.categories,
+            ruleset_sent: OnceLock::new(),
+        })
+    }
+
+    /// The library it runs in.
+    pub fn library(&self) -> &PluginLib {
+        self.lib
+    }
+
+    fn call(&self, view: &View<'_>, hook: HookKind, call: &Call) -> Result<Reply, HookError> {
+        if self.ruleset_sent.get().is_none() {
+            let rules = Call::Rules { rules: RulesData::of(view.rules()), expansion: view.expansion() };
+            self.raw_call(view, hook, &rules)?;
+            let _ = self.ruleset_sent.set(());
+        }
+        self.raw_call(view, hook, call)
+    }
+
+    fn raw_call(&self, view: &View<'_>, hook: HookKind, call: &Call) -> Result<Reply, HookError> {
+        let bytes = encode(call);
+        let mut reply = Vec::new();
+        let ctx = CallCtx { view, expansion: &self.id };
+        let host = HostV1 {
+            struct_size: size_of::<HostV1>() as u32,
+            ctx: &ctx as *const CallCtx<'_> as *mut c_void,
+            log: host_log,
+            query: host_query,
+        };
+        // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
+        // until the call returns, and the plugin only writes through `vec_sink`.
+        #[allow(unsafe_code)]
+        let status = unsafe {
+            (self.lib.table.call)(
+                &host,
+                self.instance,
+                Bytes::from_slice(&bytes),
+                &mut reply as *mut Vec<u8> as *mut c_void,
+                vec_sink,
+            )
+        };
+        let fail = |message: String| HookError::new(&self.id, hook, message);
+        match status {
+            abi::OK => decode::<CallResult>(&reply).map_err(fail)?,
+            abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(&reply)))),
+            _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(&reply)))),
+        }
+    }
+
+    fn call_commands(&self, view: &View<'_>, hook: HookKind, call: &Call, out: &mut Commands<'_>) -> HookResult {
+        let reply = self.call(view, hook, call)?;
+        reply.commands.into_iter().for_each(|c| out.push(c));
+        Ok(())
+    }
+}
+
+impl Expansion for NativeExpansion {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn hooks(&self) -> HookSet {
+        self.hooks
+    }
+
+    fn categories(&self) -> Vec<String> {
+        self.categories.clone()
+    }
+
+    fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
+        self.call_commands(view, HookKind::Setup, &Call::Setup, out)
+    }
+
+    fn can_place_tile(
+        &self,
+        view: &View<'_>,
+        tile: TileId,
+        candidates: &[Placement],
+        allowed: &mut [bool],
+    ) -> HookResult {
+        let reply =
+            self.call(view, HookKind::CanPlaceTile, &Call::CanPlaceTile { tile, candidates: candidates.to_vec() })?;
+        for i in reply.forbidden {
+            if let Some(a) = allowed.get_mut(i as usize) {
+                *a = false;
+            }
+        }
+        Ok(())
+    }
+
+    fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
+        offers.extend(self.call(view, HookKind::FigureActions, &Call::FigureActions)?.offers);
+        Ok(())
+    }
+
+    fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
+        self.call_commands(view, HookKind::OnAction, &Call::OnAction { offer: offer.clone() }, out)
+    }
+
+    fn on_decision(&self, view: &View<'_>, decision: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {
+        self.call_commands(view, HookKind::OnDecision, &Call::OnDecision { decision: decision.clone(), option }, out)
+    }
+
+    fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
+        let hook = HookKind::for_event(event).unwrap_or(HookKind::TilePlaced);
+        self.call_commands(view, hook, &Call::Event { event: event.clone() }, out)
+    }
+
+    fn modify_score(&self, view: &View<'_>, scoring: &Scoring, out: &mut Commands<'_>) -> HookResult {
+        self.call_commands(view, HookKind::ModifyScore, &Call::ModifyScore { scoring: scoring.clone() }, out)
+    }
+
+    fn final_scoring(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
+        self.call_commands(view, HookKind::FinalScoring, &Call::FinalScoring, out)
+    }
+}

@@ -1,0 +1,163 @@
+//! The plugin side of the ABI: instances, panics caught at every entry point, and a view whose
+//! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
+
+use crate::abi::{Bytes, ERROR, HostV1, OK, PANICKED, Sink, vec_sink};
+use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, encode};
+use meeple_core::view::{Answer, Query, ViewSource};
+use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Rules, View};
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use crate::proto::Settings;
+
+/// One expansion made by the factory, and the ruleset it plays in once the host sent it.
+struct Instance {
+    expansion: Box<dyn Expansion>,
+    rules: OnceLock<(Rules, u16)>,
+}
+
+static INSTANCES: Mutex<Vec<Arc<Instance>>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The host of the call in progress on this thread (for logging).
+    static HOST: Cell<*const HostV1> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Runs an entry point: its reply goes to the sink; an error or a panic becomes a status.
+fn guarded(sink: *mut c_void, write: Sink, f: impl FnOnce() -> Result<Vec<u8>, String>) -> u32 {
+    let (status, bytes) = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(bytes)) => (OK, bytes),
+        Ok(Err(message)) => (ERROR, message.into_bytes()),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into());
+            (PANICKED, message.into_bytes())
+        }
+    };
+    // SAFETY: the caller passed `sink` and `write` together for this call.
+    unsafe { write(sink, Bytes::from_slice(&bytes)) };
+    status
+}
+
+/// `create`: makes an expansion for one ruleset.
+///
+/// # Safety
+/// The arguments must be those the host passed to the plugin's `create`.
+pub unsafe fn create<F>(_host: *const HostV1, settings: Bytes, sink: *mut c_void, write: Sink, factory: F) -> u32
+where
+    F: Fn(&Settings) -> Result<Box<dyn Expansion>, String>,
+{
+    // SAFETY: the host keeps the settings bytes alive for the call.
+    let input = unsafe { settings.as_slice() };
+    guarded(sink, write, || {
+        let settings: Settings = decode(input)?;
+        if settings.proto != PROTO {
+            return Err(format!("the host speaks message schema {}, this plugin {PROTO}", settings.proto));
+        }
+        let expansion = factory(&settings)?;
+        let hooks =
+            HookKind::ALL.iter().filter(|h| expansion.hooks().contains(**h)).map(|h| h.name().to_string()).collect();
+        let categories = expansion.categories();
+        let mut all = INSTANCES.lock().map_err(|_| "instance table poisoned".to_string())?;
+        all.push(Arc::new(Instance { expansion, rules: OnceLock::new() }));
+        Ok(encode(&Created { instance: (all.len() - 1) as u32, hooks, categories }))
+    })
+}
+
+/// `call`: runs one hook of an instance.
+///
+/// # Safety
+/// The arguments must be those the host passed to the plugin's `call`.
+pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c_void, write: Sink) -> u32 {
+    // SAFETY: the host keeps the call bytes alive for the call.
+    let input = unsafe { call.as_slice() };
+    guarded(sink, write, || {
+        let inst = INSTANCES
+            .lock()
+            .map_err(|_| "instance table poisoned".to_string())?
+            .get(instance as usize)
+            .cloned()
+            .ok_or_else(|| format!("no plugin instance {instance}"))?;
+        let call: Call = decode(input)?;
+        if let Call::Rules { rules, expansion } = call {
+            let _ = inst.rules.set((rules.build()?, expansion));
+            return Ok(encode::<CallResult>(&Ok(Reply::default())));
+        }
+        let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
+        HOST.with(|h| h.set(host));
+        let source = HostSource { host };
+        let view = View::remote(rules, &source, *index);
+        let result = dispatch(inst.expansion.as_ref(), &view, call);
+        HOST.with(|h| h.set(std::ptr::null()));
+        Ok(encode::<CallResult>(&result))
+    })
+}
+
+fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
+    let mut out = Commands::new(None);
+    let mut reply = Reply::default();
+    let done: HookResult = match call {
+        Call::Rules { .. } => Ok(()),
+        Call::Setup => e.setup(view, &mut out),
+        Call::CanPlaceTile { tile, candidates } => {
+            let mut allowed = vec![true; candidates.len()];
+            let r = e.can_place_tile(view, tile, &candidates, &mut allowed);
+            reply.forbidden = (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect();
+            r
+        }
+        Call::FigureActions => e.figure_actions(view, &mut reply.offers),
+        Call::OnAction { offer } => e.on_action(view, &offer, &mut out),
+        Call::OnDecision { decision, option } => e.on_decision(view, &decision, option, &mut out),
+        Call::Event { event } => e.on_event(view, &event, &mut out),
+        Call::ModifyScore { scoring } => e.modify_score(view, &scoring, &mut out),
+        Call::FinalScoring => e.final_scoring(view, &mut out),
+    };
+    done?;
+    reply.commands = out.into_parts().0;
+    Ok(reply)
+}
+
+/// The view's questions, asked of the host.
+struct HostSource {
+    host: *const HostV1,
+}
+
+impl ViewSource for HostSource {
+    fn ask(&self, query: &Query) -> Answer {
+        let bytes = encode(query);
+        let mut answer = Vec::new();
+        // SAFETY: `host` is the table the host passed to this call, alive until it returns.
+        let status = unsafe {
+            let host = &*self.host;
+            (host.query)(host.ctx, Bytes::from_slice(&bytes), &mut answer as *mut Vec<u8> as *mut c_void, vec_sink)
+        };
+        if status != OK {
+            panic!("the host could not answer {query:?}: {}", String::from_utf8_lossy(&answer));
+        }
+        decode(&answer).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// Writes a line to the host's log (only during a hook call; otherwise it is dropped).
+pub fn log(level: u32, message: &str) {
+    HOST.with(|h| {
+        let host = h.get();
+        if !host.is_null() {
+            // SAFETY: set for the duration of a call by `call`, which the host keeps alive.
+            unsafe { ((*host).log)((*host).ctx, level, Bytes::from_slice(message.as_bytes())) }
+        }
+    });
+}
+
+/// A [`HookError`] for a plugin's own failures.
+pub fn error(expansion: &str, hook: HookKind, message: impl Into<String>) -> HookError {
+    HookError::new(expansion, hook, message)
+}
+
+#[allow(dead_code)]
+const _: () = assert!(ERROR != PANICKED);

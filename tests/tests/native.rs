@@ -1,0 +1,65 @@
+//! Native plugins: a panic inside a hook becomes an error and the game goes on unchanged; a
+//! library for another ABI, or without the entry symbol, is refused with a clear message; the
+//! remote view answers the plugin's questions.
+
+use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::{Action, ActionError, Game, Pos, Rotation};
+use meeple_tests::{build_plugins, load_toml};
+
+fn config(id: &str) -> String {
+    format!("players = 2\n[[expansions]]\nid = \"{id}\"\n")
+}
+
+#[test]
+fn a_panic_in_a_plugin_hook_is_an_error_and_the_game_goes_on() {
+    build_plugins();
+    let text = "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"native-panicking\"\n";
+    let loaded = load_toml("panicking.toml", text).unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
+    assert!(e.message.contains("panicked: a figure was placed and this plugin cannot stand it"), "{err}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+    game.apply(Action::Pass).unwrap();
+    // The turn ended: the plugin asked the host how many tiles surround the start tile (1).
+    let cat = game.rules().category("native-panicking").unwrap();
+    assert_eq!(game.state().points(0, cat), 1);
+    while !game.is_over() {
+        let a = *game.legal_actions().last().unwrap();
+        game.apply(a).unwrap();
+    }
+    assert_eq!(game.state().points(1, cat), 2, "Blue's turn ended with 2 tiles around the start tile");
+}
+
+#[test]
+fn a_plugin_for_another_abi_is_refused() {
+    build_plugins();
+    let err = load_toml("wrong.toml", &config("native-wrong-abi")).unwrap_err().to_string();
+    assert!(err.contains("built for plugin ABI v2; this meeple speaks ABI v1"), "{err}");
+    assert!(err.contains("plugins/fixtures/wrong-abi/expansion.toml:1:1"), "{err}");
+}
+
+#[test]
+fn a_library_without_the_entry_symbol_is_refused() {
+    build_plugins();
+    let err = load_toml("none.toml", &config("native-no-entry")).unwrap_err().to_string();
+    assert!(err.contains("not a meeple plugin: it lacks the entry symbol `meeple_plugin_v1`"), "{err}");
+}
+
+#[test]
+fn a_no_op_plugin_on_every_hook_plays_whole_games() {
+    build_plugins();
+    let loaded = load_toml("noop.toml", &config("native-noop")).unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!(loaded.rules.expansions()[0].id(), "native-noop");
+    for seed in 0..20 {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        let mut bot = RandomBot::new(seed);
+        while !game.is_over() {
+            let a = bot.choose(&game);
+            game.apply(a).unwrap();
+        }
+    }
+}
