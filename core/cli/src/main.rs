@@ -1,10 +1,13 @@
 //! `meeple`: play, simulate and benchmark Carcassonne games with expansions.
 
+mod api_docs;
 mod bench;
+mod check;
 mod common;
 mod play;
 mod replay;
 mod simulate;
+mod test;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,6 +37,12 @@ enum Command {
     Replay(replay::Args),
     /// Measure games per second, legal placements, apply and clone.
     Bench(bench::Args),
+    /// Check a mod folder: manifest, tilesets, scripts, native library.
+    Check(check::Args),
+    /// Run scenario files: a game, its actions, and the points, figures and events expected.
+    Test(test::Args),
+    /// Write the Luau API reference and editor definitions (docs/lua-api.md, docs/meeple.d.luau).
+    ApiDocs(api_docs::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +53,9 @@ fn main() -> ExitCode {
         Command::Simulate(a) => simulate::run(a, &cli.mods),
         Command::Replay(a) => replay::run(a, &cli.mods),
         Command::Bench(a) => bench::run(a, &cli.mods),
+        Command::Check(a) => check::run(a),
+        Command::Test(a) => test::run(a, &cli.mods),
+        Command::ApiDocs(a) => api_docs::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,12 @@ pub struct Args {
     /// Print only the final scores.
     #[arg(long, short)]
     quiet: bool,
+    /// Reload changed Luau scripts between turns and replay the game so far on them.
+    #[arg(long)]
+    watch: bool,
+    /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    delay: u64,
 }
 
 /// Plays and narrates one game.
@@ -41,6 +47,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     story.events(game.rules(), game.events());
     story.flush("setup");
 
+    let mut watched = args.watch.then(|| Watch::new(&loaded));
+    let mut loaded = loaded;
     while let Some(p) = game.to_act() {
         let action = bots[p as usize].choose(&game);
         if !matches!(action, Action::Pass) {
@@ -48,6 +56,14 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
         let events = game.apply(action)?.to_vec();
         story.events(game.rules(), &events);
+        if events.iter().any(|e| matches!(e, Event::TurnEnd { .. })) {
+            if args.delay > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(args.delay));
+            }
+            if let Some(w) = &mut watched {
+                w.reload_if_changed(args.config.as_deref(), mods, &mut loaded, &mut game);
+            }
+        }
     }
 
     say!("\nFinal scores\n{}", score_table(game.rules(), game.state(), &names));
@@ -60,6 +76,63 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     write_json(&path, &replay)?;
     say!("Replay written to {}", path.display());
     Ok(())
+}
+
+/// The Luau files of a game's expansions and when they last changed.
+struct Watch {
+    files: Vec<(PathBuf, Option<std::time::SystemTime>)>,
+}
+
+impl Watch {
+    fn new(loaded: &meeple_host::Loaded) -> Watch {
+        let mut paths = Vec::new();
+        for s in &loaded.selected {
+            if matches!(s.manifest.entry, meeple_host::manifest::Entry::Script(_)) {
+                meeple_host::ruleset::collect_files(s.manifest.dir(), "luau", &mut paths);
+            }
+        }
+        let files = paths.into_iter().map(|p| (p.clone(), modified(&p))).collect();
+        Watch { files }
+    }
+
+    /// Rebuilds the ruleset and replays the game on it when a script changed. A script that
+    /// no longer loads, or no longer replays the game, is reported and the old rules stay.
+    fn reload_if_changed(
+        &mut self,
+        config: Option<&std::path::Path>,
+        mods: &[PathBuf],
+        loaded: &mut meeple_host::Loaded,
+        game: &mut Game,
+    ) {
+        let changed: Vec<String> = self
+            .files
+            .iter_mut()
+            .filter(|(p, t)| modified(p) != *t)
+            .map(|(p, t)| {
+                *t = modified(p);
+                p.display().to_string()
+            })
+            .collect();
+        if changed.is_empty() {
+            return;
+        }
+        match load_config(config, mods).map_err(|e| e.to_string()).and_then(|new| {
+            let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history())
+                .map_err(|e| e.to_string())?;
+            Ok((new, again))
+        }) {
+            Ok((new, again)) => {
+                say!("reloaded {} and replayed {} actions", changed.join(", "), game.history().len());
+                *loaded = new;
+                *game = again;
+            }
+            Err(e) => say!("not reloaded ({}): {e}", changed.join(", ")),
+        }
+    }
+}
+
+fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
 fn clock_seed() -> u64 {
@@ -100,16 +173,17 @@ impl Story<'_> {
                     self.lines.push(format!("{} fits nowhere and leaves the game", rules.tile(*tile).key))
                 }
                 Event::FeatureScored { kind, completed, points, .. } => {
-                    let what = if *completed {
-                        format!("completed {}", kind.name())
-                    } else {
-                        format!("unfinished {}", kind.name())
+                    let what = match (kind, completed) {
+                        (meeple_core::SegmentKind::Field, _) => "field".to_string(),
+                        (_, true) => format!("completed {}", kind.name()),
+                        (_, false) => format!("unfinished {}", kind.name()),
                     };
-                    match points.first() {
-                        Some((_, n)) => {
-                            self.lines.push(format!("{what}: {n} to {}", self.who(points.iter().map(|(p, _)| *p))))
-                        }
-                        None => self.lines.push(format!("{what}: nobody scores")),
+                    if points.is_empty() {
+                        self.lines.push(format!("{what}: no points"));
+                    } else {
+                        let each: Vec<String> =
+                            points.iter().map(|(p, n)| format!("{n} to {}", self.who([*p]))).collect();
+                        self.lines.push(format!("{what}: {}", each.join(", ")));
                     }
                 }
                 Event::PointsAdded { player, points, category } => self.lines.push(format!(

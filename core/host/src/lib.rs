@@ -11,6 +11,7 @@
 //! # let _ = game;
 //! ```
 
+pub mod check;
 pub mod config;
 pub mod load;
 pub mod luau;
@@ -18,6 +19,7 @@ pub mod manifest;
 pub mod native;
 pub mod paths;
 pub mod ruleset;
+pub mod scenario;
 
 pub use config::GameConfig;
 pub use manifest::Manifest;

@@ -1,0 +1,32 @@
+//! `meeple check DIR`: validate a mod and print every problem with file and line.
+
+use crate::common::{CliError, say};
+use std::path::PathBuf;
+
+/// Arguments of `meeple check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The mod's folder (holding expansion.toml).
+    dir: PathBuf,
+}
+
+/// Checks a mod; exit code 2 when it has problems.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let c = meeple_host::check::check_mod(&args.dir)?;
+    let m = &c.manifest;
+    say!("{} {} ({}): ok", m.id, m.version, m.name);
+    for (ed, n) in &c.tiles {
+        let default = if *ed == m.default_edition { " (default)" } else { "" };
+        say!("  edition {ed}{default}: {n} tiles");
+    }
+    if !m.figures.is_empty() {
+        say!("  figures: {}", m.figures.iter().map(|f| f.kind.id.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    if !m.options.is_empty() {
+        say!("  options: {}", m.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    if !c.hooks.is_empty() {
+        say!("  hooks: {}", c.hooks.join(", "));
+    }
+    Ok(())
+}

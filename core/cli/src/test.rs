@@ -1,0 +1,39 @@
+//! `meeple test PATH…`: run scenario files (a mod's rule tests).
+
+use crate::common::{CliError, say};
+use meeple_host::load::from_config;
+use meeple_host::scenario::{run_scenario, scenario_files};
+use std::path::PathBuf;
+
+/// Arguments of `meeple test`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Scenario files, or folders searched for them.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+}
+
+/// Runs every scenario; fails if one does.
+pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    let mut files = Vec::new();
+    for p in &args.paths {
+        if p.is_dir() { files.extend(scenario_files(p)) } else { files.push(p.clone()) }
+    }
+    let load = |config: &meeple_host::GameConfig| from_config(config, mods);
+    let mut failed = 0;
+    for f in &files {
+        match run_scenario(f, &load) {
+            Ok(()) => say!("ok      {}", f.display()),
+            Err(e) => {
+                failed += 1;
+                say!(
+                    "FAILED  {}\n{}\n",
+                    f.display(),
+                    e.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
+                );
+            }
+        }
+    }
+    say!("{} scenarios, {} failed", files.len(), failed);
+    if failed > 0 { Err(CliError::Usage(format!("{failed} scenario(s) failed"))) } else { Ok(()) }
+}

@@ -1,0 +1,371 @@
+//! Scenario files: a game config with a fixed draw order, the actions to play, and what must be
+//! true after each of them (format: `tests/README.md`). `cargo test` runs the project's
+//! scenarios; `meeple test` runs a mod's.
+
+use crate::{GameConfig, Loaded};
+use meeple_core::figures::Location;
+use meeple_core::{Action, Event, Game, Pos, Rotation, Rules};
+use meeple_toml::Report;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// An event as one line of text, the form scenario files use.
+pub fn event_text(game: &Game, names: &[String], e: &Event) -> String {
+    let rules = game.rules();
+    let who = |p: u8| names.get(p as usize).cloned().unwrap_or_else(|| format!("player {p}"));
+    let tile = |t: u16| rules.tile(t).def.id.clone();
+    match e {
+        Event::TileDrawn { tile: t, .. } => format!("drew {}", tile(*t)),
+        Event::TileDiscarded { tile: t } => format!("discarded {}", tile(*t)),
+        Event::TilePlaced { tile: t, pos, rotation, .. } => {
+            format!("placed {} at {},{} r{}", tile(*t), pos.x, pos.y, rotation.quarter_turns())
+        }
+        Event::FigurePlaced { player, kind, at, .. } => {
+            format!("{} put {} on {}", who(*player), rules.figure(*kind).id, location_text(game, at))
+        }
+        Event::FigureMoved { to, figure, .. } => {
+            format!("{} moved to {}", figure_name(game, names, *figure), location_text(game, to))
+        }
+        Event::FigureReturned { player, kind, .. } => format!("{} got back {}", who(*player), rules.figure(*kind).id),
+        Event::FigureTurned { figure, face } => format!("{} turned to {face}", figure_name(game, names, *figure)),
+        Event::FeatureCompleted { kind, completer, .. } => format!("{} completed by {}", kind.name(), who(*completer)),
+        Event::FeatureScored { kind, completed, points, .. } => {
+            let what = if *completed || *kind == meeple_core::SegmentKind::Field {
+                kind.name().to_string()
+            } else {
+                format!("unfinished {}", kind.name())
+            };
+            if points.is_empty() {
+                format!("scored {what}: nobody")
+            } else {
+                let list: Vec<String> = points.iter().map(|(p, n)| format!("{} {n}", who(*p))).collect();
+                format!("scored {what}: {}", list.join(", "))
+            }
+        }
+        Event::PointsAdded { player, points, category } => {
+            format!("{} {points:+} {}", who(*player), rules.categories()[*category as usize])
+        }
+        Event::TokensChanged { player, token, delta } => {
+            format!("{} {delta:+} {}", who(*player), rules.tokens()[*token as usize].id)
+        }
+        Event::DecisionRequested { player, kind } => format!("{} decides {kind}", who(*player)),
+        Event::DecisionMade { player, option } => format!("{} chose {option}", who(*player)),
+        Event::Log { message, .. } => format!("log: {message}"),
+        Event::TurnPartEnd { part, .. } => format!("end of part {part}"),
+        Event::TurnEnd { player, .. } => format!("end of turn of {}", who(*player)),
+        Event::GameEnd => "game over".to_string(),
+    }
+}
+
+fn figure_name(game: &Game, names: &[String], id: u16) -> String {
+    let f = game.state().figure(id);
+    format!("{}'s {}", names.get(f.owner as usize).map_or("?", String::as_str), game.rules().figure(f.kind).id)
+}
+
+fn location_text(game: &Game, at: &Location) -> String {
+    let st = game.state();
+    match *at {
+        Location::Segment { segment } => {
+            let info = st.features().info(segment);
+            let placed = st.board().tile(info.tile);
+            let seg = &game.rules().tile(placed.tile).def.segments[info.local as usize];
+            format!("{} at {},{}", seg.id, placed.pos.x, placed.pos.y)
+        }
+        Location::Point { tile, point } => {
+            let placed = st.board().tile(tile);
+            format!(
+                "{} at {},{}",
+                game.rules().tile(placed.tile).def.points[point as usize].id,
+                placed.pos.x,
+                placed.pos.y
+            )
+        }
+        Location::Supply => "supply".into(),
+        Location::Aside => "aside".into(),
+    }
+}
+
+/// A scenario file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    description: String,
+    #[serde(default)]
+    source: Option<String>,
+    game: toml::Table,
+    #[serde(default, rename = "step")]
+    steps: Vec<Step>,
+    #[serde(default)]
+    end: Option<Expect>,
+}
+
+/// One action (or a placement followed by a figure action) and what must hold afterwards.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default)]
+    player: Option<String>,
+    #[serde(default)]
+    place: Option<String>,
+    #[serde(default)]
+    figure: Option<String>,
+    #[serde(default)]
+    choose: Option<u16>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    expect: Option<Expect>,
+}
+
+/// What must be true.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    #[serde(default)]
+    scores: Option<Vec<i32>>,
+    #[serde(default)]
+    breakdown: Option<BTreeMap<String, Vec<i32>>>,
+    #[serde(default)]
+    supply: Option<BTreeMap<String, Vec<u8>>>,
+    #[serde(default)]
+    tokens: Option<BTreeMap<String, Vec<i32>>>,
+    #[serde(default)]
+    events: Option<Vec<String>>,
+    #[serde(default)]
+    no_events: Option<Vec<String>>,
+    #[serde(default)]
+    over: Option<bool>,
+    #[serde(default)]
+    to_act: Option<String>,
+    #[serde(default)]
+    drawn: Option<String>,
+    #[serde(default)]
+    discarded: Option<Vec<String>>,
+    #[serde(default)]
+    figure_actions: Option<usize>,
+}
+
+/// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error
+/// describes the first expectation that failed.
+pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let sc: Scenario = toml::from_str(&text).map_err(|e| format!("bad scenario file: {e}"))?;
+    let config_text = toml::to_string(&sc.game).map_err(|e| e.to_string())?;
+    let config = GameConfig::parse(&format!("{} [game]", path.display()), &config_text).map_err(|r| r.to_string())?;
+    let loaded = load(&config).map_err(|r| r.to_string())?;
+    let names = loaded.config.players.clone();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
+    let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
+    for (i, step) in sc.steps.iter().enumerate() {
+        let ctx = |msg: String| format!("{}\nstep {}: {msg}", sc.description, i + 1);
+        let events = run_step(&mut game, &names, step).map_err(ctx)?;
+        all.extend(events.iter().cloned());
+        if let Some(expect) = &step.expect {
+            check(&game, &names, expect, &events).map_err(ctx)?;
+        }
+    }
+    if let Some(end) = &sc.end {
+        check(&game, &names, end, &all).map_err(|m| {
+            format!("{}\nat the end: {m}\nsource: {}", sc.description, sc.source.as_deref().unwrap_or("-"))
+        })?;
+    }
+    Ok(())
+}
+
+fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String>, String> {
+    if let Some(p) = &step.player {
+        let acting = game.to_act().map(|p| names[p as usize].clone());
+        if acting.as_deref() != Some(p.as_str()) {
+            return Err(format!("expected {p} to act, but it is {acting:?}"));
+        }
+    }
+    let mut actions = Vec::new();
+    if let Some(place) = &step.place {
+        actions.push(parse_place(game, place)?);
+    }
+    if let Some(fig) = &step.figure {
+        actions.push(parse_figure(game, fig, step.place.is_some())?);
+    }
+    if let Some(option) = step.choose {
+        actions.push(Action::Choose { option });
+    }
+    if actions.is_empty() {
+        return Err("a step needs `place`, `figure` or `choose`".into());
+    }
+    let mut texts = Vec::new();
+    for (i, action) in actions.into_iter().enumerate() {
+        let before = game.state().hash();
+        match (game.apply(action), &step.error) {
+            (Ok(events), None) => {
+                let events = events.to_vec();
+                texts.extend(events.iter().map(|e| event_text(game, names, e)));
+            }
+            (Ok(_), Some(kind)) => return Err(format!("action {action:?} was accepted, expected a `{kind}` error")),
+            (Err(e), Some(kind)) => {
+                let got = match e {
+                    meeple_core::ActionError::Illegal(_) => "illegal",
+                    meeple_core::ActionError::GameOver => "game-over",
+                    meeple_core::ActionError::Hook(_) => "hook",
+                };
+                if got != kind {
+                    return Err(format!("expected a `{kind}` error, got: {e}"));
+                }
+                if game.state().hash() != before {
+                    return Err("a refused action changed the game".into());
+                }
+                if i == 0 {
+                    return Ok(texts);
+                }
+            }
+            (Err(e), None) => return Err(format!("action {action:?} was refused: {e}")),
+        }
+    }
+    Ok(texts)
+}
+
+/// `"E at 0,1 r2"`: tile id, square, quarter turns clockwise.
+fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
+    let bad = || format!("`place = \"{s}\"`: expected \"<tile> at <x>,<y> r<0-3>\"");
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let [tile, "at", xy, r] = words[..] else { return Err(bad()) };
+    let (x, y) = xy.split_once(',').ok_or_else(bad)?;
+    let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
+    let rotation = Rotation::new(r.strip_prefix('r').and_then(|n| n.parse().ok()).ok_or_else(bad)?);
+    let drawn = game.state().turn().tile.map(|t| game.rules().tile(t).def.id.clone());
+    if drawn.as_deref() != Some(tile) {
+        return Err(format!("expected to place {tile}, but the drawn tile is {drawn:?}"));
+    }
+    Ok(Action::PlaceTile { pos, rotation })
+}
+
+/// `"meeple on city"`, `"meeple on road with builder"`, `"pass"`.
+fn parse_figure(game: &Game, s: &str, after_place: bool) -> Result<Action, String> {
+    if s == "pass" {
+        return Ok(Action::Pass);
+    }
+    let bad = || format!("`figure = \"{s}\"`: expected \"<figure> on <segment>[ with <figure>]\" or \"pass\"");
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let (kind, seg, with) = match words[..] {
+        [k, "on", seg] => (k, seg, None),
+        [k, "on", seg, "with", w] => (k, seg, Some(w)),
+        _ => return Err(bad()),
+    };
+    let rules = game.rules();
+    let figure = figure_id(rules, kind)?;
+    let with = with.map(|w| figure_id(rules, w)).transpose()?;
+    // The segment is looked up on the tile just placed, or the drawn one when placing in the same step.
+    let tile = if after_place {
+        game.state().turn().tile
+    } else {
+        game.state().turn().placed.map(|i| game.state().board().tile(i).tile)
+    };
+    let tile = tile.ok_or("no tile to place a figure on")?;
+    let segment = rules
+        .tile(tile)
+        .def
+        .segment(seg)
+        .ok_or_else(|| format!("tile {} has no segment `{seg}`", rules.tile(tile).def.id))?;
+    Ok(Action::PlaceFigure { figure, segment: segment as u8, with })
+}
+
+fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
+    rules
+        .figure_by_name(name)
+        .or_else(|| rules.figures().iter().position(|f| f.id.rsplit(':').next() == Some(name)).map(|i| i as u8))
+        .ok_or_else(|| format!("no figure `{name}`"))
+}
+
+fn player_index(names: &[String], name: &str) -> Result<u8, String> {
+    names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| format!("no player `{name}`"))
+}
+
+fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result<(), String> {
+    let st = game.state();
+    let rules = game.rules();
+    let players = 0..st.players();
+    if let Some(want) = &e.scores {
+        let got: Vec<i32> = players.clone().map(|p| st.score(p)).collect();
+        if &got != want {
+            return Err(format!("scores: expected {want:?}, got {got:?}\nevents: {events:#?}"));
+        }
+    }
+    if let Some(map) = &e.breakdown {
+        for (cat, want) in map {
+            let c = rules.category(cat).ok_or_else(|| format!("no score category `{cat}`"))?;
+            let got: Vec<i32> = players.clone().map(|p| st.points(p, c)).collect();
+            if &got != want {
+                return Err(format!("{cat} points: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(map) = &e.supply {
+        for (fig, want) in map {
+            let k = figure_id(rules, fig)?;
+            let got: Vec<u8> = players.clone().map(|p| st.supply(p, k)).collect();
+            if &got != want {
+                return Err(format!("{fig} in supply: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(map) = &e.tokens {
+        for (tok, want) in map {
+            let t = rules.token_by_name(tok).ok_or_else(|| format!("no token `{tok}`"))?;
+            let got: Vec<i32> = players.clone().map(|p| st.tokens(p, t)).collect();
+            if &got != want {
+                return Err(format!("{tok} tokens: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(want) = &e.events {
+        let mut rest = events.iter();
+        for w in want {
+            if !rest.any(|g| g == w) {
+                return Err(format!("missing event (in this order) `{w}`; events were:\n  {}", events.join("\n  ")));
+            }
+        }
+    }
+    if let Some(never) = &e.no_events
+        && let Some(found) = never.iter().find(|n| events.contains(n))
+    {
+        return Err(format!("unexpected event `{found}`"));
+    }
+    if let Some(over) = e.over
+        && game.is_over() != over
+    {
+        return Err(format!("game over: expected {over}"));
+    }
+    if let Some(who) = &e.to_act {
+        let p = player_index(names, who)?;
+        if game.to_act() != Some(p) {
+            return Err(format!("expected {who} to act next, got {:?}", game.to_act()));
+        }
+    }
+    if let Some(t) = &e.drawn {
+        let got = st.turn().tile.map(|t| rules.tile(t).def.id.clone());
+        if got.as_deref() != Some(t.as_str()) {
+            return Err(format!("drawn tile: expected {t}, got {got:?}"));
+        }
+    }
+    if let Some(want) = &e.discarded {
+        let got: Vec<String> = st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect();
+        if &got != want {
+            return Err(format!("discarded: expected {want:?}, got {got:?}"));
+        }
+    }
+    if let Some(n) = e.figure_actions {
+        let got = game.legal_actions().iter().filter(|a| matches!(a, Action::PlaceFigure { .. })).count();
+        if got != n {
+            return Err(format!("figure placements on offer: expected {n}, got {got}"));
+        }
+    }
+    Ok(())
+}
+
+/// Every scenario file under a folder, sorted.
+pub fn scenario_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    crate::ruleset::collect_files(dir, "toml", &mut out);
+    out.sort();
+    out
+}
