@@ -12,6 +12,24 @@ use std::sync::Arc;
 
 pub use meeple_host::scenario::{event_text, scenario_files};
 
+/// Writes throwaway mods under the build folder: `(id, extra manifest lines, init.luau or "")`.
+/// Returns the folder to pass as a mod root.
+pub fn write_mods(root_name: &str, mods: &[(&str, &str, &str)]) -> PathBuf {
+    let root = repo().join("target/test-mods").join(root_name);
+    let _ = std::fs::remove_dir_all(&root);
+    for (id, extra, script) in mods {
+        let dir = root.join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut manifest = format!("[expansion]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\napi = 1\n{extra}\n");
+        if !script.is_empty() {
+            manifest.push_str("\n[script]\nentry = \"init.luau\"\n");
+            std::fs::write(dir.join("init.luau"), script).unwrap();
+        }
+        std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    }
+    root
+}
+
 /// Runs one scenario file with the test expansions available.
 pub fn run_scenario(path: &Path) -> Result<(), String> {
     meeple_host::scenario::run_scenario(path, &load_config)

@@ -111,20 +111,10 @@ fn math_random_follows_the_game_seed() {
     );
 }
 
-/// Writes a throwaway mod under the build folder.
+/// A throwaway mod with just an entry script.
 fn write_mod(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let root = repo().join("target/test-mods").join(name);
-    let _ = std::fs::remove_dir_all(&root);
-    let dir = root.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let manifest = format!(
-        "[expansion]\nid = \"{name}\"\nname = \"{name}\"\nversion = \"0.1.0\"\napi = 1\ndepends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n"
-    );
-    std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
-    for (file, text) in files {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    root
+    let script = files.iter().find(|(f, _)| *f == "init.luau").map_or("", |(_, t)| *t);
+    meeple_tests::write_mods(name, &[(name, "depends = [\"base\"]", script)])
 }
 
 fn load_mod(root: &Path, name: &str) -> Result<meeple_host::Loaded, String> {
@@ -175,4 +165,34 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
     let root = write_mod("tamper", &[("init.luau", "string.rep = nil\n")]);
     let err = load_mod(&root, "tamper").unwrap_err();
     assert!(err.contains("tamper/init.luau:1:") && err.contains("readonly"), "{err}");
+}
+
+#[test]
+fn the_generated_api_docs_are_up_to_date() {
+    use meeple_host::luau::docs::{lua_api_markdown, luau_definitions};
+    for (file, text) in [("docs/lua-api.md", lua_api_markdown()), ("docs/meeple.d.luau", luau_definitions())] {
+        let committed = std::fs::read_to_string(repo().join(file)).unwrap_or_default();
+        assert!(committed == text, "{file} is stale: run `cargo run --bin meeple -- api-docs` and commit it");
+    }
+}
+
+#[test]
+fn every_function_of_the_registry_exists_for_scripts() {
+    use meeple_host::luau::api::{API, Scope};
+    let mut checks = String::new();
+    for e in API {
+        let (table, name) = match e.scope {
+            Scope::Meeple => ("meeple", e.name),
+            Scope::View => ("view", e.name),
+            Scope::Out => ("out", e.name),
+        };
+        checks += &format!("    assert(type({table}.{name}) == \"function\", \"{table}.{name} is missing\")\n");
+    }
+    let script = format!("meeple.on(\"setup\", function(view, out)\n{checks}    out:log(\"all {} present\")\nend)\n", API.len());
+    let root = meeple_tests::write_mods("registry", &[("registry", "depends = [\"base\"]", &script)]);
+    let cfg = meeple_host::GameConfig::parse("t.toml", "players = 2\n[[expansions]]\nid = \"registry\"\n").unwrap();
+    let loaded = meeple_host::load::from_config_with(&cfg, &[root], &meeple_tests::TestCode).unwrap_or_else(|r| panic!("{r}"));
+    let game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap_or_else(|e| panic!("{e}"));
+    let logged = game.events().iter().any(|e| matches!(e, meeple_core::Event::Log { message, .. } if message == &format!("all {} present", API.len())));
+    assert!(logged, "{:?}", game.events());
 }

@@ -160,16 +160,22 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     }
     check_relations(&selected, &choices, &mut p);
     if !p.report.is_empty() {
-        return Err(p.report);
+        return Err(sorted(p.report));
     }
     let selected = load_order(selected, &choices, &mut p);
     if !p.report.is_empty() {
-        return Err(p.report);
+        return Err(sorted(p.report));
     }
     let rules = assemble(&selected, code)?;
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
     Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
+}
+
+/// Problems of one file in file order (problems of other files stay where they are).
+fn sorted(mut r: Report) -> Report {
+    r.diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+    r
 }
 
 fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> Option<Selected> {
