@@ -20,7 +20,8 @@ pub fn write_mods(root_name: &str, mods: &[(&str, &str, &str)]) -> PathBuf {
     for (id, extra, script) in mods {
         let dir = root.join(id);
         std::fs::create_dir_all(&dir).unwrap();
-        let mut manifest = format!("[expansion]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\napi = 1\n{extra}\n");
+        let mut manifest =
+            format!("[expansion]\nid = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\napi = 1\n{extra}\n");
         if !script.is_empty() {
             manifest.push_str("\n[script]\nentry = \"init.luau\"\n");
             std::fs::write(dir.join("init.luau"), script).unwrap();

@@ -21,7 +21,8 @@ fn expansions_load_in_dependency_order_then_by_id() {
             ("mid", "depends = [\"base\"]\noptional_depends = [\"alpha\"]", ""),
         ],
     );
-    let cfg = "players = 2\n[[expansions]]\nid = \"mid\"\n[[expansions]]\nid = \"alpha\"\n[[expansions]]\nid = \"zeta\"\n";
+    let cfg =
+        "players = 2\n[[expansions]]\nid = \"mid\"\n[[expansions]]\nid = \"alpha\"\n[[expansions]]\nid = \"zeta\"\n";
     let loaded = resolve(&root, cfg).unwrap();
     let order: Vec<&str> = loaded.selected.iter().map(|s| s.manifest.id.as_str()).collect();
     assert_eq!(order, ["base", "zeta", "alpha", "mid"]);
@@ -38,10 +39,12 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
             ("rival", "conflicts = [\"loner\"]", ""),
         ],
     );
-    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"ping\"\n[[expansions]]\nid = \"pong\"\n").unwrap_err();
+    let err =
+        resolve(&root, "players = 2\n[[expansions]]\nid = \"ping\"\n[[expansions]]\nid = \"pong\"\n").unwrap_err();
     assert_eq!(err, "game.toml:3:6: dependency cycle among: ping → pong");
 
-    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"loner\"\n[[expansions]]\nid = \"rival\"\n").unwrap_err();
+    let err =
+        resolve(&root, "players = 2\n[[expansions]]\nid = \"loner\"\n[[expansions]]\nid = \"rival\"\n").unwrap_err();
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(
         lines,
@@ -54,7 +57,14 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
 
 #[test]
 fn unknown_expansions_editions_and_options_are_reported_together() {
-    let root = write_mods("options", &[("knobs", "depends = [\"base\"]\neditions = [\"A\", \"B\"]\n[options.level]\ntype = \"int\"\nmin = 1\nmax = 3\ndefault = 2\n[options.mode]\ntype = \"enum\"\nvalues = [\"fast\", \"slow\"]\ndefault = \"fast\"", "")]);
+    let root = write_mods(
+        "options",
+        &[(
+            "knobs",
+            "depends = [\"base\"]\neditions = [\"A\", \"B\"]\n[options.level]\ntype = \"int\"\nmin = 1\nmax = 3\ndefault = 2\n[options.mode]\ntype = \"enum\"\nvalues = [\"fast\", \"slow\"]\ndefault = \"fast\"",
+            "",
+        )],
+    );
     let cfg = "players = 2\n[[expansions]]\nid = \"knobs\"\nedition = \"C\"\noptions = { level = 5, mode = \"medium\", colour = true }\n[[expansions]]\nid = \"knob\"\n[[expansions]]\nid = \"knobs\"\n";
     let err = resolve(&root, cfg).unwrap_err();
     let lines: Vec<&str> = err.lines().collect();
@@ -76,12 +86,24 @@ fn a_broken_manifest_is_reported_when_chosen() {
     let root = write_mods("broken", &[("cracked", "depends = [\"base\"]\nrequires = 3", "")]);
     let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"cracked\"\n").unwrap_err();
     assert!(err.contains("game.toml:3:6: expansion `cracked` cannot be loaded; its manifest has problems:"), "{err}");
-    assert!(err.contains("cracked/expansion.toml:7:1: unknown key `requires` in [expansion]; expected one of: api, categories"), "{err}");
+    assert!(
+        err.contains(
+            "cracked/expansion.toml:7:1: unknown key `requires` in [expansion]; expected one of: api, categories"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
 fn the_ruleset_hash_changes_with_scripts_and_options_and_goes_into_replays() {
-    let root = write_mods("hashing", &[("scripted", "depends = [\"base\"]\n[options.n]\ntype = \"int\"\ndefault = 1", "meeple.on(\"turn_end\", function() end)\n")]);
+    let root = write_mods(
+        "hashing",
+        &[(
+            "scripted",
+            "depends = [\"base\"]\n[options.n]\ntype = \"int\"\ndefault = 1",
+            "meeple.on(\"turn_end\", function() end)\n",
+        )],
+    );
     let cfg = |n: i64| format!("players = 2\n[[expansions]]\nid = \"scripted\"\noptions = {{ n = {n} }}\n");
     let a = resolve(&root, &cfg(1)).unwrap().rules.hash().to_string();
     let b = resolve(&root, &cfg(2)).unwrap().rules.hash().to_string();

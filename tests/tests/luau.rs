@@ -188,11 +188,29 @@ fn every_function_of_the_registry_exists_for_scripts() {
         };
         checks += &format!("    assert(type({table}.{name}) == \"function\", \"{table}.{name} is missing\")\n");
     }
-    let script = format!("meeple.on(\"setup\", function(view, out)\n{checks}    out:log(\"all {} present\")\nend)\n", API.len());
+    let script =
+        format!("meeple.on(\"setup\", function(view, out)\n{checks}    out:log(\"all {} present\")\nend)\n", API.len());
     let root = meeple_tests::write_mods("registry", &[("registry", "depends = [\"base\"]", &script)]);
     let cfg = meeple_host::GameConfig::parse("t.toml", "players = 2\n[[expansions]]\nid = \"registry\"\n").unwrap();
-    let loaded = meeple_host::load::from_config_with(&cfg, &[root], &meeple_tests::TestCode).unwrap_or_else(|r| panic!("{r}"));
+    let loaded =
+        meeple_host::load::from_config_with(&cfg, &[root], &meeple_tests::TestCode).unwrap_or_else(|r| panic!("{r}"));
     let game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap_or_else(|e| panic!("{e}"));
-    let logged = game.events().iter().any(|e| matches!(e, meeple_core::Event::Log { message, .. } if message == &format!("all {} present", API.len())));
+    let logged = game.events().iter().any(
+        |e| matches!(e, meeple_core::Event::Log { message, .. } if message == &format!("all {} present", API.len())),
+    );
     assert!(logged, "{:?}", game.events());
+}
+
+#[test]
+fn can_place_tile_reads_candidates_and_forbids_some() {
+    let script = "meeple.on(\"can_place_tile\", function(view, tile, candidates, out)\n    assert(#candidates >= 1 and candidates[1].x ~= nil)\n    for i, c in candidates do\n        if i > 1 then out:forbid(i) end\n    end\nend)\n";
+    let root = write_mod("only-first", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "only-first").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(4)).unwrap();
+    for _ in 0..10 {
+        let legal = game.legal_actions();
+        assert_eq!(legal.len(), 1, "only the first candidate is left");
+        game.apply(legal[0]).unwrap();
+        game.apply(Action::Pass).unwrap();
+    }
 }

@@ -14,7 +14,8 @@ use meeple_core::{
     Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, View,
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
-use meeple_plugin_sdk::proto::{Call, CallResult, Created, PROTO, Reply, RulesData, Settings, decode, encode};
+use meeple_plugin_sdk::proto::{Call, CallResult, Created, PROTO, Reply, RulesData, Settings, decode, encode, tag};
+use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -262,18 +263,31 @@ impl NativeExpansion {
         self.lib
     }
 
-    fn call(&self, view: &View<'_>, hook: HookKind, call: &Call) -> Result<Reply, HookError> {
+    /// Calls the plugin with a tagged call; sends the ruleset first if it has not got it yet.
+    fn call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
         if self.ruleset_sent.get().is_none() {
             let rules = Call::Rules { rules: RulesData::of(view.rules()), expansion: view.expansion() };
-            self.raw_call(view, hook, &rules)?;
+            self.raw_call(view, hook, &message(&rules))?;
             let _ = self.ruleset_sent.set(());
         }
-        self.raw_call(view, hook, call)
+        self.raw_call(view, hook, bytes)
     }
 
-    fn raw_call(&self, view: &View<'_>, hook: HookKind, call: &Call) -> Result<Reply, HookError> {
-        let bytes = encode(call);
-        let mut reply = Vec::new();
+    fn raw_call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
+        let mut reply = REPLY.with(|r| std::mem::take(&mut *r.borrow_mut()));
+        reply.clear();
+        let result = self.raw_call_into(view, hook, bytes, &mut reply);
+        REPLY.with(|r| *r.borrow_mut() = reply);
+        result
+    }
+
+    fn raw_call_into(
+        &self,
+        view: &View<'_>,
+        hook: HookKind,
+        bytes: &[u8],
+        reply: &mut Vec<u8>,
+    ) -> Result<Reply, HookError> {
         let ctx = CallCtx { view, expansion: &self.id };
         let host = HostV1 {
             struct_size: size_of::<HostV1>() as u32,
@@ -288,24 +302,58 @@ impl NativeExpansion {
             (self.lib.table.call)(
                 &host,
                 self.instance,
-                Bytes::from_slice(&bytes),
-                &mut reply as *mut Vec<u8> as *mut c_void,
+                Bytes::from_slice(bytes),
+                reply as *mut Vec<u8> as *mut c_void,
                 vec_sink,
             )
         };
         let fail = |message: String| HookError::new(&self.id, hook, message);
         match status {
-            abi::OK => decode::<CallResult>(&reply).map_err(fail)?,
-            abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(&reply)))),
-            _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(&reply)))),
+            abi::OK if reply.is_empty() => Ok(Reply::default()),
+            abi::OK => decode::<CallResult>(reply).map_err(fail)?,
+            abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(reply)))),
+            _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(reply)))),
         }
     }
 
-    fn call_commands(&self, view: &View<'_>, hook: HookKind, call: &Call, out: &mut Commands<'_>) -> HookResult {
-        let reply = self.call(view, hook, call)?;
+    fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
+        let reply = self.call(view, hook, bytes)?;
         reply.commands.into_iter().for_each(|c| out.push(c));
         Ok(())
     }
+}
+
+thread_local! {
+    /// Reused buffers: the call being written and the reply being read.
+    static CALL: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
+    static REPLY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Encodes a hot call with the thread's reused buffer: the tag, an optional hook number, and
+/// the words `fill` writes (it returns false when there is nothing to send).
+fn with_call<R>(
+    t: u8,
+    hook: Option<u8>,
+    fill: impl FnOnce(&mut Writer) -> bool,
+    send: impl FnOnce(&[u8]) -> R,
+) -> Option<R> {
+    CALL.with(|c| {
+        let mut w = c.borrow_mut();
+        w.0.clear();
+        w.0.push(t);
+        w.0.extend(hook);
+        if !fill(&mut w) {
+            return None;
+        }
+        Some(send(&w.0))
+    })
+}
+
+/// A call as a MessagePack message.
+fn message(call: &Call) -> Vec<u8> {
+    let mut bytes = vec![tag::MESSAGE];
+    bytes.extend(encode(call));
+    bytes
 }
 
 impl Expansion for NativeExpansion {
@@ -322,7 +370,7 @@ impl Expansion for NativeExpansion {
     }
 
     fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::Setup, &Call::Setup, out)
+        self.call_commands(view, HookKind::Setup, &message(&Call::Setup), out)
     }
 
     fn can_place_tile(
@@ -332,8 +380,12 @@ impl Expansion for NativeExpansion {
         candidates: &[Placement],
         allowed: &mut [bool],
     ) -> HookResult {
-        let reply =
-            self.call(view, HookKind::CanPlaceTile, &Call::CanPlaceTile { tile, candidates: candidates.to_vec() })?;
+        let fill = |w: &mut Writer| {
+            w.candidates(tile, candidates);
+            true
+        };
+        let hook = HookKind::CanPlaceTile;
+        let reply = with_call(tag::CANDIDATES, None, fill, |b| self.call(view, hook, b)).expect("always sent")?;
         for i in reply.forbidden {
             if let Some(a) = allowed.get_mut(i as usize) {
                 *a = false;
@@ -343,28 +395,36 @@ impl Expansion for NativeExpansion {
     }
 
     fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
-        offers.extend(self.call(view, HookKind::FigureActions, &Call::FigureActions)?.offers);
+        offers.extend(self.call(view, HookKind::FigureActions, &[tag::FIGURE_ACTIONS])?.offers);
         Ok(())
     }
 
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::OnAction, &Call::OnAction { offer: offer.clone() }, out)
+        self.call_commands(view, HookKind::OnAction, &message(&Call::OnAction { offer: offer.clone() }), out)
     }
 
     fn on_decision(&self, view: &View<'_>, decision: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::OnDecision, &Call::OnDecision { decision: decision.clone(), option }, out)
+        let call = Call::OnDecision { decision: decision.clone(), option };
+        self.call_commands(view, HookKind::OnDecision, &message(&call), out)
     }
 
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
-        let hook = HookKind::for_event(event).unwrap_or(HookKind::TilePlaced);
-        self.call_commands(view, hook, &Call::Event { event: event.clone() }, out)
+        let Some(hook) = HookKind::for_event(event) else { return Ok(()) };
+        let figure = |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
+        with_call(tag::EVENT, Some(hook as u8), |w| w.event(event, figure), |b| self.call_commands(view, hook, b, out))
+            .unwrap_or(Ok(()))
     }
 
     fn modify_score(&self, view: &View<'_>, scoring: &Scoring, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::ModifyScore, &Call::ModifyScore { scoring: scoring.clone() }, out)
+        let fill = |w: &mut Writer| {
+            w.scoring(scoring);
+            true
+        };
+        let hook = HookKind::ModifyScore;
+        with_call(tag::SCORING, None, fill, |b| self.call_commands(view, hook, b, out)).expect("always sent")
     }
 
     fn final_scoring(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::FinalScoring, &Call::FinalScoring, out)
+        self.call_commands(view, HookKind::FinalScoring, &message(&Call::FinalScoring), out)
     }
 }

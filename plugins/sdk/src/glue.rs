@@ -2,13 +2,14 @@
 //! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
 
 use crate::abi::{Bytes, ERROR, HostV1, OK, PANICKED, Sink, vec_sink};
-use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, encode};
+use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, encode, tag};
+use crate::wire::Reader;
 use meeple_core::view::{Answer, Query, ViewSource};
 use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Rules, View};
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 pub use crate::proto::Settings;
 
@@ -18,7 +19,7 @@ struct Instance {
     rules: OnceLock<(Rules, u16)>,
 }
 
-static INSTANCES: Mutex<Vec<Arc<Instance>>> = Mutex::new(Vec::new());
+static INSTANCES: RwLock<Vec<Arc<Instance>>> = RwLock::new(Vec::new());
 
 thread_local! {
     /// The host of the call in progress on this thread (for logging).
@@ -63,7 +64,7 @@ where
         let hooks =
             HookKind::ALL.iter().filter(|h| expansion.hooks().contains(**h)).map(|h| h.name().to_string()).collect();
         let categories = expansion.categories();
-        let mut all = INSTANCES.lock().map_err(|_| "instance table poisoned".to_string())?;
+        let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
         all.push(Arc::new(Instance { expansion, rules: OnceLock::new() }));
         Ok(encode(&Created { instance: (all.len() - 1) as u32, hooks, categories }))
     })
@@ -78,15 +79,15 @@ pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c
     let input = unsafe { call.as_slice() };
     guarded(sink, write, || {
         let inst = INSTANCES
-            .lock()
+            .read()
             .map_err(|_| "instance table poisoned".to_string())?
             .get(instance as usize)
             .cloned()
             .ok_or_else(|| format!("no plugin instance {instance}"))?;
-        let call: Call = decode(input)?;
+        let call = read_call(input)?;
         if let Call::Rules { rules, expansion } = call {
             let _ = inst.rules.set((rules.build()?, expansion));
-            return Ok(encode::<CallResult>(&Ok(Reply::default())));
+            return Ok(Vec::new());
         }
         let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
         HOST.with(|h| h.set(host));
@@ -94,7 +95,31 @@ pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c
         let view = View::remote(rules, &source, *index);
         let result = dispatch(inst.expansion.as_ref(), &view, call);
         HOST.with(|h| h.set(std::ptr::null()));
-        Ok(encode::<CallResult>(&result))
+        Ok(match result {
+            Ok(reply) if reply.is_empty() => Vec::new(),
+            other => encode::<CallResult>(&other),
+        })
+    })
+}
+
+/// Decodes a call from its tagged bytes.
+fn read_call(input: &[u8]) -> Result<Call, String> {
+    let (&t, rest) = input.split_first().ok_or("an empty call")?;
+    let bad = || format!("a malformed call (tag {t})");
+    Ok(match t {
+        tag::MESSAGE => decode(rest)?,
+        tag::EVENT => {
+            let (&hook, words) = rest.split_first().ok_or_else(bad)?;
+            let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
+            Call::Event { event: Reader::new(words).event(hook).ok_or_else(bad)? }
+        }
+        tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring().ok_or_else(bad)? },
+        tag::CANDIDATES => {
+            let (tile, candidates) = Reader::new(rest).candidates().ok_or_else(bad)?;
+            Call::CanPlaceTile { tile, candidates }
+        }
+        tag::FIGURE_ACTIONS => Call::FigureActions,
+        _ => return Err(bad()),
     })
 }
 

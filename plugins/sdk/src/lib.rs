@@ -24,6 +24,7 @@
 pub mod abi;
 pub mod glue;
 pub mod proto;
+pub mod wire;
 
 pub use meeple_core;
 pub use proto::Settings;

@@ -158,5 +158,27 @@ pub struct Reply {
     pub offers: Vec<Offer>,
 }
 
-/// The reply of `call`: the hook's result.
+/// The reply of `call`: the hook's result. An empty reply means `Ok(Reply::default())`.
 pub type CallResult = Result<Reply, HookError>;
+
+/// The first byte of a call's bytes says how the rest is encoded: the hot calls use the
+/// compact [`crate::wire`] format, everything else a MessagePack [`Call`].
+pub mod tag {
+    /// A MessagePack `Call` follows.
+    pub const MESSAGE: u8 = 0;
+    /// The hook's number (`HookKind as u8`) and a wire event follow.
+    pub const EVENT: u8 = 1;
+    /// A wire scoring follows (`modify_score`).
+    pub const SCORING: u8 = 2;
+    /// Wire candidates follow (`can_place_tile`).
+    pub const CANDIDATES: u8 = 3;
+    /// Nothing follows (`figure_actions`).
+    pub const FIGURE_ACTIONS: u8 = 4;
+}
+
+impl Reply {
+    /// True when the hook produced nothing (sent as an empty reply).
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty() && self.forbidden.is_empty() && self.offers.is_empty()
+    }
+}

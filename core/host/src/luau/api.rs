@@ -390,6 +390,21 @@ pub(crate) fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The candidate placements of a `can_place_tile` call, as a list of `{x, y, rotation}`.
+pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
+    super::vm::with_candidates(lua, |list| {
+        let t = lua.create_table_with_capacity(list.len(), 0)?;
+        for (i, p) in list.iter().enumerate() {
+            let c = lua.create_table_with_capacity(0, 3)?;
+            c.raw_set("x", p.pos.x)?;
+            c.raw_set("y", p.pos.y)?;
+            c.raw_set("rotation", p.rotation.quarter_turns())?;
+            t.raw_set(i + 1, c)?;
+        }
+        Ok(t)
+    })
+}
+
 /// The view handed to every handler.
 pub(crate) struct ViewHandle;
 

@@ -16,6 +16,7 @@ use super::api;
 use super::{Limits, Script};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Placement, Scoring, TileId, View};
+use meeple_plugin_sdk::wire::Writer;
 use mlua::chunk::ChunkMode;
 use mlua::{AnyUserData, Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
 use std::cell::{Cell, RefCell};
@@ -66,6 +67,10 @@ pub(crate) struct Ctx {
     pub forbidden: RefCell<Vec<usize>>,
     /// Offers made by a `figure_actions` handler.
     pub offers: RefCell<Vec<Offer>>,
+    /// The candidates of the `can_place_tile` call in progress (see `with_candidates`).
+    candidates: Cell<(*const Placement, usize)>,
+    /// Numbers `can_place_tile` calls.
+    calls: Cell<u32>,
 }
 
 impl Ctx {
@@ -111,6 +116,20 @@ pub(crate) fn with_out<R>(
     })
 }
 
+/// Runs `f` with the candidate placements of the `can_place_tile` call in progress.
+pub(crate) fn with_candidates<R>(lua: &Lua, f: impl FnOnce(&[Placement]) -> mlua::Result<R>) -> mlua::Result<R> {
+    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| mlua::Error::runtime("meeple context missing"))?;
+    let (p, n) = ctx.candidates.get();
+    if p.is_null() {
+        return Err(mlua::Error::runtime("the candidates can only be read during can_place_tile"));
+    }
+    // SAFETY: `call_can_place` stores the slice of the call in progress and clears it before
+    // returning; the slice outlives that call.
+    #[allow(unsafe_code)]
+    let list = unsafe { std::slice::from_raw_parts(p, n) };
+    f(list)
+}
+
 /// Brackets a hook call: points the context at its view and sink, resets the budget.
 struct Enter<'a> {
     ctx: &'a Ctx,
@@ -150,7 +169,7 @@ impl Drop for Enter<'_> {
 /// nothing), so no Lua table is built from Rust per event (mlua protects every table write, which
 /// costs a closure). Event tables and the candidate list are valid during the call only.
 const PRELUDE: &str = r#"
-local mail = ...
+local mail, fetch_candidates = ...
 local rd = buffer.readi32
 local names = { tiles = {}, figures = {}, kinds = {} }
 local function player(p) if p < 0 then return nil end return p + 1 end
@@ -216,118 +235,22 @@ for hook, readers in fields do
         end,
     })
 end
-local function candidate(i)
-    if type(i) ~= "number" or i < 1 or i > rd(mail, 4) then return nil end
-    local o = 8 + 12 * (i - 1)
-    return { x = rd(mail, o), y = rd(mail, o + 4), rotation = rd(mail, o + 8) }
+-- can_place_tile's candidates come from Rust only when the handler looks at them: most
+-- handlers never do. The mail's first word numbers the calls, so a list is never reused.
+local list, list_call = nil, -1
+local function fetched()
+    local call = rd(mail, 0)
+    if call ~= list_call then list, list_call = fetch_candidates(), call end
+    return list
 end
 local candidates = setmetatable({}, {
-    __index = function(_, i) return candidate(i) end,
-    __len = function() return rd(mail, 4) end,
-    __iter = function()
-        local i = 0
-        return function()
-            i += 1
-            local c = candidate(i)
-            if c then return i, c end
-            return nil
-        end
-    end,
+    __index = function(_, i) return fetched()[i] end,
+    __len = function() return #fetched() end,
+    __iter = function() return next, fetched() end,
 })
 local function set_names(t) names = t end
 return events, candidates, set_names
 "#;
-
-/// Writes an event's fields for the dispatcher.
-#[derive(Default)]
-struct Mail(Vec<u8>);
-
-impl Mail {
-    fn put(&mut self, n: i64) {
-        self.0.extend_from_slice(&(n as i32).to_le_bytes());
-    }
-
-    fn words(&mut self, ns: &[i64]) {
-        ns.iter().for_each(|&n| self.put(n));
-    }
-
-    fn location(&mut self, at: &meeple_core::Location) {
-        use meeple_core::Location::*;
-        match *at {
-            Supply => self.words(&[0, 0, 0]),
-            Segment { segment } => self.words(&[1, segment as i64, 0]),
-            Point { tile, point } => self.words(&[2, tile as i64, point as i64]),
-            Aside => self.words(&[3, 0, 0]),
-        }
-    }
-
-    fn list(&mut self, items: impl ExactSizeIterator<Item = i64>) {
-        self.put(items.len() as i64);
-        items.for_each(|n| self.put(n));
-    }
-
-    /// Encodes an event; `None` for events no hook receives.
-    fn event(&mut self, view: &View<'_>, e: &Event) -> Option<()> {
-        self.0.clear();
-        match e {
-            Event::TilePlaced { player, tile, index, pos, rotation } => {
-                self.words(&[
-                    player.map_or(-1, |p| p as i64),
-                    *tile as i64,
-                    *index as i64,
-                    pos.x as i64,
-                    pos.y as i64,
-                    rotation.quarter_turns() as i64,
-                ]);
-            }
-            Event::FigurePlaced { figure, player, kind, at } => {
-                self.words(&[*figure as i64, *player as i64, *kind as i64]);
-                self.location(at);
-                self.put(0);
-            }
-            Event::FigureMoved { figure, from, to } => {
-                let f = view.figures().into_iter().find(|(id, _)| id == figure).map(|(_, f)| f)?;
-                self.words(&[*figure as i64, f.owner as i64, f.kind as i64]);
-                self.location(to);
-                self.put(1);
-                self.location(from);
-            }
-            Event::FigureReturned { figure, player, kind, from } => {
-                self.words(&[*figure as i64, *player as i64, *kind as i64]);
-                self.location(from);
-            }
-            Event::FeatureCompleted { feature, kind, completer } => {
-                self.words(&[*feature as i64, *kind as i64, *completer as i64]);
-            }
-            Event::FeatureScored { feature, kind, completed, points } => {
-                self.words(&[*feature as i64, *kind as i64, *completed as i64, points.len() as i64]);
-                for (p, n) in points {
-                    self.put(*p as i64);
-                    self.put(*n as i64);
-                }
-            }
-            Event::TurnPartEnd { player, turn, part } => self.words(&[*player as i64, *turn as i64, *part as i64]),
-            Event::TurnEnd { player, turn } => self.words(&[*player as i64, *turn as i64]),
-            _ => return None,
-        }
-        Some(())
-    }
-
-    fn scoring(&mut self, s: &Scoring) {
-        self.0.clear();
-        self.words(&[
-            s.feature as i64,
-            s.kind as i64,
-            s.completed as i64,
-            s.final_scoring as i64,
-            s.tiles as i64,
-            s.arms as i64,
-        ]);
-        self.list(s.cities.iter().map(|&c| c as i64));
-        self.list(s.strength.iter().map(|&c| c as i64));
-        self.list(s.points.iter().map(|&c| c as i64));
-    }
-}
 
 /// Room for the largest event (a scoring of a feature touching many cities).
 const MAIL_BYTES: usize = 64 * 1024;
@@ -338,7 +261,7 @@ pub(crate) struct Vm {
     view: AnyUserData,
     out: AnyUserData,
     mail: mlua::Buffer,
-    scratch: RefCell<Mail>,
+    scratch: RefCell<Writer>,
     /// Per hook, the lazy event table the prelude made.
     events: Vec<Option<Table>>,
     candidates: Table,
@@ -363,6 +286,8 @@ impl Vm {
             loading: Cell::new(true),
             forbidden: RefCell::new(Vec::new()),
             offers: RefCell::new(Vec::new()),
+            candidates: Cell::new((std::ptr::null(), 0)),
+            calls: Cell::new(0),
         });
         let budget = Rc::new(Budget::default());
         budget.left.set(script.limits.steps);
@@ -390,8 +315,12 @@ impl Vm {
         for hook in HookKind::ALL {
             prelude = prelude.replace(&format!("HOOK_{}]", hook.name().to_uppercase()), &format!("{}]", hook as i64));
         }
-        let (event_tables, candidates, set_names): (Table, Table, Function) =
-            lua.load(prelude).set_name("=meeple.prelude").set_mode(ChunkMode::Text).call(mail.clone()).map_err(fail)?;
+        let (event_tables, candidates, set_names): (Table, Table, Function) = lua
+            .load(prelude)
+            .set_name("=meeple.prelude")
+            .set_mode(ChunkMode::Text)
+            .call((mail.clone(), lua.create_function(api::candidates).map_err(fail)?))
+            .map_err(fail)?;
         let mut events = vec![None; HookKind::ALL.len()];
         for hook in HookKind::ALL {
             events[hook as usize] = event_tables.raw_get::<Option<Table>>(hook as i64).map_err(fail)?;
@@ -401,7 +330,7 @@ impl Vm {
             view,
             out,
             mail,
-            scratch: RefCell::new(Mail::default()),
+            scratch: RefCell::new(Writer::default()),
             events,
             candidates,
             set_names,
@@ -479,15 +408,25 @@ impl Vm {
             match args {
                 Args::None => h.call((&self.view, &self.out)),
                 Args::Event(e) => {
-                    let encoded = self.scratch.borrow_mut().event(view, e);
-                    if encoded.is_none() {
+                    let figure =
+                        |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
+                    let encoded = {
+                        let mut w = self.scratch.borrow_mut();
+                        w.0.clear();
+                        w.event(e, figure)
+                    };
+                    if !encoded {
                         return Ok(());
                     }
                     self.post(view)?;
                     h.call((&self.view, self.events[hook as usize].as_ref(), &self.out))
                 }
                 Args::Scoring(s) => {
-                    self.scratch.borrow_mut().scoring(s);
+                    {
+                        let mut w = self.scratch.borrow_mut();
+                        w.0.clear();
+                        w.scoring(s);
+                    }
                     self.post(view)?;
                     h.call((&self.view, self.events[hook as usize].as_ref(), &self.out))
                 }
@@ -520,24 +459,17 @@ impl Vm {
         let ctx = self.ctx();
         ctx.forbidden.borrow_mut().clear();
         let _in = Enter::new(&ctx, &self.budget, &self.limits, view, out, hook);
+        let call = ctx.calls.get().wrapping_add(1);
+        ctx.calls.set(call);
+        ctx.candidates.set((candidates.as_ptr(), candidates.len()));
         let result = (|| -> mlua::Result<()> {
-            {
-                let mut mail = self.scratch.borrow_mut();
-                mail.0.clear();
-                mail.words(&[tile as i64, candidates.len() as i64]);
-                mail.0.reserve(12 * candidates.len());
-                for p in candidates {
-                    let r = p.rotation.quarter_turns() as i32;
-                    for n in [p.pos.x, p.pos.y, r] {
-                        mail.0.extend_from_slice(&n.to_le_bytes());
-                    }
-                }
-            }
-            self.post(view)?;
+            self.ensure_names(view)?;
+            self.mail.write_bytes(0, &call.to_le_bytes());
             let tile_name = self.tile_names.borrow()[tile as usize].clone();
             let h = self.handlers[hook as usize].as_ref().expect("checked above");
             h.call((&self.view, tile_name, &self.candidates, &self.out))
         })();
+        ctx.candidates.set((std::ptr::null(), 0));
         result.map_err(|e| self.error(&ctx.script, hook, e))?;
         Ok(std::mem::take(&mut *ctx.forbidden.borrow_mut()))
     }
