@@ -67,7 +67,10 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
     );
     let cfg = "players = 2\n[[expansions]]\nid = \"knobs\"\nedition = \"C\"\noptions = { level = 5, mode = \"medium\", colour = true }\n[[expansions]]\nid = \"knob\"\n[[expansions]]\nid = \"knobs\"\n";
     let err = resolve(&root, cfg).unwrap_err();
-    let lines: Vec<&str> = err.lines().collect();
+    let mut lines: Vec<&str> = err.lines().collect();
+    // The installed list also names every shipped expansion, which grows; check its start.
+    assert!(lines[4].starts_with("game.toml:7:6: unknown expansion `knob`; installed: base, knobs, "), "{err}");
+    lines.remove(4);
     assert_eq!(
         lines,
         [
@@ -75,7 +78,6 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
             "game.toml:5:21: option `level` expects an integer from 1 to 3",
             "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\"",
             "game.toml:5:50: unknown option `colour` for `knobs`; it has: level (an integer from 1 to 3), mode (one of: \"fast\", \"slow\")",
-            "game.toml:7:6: unknown expansion `knob`; installed: base, knobs, template",
             "game.toml:9:6: expansion `knobs` is chosen twice",
         ]
     );

@@ -20,7 +20,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         say!("  edition {ed}{default}: {n} tiles");
     }
     if !m.figures.is_empty() {
-        say!("  figures: {}", m.figures.iter().map(|f| f.kind.id.as_str()).collect::<Vec<_>>().join(", "));
+        let mut ids: Vec<&str> = m.figures.iter().map(|f| f.kind.id.as_str()).collect();
+        ids.dedup();
+        say!("  figures: {}", ids.join(", "));
     }
     if !m.options.is_empty() {
         say!("  options: {}", m.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "));

@@ -36,6 +36,8 @@ pub struct Edition {
     pub tileset: Option<PathBuf>,
     /// The edition inside the tileset file (default: the same name).
     pub tileset_edition: String,
+    /// Expansions this edition brings along (added to a game that does not choose them).
+    pub with: Vec<String>,
 }
 
 /// A typed option.
@@ -202,6 +204,7 @@ impl Manifest {
                     name: e.value.to_string(),
                     tileset: None,
                     tileset_edition: e.value.to_string(),
+                    with: Vec::new(),
                 });
             }
         }
@@ -291,8 +294,9 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
         let Some(mut et) = doc.table_in(body, &format!("[editions.{}]", name.value)) else { continue };
         let tileset = et.str(doc, "tileset").map(|s| m.dir().join(s.value));
         let tileset_edition = et.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
+        let with = id_list(doc, &mut et, "with");
         et.finish(doc);
-        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition });
+        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition, with });
     }
 }
 
@@ -357,6 +361,16 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     let editions = edition_filter(doc, &mut t, names);
     t.finish(doc);
     let Some(id) = id else { return };
+    let overlap = m.figures.iter().any(|f| {
+        f.kind.id == m.qualify(id.value)
+            && match (&f.editions, &editions) {
+                (Some(a), Some(b)) => a.iter().any(|e| b.contains(e)),
+                _ => true,
+            }
+    });
+    if overlap {
+        doc.error(id.span.clone(), format!("figure `{}` is declared twice for the same edition", id.value));
+    }
     let kind = FigureKind {
         id: m.qualify(id.value),
         per_player: per_player as u8,

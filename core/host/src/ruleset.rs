@@ -158,6 +158,7 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
             selected.push(sel);
         }
     }
+    add_companions(catalog, &mut selected, &choices, &mut p);
     check_relations(&selected, &choices, &mut p);
     if !p.report.is_empty() {
         return Err(sorted(p.report));
@@ -233,6 +234,30 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
     }
     let edition = edition?;
     Some(Selected { manifest: m.clone(), edition, options })
+}
+
+/// Adds the expansions an edition brings along (`with`), with their defaults, unless chosen.
+fn add_companions(catalog: &Catalog, selected: &mut Vec<Selected>, choices: &[&ExpansionChoice], p: &mut Problems<'_>) {
+    let mut i = 0;
+    while i < selected.len() {
+        let with = selected[i].manifest.edition(&selected[i].edition).map(|e| e.with.clone()).unwrap_or_default();
+        for id in with {
+            if selected.iter().any(|s| s.manifest.id == id) {
+                continue;
+            }
+            let choice = ExpansionChoice {
+                id_at: choices
+                    .iter()
+                    .find(|c| c.id == selected[i].manifest.id)
+                    .and_then(|c| c.edition_at.clone().or(c.at.clone())),
+                ..ExpansionChoice::new(&id)
+            };
+            if let Some(sel) = select(catalog, &choice, p) {
+                selected.push(sel);
+            }
+        }
+        i += 1;
+    }
 }
 
 fn unknown_option(m: &Manifest, name: &str) -> String {

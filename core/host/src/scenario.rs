@@ -232,9 +232,9 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     let (x, y) = xy.split_once(',').ok_or_else(bad)?;
     let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
     let rotation = Rotation::new(r.strip_prefix('r').and_then(|n| n.parse().ok()).ok_or_else(bad)?);
-    let drawn = game.state().turn().tile.map(|t| game.rules().tile(t).def.id.clone());
-    if drawn.as_deref() != Some(tile) {
-        return Err(format!("expected to place {tile}, but the drawn tile is {drawn:?}"));
+    let drawn = game.state().turn().tile.map(|t| game.rules().tile(t));
+    if !drawn.is_some_and(|d| d.def.id == tile || d.key == tile) {
+        return Err(format!("expected to place {tile}, but the drawn tile is {:?}", drawn.map(|d| &d.key)));
     }
     Ok(Action::PlaceTile { pos, rotation })
 }
@@ -310,7 +310,12 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
     }
     if let Some(map) = &e.tokens {
         for (tok, want) in map {
-            let t = rules.token_by_name(tok).ok_or_else(|| format!("no token `{tok}`"))?;
+            let t = rules
+                .token_by_name(tok)
+                .or_else(|| {
+                    rules.tokens().iter().position(|t| t.id.rsplit(':').next() == Some(tok.as_str())).map(|i| i as u16)
+                })
+                .ok_or_else(|| format!("no token `{tok}`"))?;
             let got: Vec<i32> = players.clone().map(|p| st.tokens(p, t)).collect();
             if &got != want {
                 return Err(format!("{tok} tokens: expected {want:?}, got {got:?}"));

@@ -88,6 +88,16 @@ pub const API: &[ApiEntry] = &[
     e(V, "tile_at", "x: number, y: number", "Tile?", "The tile on a square; north is y + 1."),
     e(V, "segments", "index: number", "{Segment}", "The segments of a placed tile, with their ids on the board."),
     e(V, "segment", "seg: number", "Segment", "One segment of the board."),
+    e(V, "segment_ids", "index: number", "{number}", "The segment ids of a placed tile (cheaper than `segments`)."),
+    e(
+        V,
+        "segment_kind",
+        "seg: number",
+        "string",
+        "The kind of a segment: city, road, field, monastery, river, garden.",
+    ),
+    e(V, "feature_id", "seg: number", "number", "The id of the feature a segment belongs to (cheaper than `feature`)."),
+    e(V, "goods", "seg: number", "{[string]: number}", "Goods symbols on the feature `seg` belongs to, by goods."),
     e(V, "tile_points", "index: number", "{NamedPoint}", "The named points (villages) of a placed tile."),
     e(
         V,
@@ -102,6 +112,13 @@ pub const API: &[ApiEntry] = &[
     e(V, "figures", "", "{Figure}", "Every figure of every player."),
     e(V, "figures_on", "seg: number", "{Figure}", "The figures on the feature `seg` belongs to."),
     e(V, "supply", "player: number, kind: string", "number", "Figures of a kind in a player's supply."),
+    e(
+        V,
+        "figure_segments",
+        "player: number, kind: string",
+        "{number}",
+        "The segments where a player's figures of a kind stand.",
+    ),
     e(
         V,
         "points",
@@ -513,6 +530,32 @@ impl UserData for ViewHandle {
                 "segment" => {
                     m.add_method(name, |lua, _, seg: i64| with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?)))
                 }
+                "segment_ids" => m.add_method(name, |lua, _, index: i64| {
+                    with_view(lua, |v, _| {
+                        let t = tile_index_in(v, index)?;
+                        let n = v.rules().tile(t.tile).def.segments.len() as u16;
+                        lua.create_sequence_from((0..n).map(|i| t.first_segment + i))
+                    })
+                }),
+                "segment_kind" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| Ok(v.segment(seg_in(v, seg)?).kind.name()))
+                }),
+                "feature_id" => {
+                    m.add_method(name, |lua, _, seg: i64| with_view(lua, |v, _| Ok(v.feature(seg_in(v, seg)?).id)))
+                }
+                "goods" => m.add_method(name, |lua, _, seg: i64| {
+                    with_view(lua, |v, _| {
+                        let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
+                        for s in v.feature_segments(seg_in(v, seg)?) {
+                            let info = v.segment(s);
+                            let tile = v.placed(info.tile).expect("segment's tile");
+                            if let Some(g) = &v.rules().tile(tile.tile).def.segments[info.local as usize].goods {
+                                *counts.entry(g.as_str()).or_default() += 1;
+                            }
+                        }
+                        lua.create_table_from(counts)
+                    })
+                }),
                 "tile_points" => m.add_method(name, |lua, _, index: i64| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
@@ -555,6 +598,19 @@ impl UserData for ViewHandle {
                     with_view(lua, |v, ctx| {
                         let id = figure_name(v, ctx, &kind)?;
                         Ok(v.supply(player_in(v, p)?, v.rules().figure_by_name(&id).expect("resolved")) as i64)
+                    })
+                }),
+                "figure_segments" => m.add_method(name, |lua, _, (p, kind): (i64, String)| {
+                    with_view(lua, |v, ctx| {
+                        let id = figure_name(v, ctx, &kind)?;
+                        let k = v.rules().figure_by_name(&id).expect("resolved");
+                        let player = player_in(v, p)?;
+                        let segs = v
+                            .figures()
+                            .into_iter()
+                            .filter(|(_, f)| f.owner == player && f.kind == k)
+                            .filter_map(|(_, f)| f.segment());
+                        lua.create_sequence_from(segs)
                     })
                 }),
                 "points" => m.add_method(name, |lua, _, (p, cat): (i64, Option<String>)| {
