@@ -83,6 +83,12 @@ fn a_bad_command_argument_is_reported_at_the_call() {
 }
 
 #[test]
+fn a_bad_view_query_is_reported_at_the_call() {
+    attack_fails("bad-query", "segment 99999 does not exist", "view:feature_id(99999)");
+    attack_fails("bad-kind", "unknown figure kind `dragon`; known: meeple", "view:supply(1, \"dragon\")");
+}
+
+#[test]
 fn math_random_follows_the_game_seed() {
     let play = |seed: u64| {
         let config = "players = 2\n[[expansions]]\nid = \"lua-sandbox\"\noptions = { attack = \"random\" }\n";

@@ -13,6 +13,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// Games allocate many small short-lived objects (event lists, Lua tables); mimalloc serves them
+// in about half the instructions of the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// meeple — a Carcassonne rules engine with expansions in Luau and native plugins.
 #[derive(Parser)]
 #[command(name = "meeple", version, about, long_about = None)]

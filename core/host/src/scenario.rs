@@ -367,10 +367,27 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
     Ok(())
 }
 
-/// Every scenario file under a folder, sorted.
+/// Every scenario file under a folder, sorted. Inside an expansion (a folder with an
+/// `expansion.toml`) only its `tests/` folder holds scenarios; its manifest and tilesets do not.
 pub fn scenario_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    crate::ruleset::collect_files(dir, "toml", &mut out);
+    collect_scenarios(dir, &mut out);
     out.sort();
     out
+}
+
+fn collect_scenarios(dir: &Path, out: &mut Vec<PathBuf>) {
+    if dir.join("expansion.toml").is_file() {
+        crate::ruleset::collect_files(&dir.join("tests"), "toml", out);
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_scenarios(&path, out);
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
 }

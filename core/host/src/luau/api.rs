@@ -6,13 +6,14 @@
 //! keys; figure kinds, tokens and categories are names (a bare name means the script's own
 //! expansion, e.g. `"builder"` → `"traders-builders:builder"`).
 
-use super::Script;
 use super::vm::{Ctx, with_out, with_view};
+use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::figures::{Figure, FigureId, Location};
+use meeple_core::state::Stage;
 use meeple_core::tileset::{End, TileDef};
-use meeple_core::{Command, HookKind, Pos, TileInfo, Value, View};
-use mlua::{Lua, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue};
+use meeple_core::{Command, HookKind, TileInfo, Value, View};
+use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 
 /// Where an API function lives.
@@ -89,6 +90,13 @@ pub const API: &[ApiEntry] = &[
     e(V, "segments", "index: number", "{Segment}", "The segments of a placed tile, with their ids on the board."),
     e(V, "segment", "seg: number", "Segment", "One segment of the board."),
     e(V, "segment_ids", "index: number", "{number}", "The segment ids of a placed tile (cheaper than `segments`)."),
+    e(
+        V,
+        "tile_features",
+        "index: number",
+        "{number}",
+        "The feature ids of a placed tile's segments, in segment order (a feature may repeat).",
+    ),
     e(
         V,
         "segment_kind",
@@ -422,12 +430,6 @@ pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
     })
 }
 
-/// The view handed to every handler.
-pub(crate) struct ViewHandle;
-
-/// The command sink handed to every handler.
-pub(crate) struct OutHandle;
-
 fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
     match v {
         LuaValue::Integer(n) => Ok(*n),
@@ -458,23 +460,34 @@ fn tile_index_in(view: &View<'_>, index: i64) -> mlua::Result<TileInfo> {
         .ok_or_else(|| rt(format!("no placed tile has index {index}")))
 }
 
-/// A name of this expansion or a fully qualified one, resolved against a list of ids.
-fn resolve<'a>(ids: impl Iterator<Item = &'a str> + Clone, own: &str, name: &str, what: &str) -> mlua::Result<String> {
-    let qualified = format!("{own}:{name}");
-    if let Some(found) = ids.clone().find(|id| *id == name || *id == qualified) {
-        return Ok(found.to_string());
+/// A name of this expansion (`builder`) or a fully qualified one (`traders-builders:builder`):
+/// its index in a list of ids. Compares in place: this runs on hot paths.
+pub(crate) fn resolve<'a>(
+    ids: impl Iterator<Item = &'a str> + Clone,
+    own: &str,
+    name: &str,
+    what: &str,
+) -> mlua::Result<usize> {
+    let is = |id: &str| {
+        id == name
+            || (id.len() == own.len() + 1 + name.len()
+                && id.starts_with(own)
+                && id.as_bytes()[own.len()] == b':'
+                && id.ends_with(name))
+    };
+    if let Some(i) = ids.clone().position(is) {
+        return Ok(i);
     }
     let known: Vec<&str> = ids.collect();
     Err(rt(format!("unknown {what} `{name}`; known: {}", known.join(", "))))
 }
 
-fn figure_name(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<String> {
-    resolve(view.rules().figures().iter().map(|f| f.id.as_str()), &ctx.script.id, name, "figure kind")
+fn figure_kind(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u8> {
+    resolve(view.rules().figures().iter().map(|f| f.id.as_str()), &ctx.script.id, name, "figure kind").map(|i| i as u8)
 }
 
 fn token_index(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u16> {
-    let id = resolve(view.rules().tokens().iter().map(|t| t.id.as_str()), &ctx.script.id, name, "token")?;
-    Ok(view.rules().token_by_name(&id).expect("resolved"))
+    resolve(view.rules().tokens().iter().map(|t| t.id.as_str()), &ctx.script.id, name, "token").map(|i| i as u16)
 }
 
 fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Result<u16> {
@@ -484,39 +497,37 @@ fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Res
         .ok_or_else(|| rt(format!("unknown score category `{name}`; known: {}", view.rules().categories().join(", "))))
 }
 
-impl UserData for ViewHandle {
-    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        for entry in API.iter().filter(|e| e.scope == Scope::View) {
-            let name = entry.name;
+/// The name scripts see for a stage of the turn.
+pub(crate) fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Draw => "draw",
+        Stage::PlaceTile => "placetile",
+        Stage::Figure => "figure",
+        Stage::Score => "score",
+        Stage::PartEnd => "partend",
+        Stage::TurnEnd => "turnend",
+        Stage::Final => "final",
+        Stage::Over => "over",
+    }
+}
+
+/// The Rust side of the view's methods, keyed by API name. The prelude wraps each in a method
+/// of the `view` table handed to handlers, resolves figure kind and token names to the
+/// 0-based ids these take, and builds the records (`turn`, `tile`, `feature`) from the several
+/// values these return: a table built in Lua costs a tenth of one built through mlua.
+pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for entry in API.iter().filter(|e| e.scope == Scope::View) {
+        let name = entry.name;
+        let f = if let Some(c) = fast::function(name) {
+            // SAFETY: `fast` functions follow the C function protocol (see there).
+            #[allow(unsafe_code)]
+            unsafe {
+                lua.create_c_function(c)?
+            }
+        } else {
             match name {
-                "players" => m.add_method(name, |lua, _, ()| with_view(lua, |v, _| Ok(v.players() as i64))),
-                "turn" => m.add_method(name, |lua, _, ()| {
-                    with_view(lua, |v, _| {
-                        let t = v.turn();
-                        let tbl = lua.create_table()?;
-                        tbl.raw_set("number", t.number)?;
-                        tbl.raw_set("player", t.player as i64 + 1)?;
-                        tbl.raw_set("part", t.part)?;
-                        tbl.raw_set("stage", format!("{:?}", t.stage).to_lowercase())?;
-                        tbl.raw_set("placed", t.placed)?;
-                        tbl.raw_set("tiles_left", t.tiles_left)?;
-                        Ok(tbl)
-                    })
-                }),
-                "tile_count" => m.add_method(name, |lua, _, ()| with_view(lua, |v, _| Ok(v.tile_count() as i64))),
-                "tile" => m.add_method(name, |lua, _, index: i64| {
-                    with_view(lua, |v, _| match u16::try_from(index).ok().and_then(|i| v.placed(i)) {
-                        Some(t) => Ok(LuaValue::Table(tile_table(lua, v, &t)?)),
-                        None => Ok(LuaValue::Nil),
-                    })
-                }),
-                "tile_at" => m.add_method(name, |lua, _, (x, y): (i32, i32)| {
-                    with_view(lua, |v, _| match v.tile_at(Pos::new(x, y)) {
-                        Some(t) => Ok(LuaValue::Table(tile_table(lua, v, &t)?)),
-                        None => Ok(LuaValue::Nil),
-                    })
-                }),
-                "segments" => m.add_method(name, |lua, _, index: i64| {
+                "segments" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         let n = v.rules().tile(t.tile).def.segments.len() as u16;
@@ -526,24 +537,11 @@ impl UserData for ViewHandle {
                                 .collect::<mlua::Result<Vec<_>>>()?,
                         )
                     })
-                }),
-                "segment" => {
-                    m.add_method(name, |lua, _, seg: i64| with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?)))
-                }
-                "segment_ids" => m.add_method(name, |lua, _, index: i64| {
-                    with_view(lua, |v, _| {
-                        let t = tile_index_in(v, index)?;
-                        let n = v.rules().tile(t.tile).def.segments.len() as u16;
-                        lua.create_sequence_from((0..n).map(|i| t.first_segment + i))
-                    })
-                }),
-                "segment_kind" => m.add_method(name, |lua, _, seg: i64| {
-                    with_view(lua, |v, _| Ok(v.segment(seg_in(v, seg)?).kind.name()))
-                }),
-                "feature_id" => {
-                    m.add_method(name, |lua, _, seg: i64| with_view(lua, |v, _| Ok(v.feature(seg_in(v, seg)?).id)))
-                }
-                "goods" => m.add_method(name, |lua, _, seg: i64| {
+                })?,
+                "segment" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
+                    with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?))
+                })?,
+                "goods" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
                         for s in v.feature_segments(seg_in(v, seg)?) {
@@ -555,185 +553,141 @@ impl UserData for ViewHandle {
                         }
                         lua.create_table_from(counts)
                     })
-                }),
-                "tile_points" => m.add_method(name, |lua, _, index: i64| {
-                    with_view(lua, |v, _| {
-                        let t = tile_index_in(v, index)?;
-                        points_table(lua, &v.rules().tile(t.tile).def)
-                    })
-                }),
-                "illustrations" => m.add_method(name, |lua, _, index: i64| {
+                })?,
+                "tile_points" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
+                    with_view(lua, |v, _| points_table(lua, &v.rules().tile(tile_index_in(v, index)?.tile).def))
+                })?,
+                "illustrations" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
                     })
-                }),
-                "feature" => m.add_method(name, |lua, _, seg: i64| {
-                    with_view(lua, |v, _| {
-                        let f = v.feature(seg_in(v, seg)?);
-                        let t = lua.create_table()?;
-                        t.raw_set("id", f.id)?;
-                        t.raw_set("kind", f.kind.name())?;
-                        t.raw_set("completed", f.completed)?;
-                        t.raw_set("scored", f.scored)?;
-                        t.raw_set("tiles", f.tiles)?;
-                        t.raw_set("arms", f.arms)?;
-                        t.raw_set("open", f.open)?;
-                        Ok(t)
-                    })
-                }),
-                "feature_segments" => m.add_method(name, |lua, _, seg: i64| {
-                    with_view(lua, |v, _| lua.create_sequence_from(v.feature_segments(seg_in(v, seg)?)))
-                }),
-                "field_cities" => m.add_method(name, |lua, _, seg: i64| {
-                    with_view(lua, |v, _| lua.create_sequence_from(v.field_cities(seg_in(v, seg)?)))
-                }),
-                "figures" => {
-                    m.add_method(name, |lua, _, ()| with_view(lua, |v, _| figures_table(lua, v, &v.figures())))
-                }
-                "figures_on" => m.add_method(name, |lua, _, seg: i64| {
+                })?,
+                "figures" => lua.create_function(|lua, _self: LuaValue| {
+                    with_view(lua, |v, _| figures_table(lua, v, &v.figures()))
+                })?,
+                "figures_on" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
                     with_view(lua, |v, _| figures_table(lua, v, &v.figures_on(seg_in(v, seg)?)))
-                }),
-                "supply" => m.add_method(name, |lua, _, (p, kind): (i64, String)| {
-                    with_view(lua, |v, ctx| {
-                        let id = figure_name(v, ctx, &kind)?;
-                        Ok(v.supply(player_in(v, p)?, v.rules().figure_by_name(&id).expect("resolved")) as i64)
-                    })
-                }),
-                "figure_segments" => m.add_method(name, |lua, _, (p, kind): (i64, String)| {
-                    with_view(lua, |v, ctx| {
-                        let id = figure_name(v, ctx, &kind)?;
-                        let k = v.rules().figure_by_name(&id).expect("resolved");
-                        let player = player_in(v, p)?;
-                        let segs = v
-                            .figures()
-                            .into_iter()
-                            .filter(|(_, f)| f.owner == player && f.kind == k)
-                            .filter_map(|(_, f)| f.segment());
-                        lua.create_sequence_from(segs)
-                    })
-                }),
-                "points" => m.add_method(name, |lua, _, (p, cat): (i64, Option<String>)| {
+                })?,
+                "points" => lua.create_function(|lua, (_self, p, cat): (LuaValue, i64, Option<String>)| {
                     with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
-                }),
-                "score" => {
-                    m.add_method(name, |lua, _, p: i64| with_view(lua, |v, _| Ok(v.score(player_in(v, p)?) as i64)))
-                }
-                "tokens" => m.add_method(name, |lua, _, (p, tok): (i64, String)| {
-                    with_view(lua, |v, ctx| Ok(v.tokens(player_in(v, p)?, token_index(v, ctx, &tok)?) as i64))
-                }),
-                "token_supply" => m.add_method(name, |lua, _, tok: String| {
-                    with_view(lua, |v, ctx| Ok(v.token_supply(token_index(v, ctx, &tok)?) as i64))
-                }),
-                "storage" => m.add_method(name, |lua, _, key: String| {
+                })?,
+                "storage" => lua.create_function(|lua, (_self, key): (LuaValue, String)| {
                     with_view(lua, |v, _| v.storage(&key).map_or(Ok(LuaValue::Nil), |val| to_lua(lua, &val)))
-                }),
-                "neighbours" => m.add_method(name, |lua, _, (x, y): (i32, i32)| {
-                    with_view(lua, |v, _| Ok(v.neighbours(Pos::new(x, y)) as i64))
-                }),
-                "pending" => m.add_method(name, |lua, _, ()| {
+                })?,
+                "pending" => lua.create_function(|lua, _self: LuaValue| {
                     with_view(lua, |v, _| {
                         lua.create_sequence_from(
                             v.pending().iter().map(|d| decision_table(lua, d)).collect::<mlua::Result<Vec<_>>>()?,
                         )
                     })
-                }),
+                })?,
                 other => panic!("API entry view:{other} has no binding"),
             }
-        }
+        };
+        t.raw_set(name, f)?;
     }
+    Ok(t)
 }
 
-impl UserData for OutHandle {
-    fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        for entry in API.iter().filter(|e| e.scope == Scope::Out) {
-            let name = entry.name;
-            match name {
-                "add_points" => m.add_method(name, |lua, _, (p, points, cat): (i64, i32, Option<String>)| {
+/// The command sink's methods, keyed by API name (see [`raw_view`]).
+pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for entry in API.iter().filter(|e| e.scope == Scope::Out) {
+        let name = entry.name;
+        let f = match name {
+            "add_points" => {
+                lua.create_function(|lua, (_self, p, points, cat): (LuaValue, i64, i32, Option<String>)| {
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
                         out.push(Command::AddPoints { player: player_in(v, p)?, points, category });
                         Ok(())
                     })
-                }),
-                "give_tokens" => m.add_method(name, |lua, _, (p, tok, count): (i64, String, i32)| {
+                })?
+            }
+            "give_tokens" => lua.create_function(|lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
+                with_out(lua, |out, v, ctx| {
+                    let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
+                    out.push(Command::GiveTokens { player: player_in(v, p)?, token, count });
+                    Ok(())
+                })
+            })?,
+            "place_figure" => {
+                lua.create_function(|lua, (_self, p, kind, target): (LuaValue, i64, String, Table)| {
                     with_out(lua, |out, v, ctx| {
-                        let token = v.rules().tokens()[token_index(v, ctx, &tok)? as usize].id.clone();
-                        out.push(Command::GiveTokens { player: player_in(v, p)?, token, count });
-                        Ok(())
-                    })
-                }),
-                "place_figure" => m.add_method(name, |lua, _, (p, kind, target): (i64, String, Table)| {
-                    with_out(lua, |out, v, ctx| {
-                        let kind = figure_name(v, ctx, &kind)?;
+                        let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         out.push(Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? });
                         Ok(())
                     })
-                }),
-                "move_figure" => m.add_method(name, |lua, _, (figure, target): (u16, Table)| {
-                    with_out(lua, |out, v, _| {
-                        out.push(Command::MoveFigure { figure, to: target_from(v, &target)? });
-                        Ok(())
-                    })
-                }),
-                "set_aside" => m.add_method(name, |lua, _, figure: u16| push(lua, Command::SetAside { figure })),
-                "return_figure" => {
-                    m.add_method(name, |lua, _, figure: u16| push(lua, Command::ReturnFigure { figure }))
-                }
-                "set_face" => m.add_method(name, |lua, _, (figure, face): (u16, u8)| {
-                    push(lua, Command::SetFigureFace { figure, face })
-                }),
-                "extra_turn_part" => m.add_method(name, |lua, _, ()| push(lua, Command::ExtraTurnPart)),
-                "extra_turn" => m.add_method(name, |lua, _, p: i64| {
-                    with_out(lua, |out, v, _| {
-                        out.push(Command::ExtraTurn { player: player_in(v, p)? });
-                        Ok(())
-                    })
-                }),
-                "set_storage" => m.add_method(name, |lua, _, (key, value): (String, LuaValue)| {
-                    let value = from_lua(&value, 0)?;
-                    push(lua, Command::SetStorage { key, value })
-                }),
-                "set_score" => m.add_method(name, |lua, _, (p, points): (i64, i32)| {
-                    with_out(lua, |out, v, _| {
-                        out.push(Command::SetScore { player: player_in(v, p)?, points });
-                        Ok(())
-                    })
-                }),
-                "ask" => m.add_method(
-                    name,
-                    |lua, _, (p, kind, options, data): (i64, String, Vec<String>, Option<LuaValue>)| {
-                        let data = data.map(|d| from_lua(&d, 0)).transpose()?.unwrap_or_default();
-                        with_out(lua, |out, v, _| {
-                            out.push(Command::Ask { player: player_in(v, p)?, kind, options, data });
-                            Ok(())
-                        })
-                    },
-                ),
-                "log" => m.add_method(name, |lua, _, message: String| push(lua, Command::Log { message })),
-                "forbid" => m.add_method(name, |lua, _, i: i64| {
-                    with_out(lua, |_, _, ctx| {
-                        if ctx.hook() != Some(HookKind::CanPlaceTile) {
-                            return Err(rt("out:forbid is only available in can_place_tile"));
-                        }
-                        ctx.forbidden.borrow_mut().push((i - 1).max(0) as usize);
-                        Ok(())
-                    })
-                }),
-                "offer" => m.add_method(name, |lua, _, (code, target, label): (u32, Table, String)| {
-                    with_out(lua, |_, v, ctx| {
-                        if ctx.hook() != Some(HookKind::FigureActions) {
-                            return Err(rt("out:offer is only available in figure_actions"));
-                        }
-                        let target = target_from(v, &target)?;
-                        ctx.offers.borrow_mut().push(Offer { code, target, label });
-                        Ok(())
-                    })
-                }),
-                other => panic!("API entry out:{other} has no binding"),
+                })?
             }
-        }
+            "move_figure" => lua.create_function(|lua, (_self, figure, target): (LuaValue, u16, Table)| {
+                with_out(lua, |out, v, _| {
+                    out.push(Command::MoveFigure { figure, to: target_from(v, &target)? });
+                    Ok(())
+                })
+            })?,
+            "set_aside" => {
+                lua.create_function(|lua, (_self, figure): (LuaValue, u16)| push(lua, Command::SetAside { figure }))?
+            }
+            "return_figure" => lua
+                .create_function(|lua, (_self, figure): (LuaValue, u16)| push(lua, Command::ReturnFigure { figure }))?,
+            "set_face" => lua.create_function(|lua, (_self, figure, face): (LuaValue, u16, u8)| {
+                push(lua, Command::SetFigureFace { figure, face })
+            })?,
+            "extra_turn_part" => lua.create_function(|lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
+            "extra_turn" => lua.create_function(|lua, (_self, p): (LuaValue, i64)| {
+                with_out(lua, |out, v, _| {
+                    out.push(Command::ExtraTurn { player: player_in(v, p)? });
+                    Ok(())
+                })
+            })?,
+            "set_storage" => lua.create_function(|lua, (_self, key, value): (LuaValue, String, LuaValue)| {
+                let value = from_lua(&value, 0)?;
+                push(lua, Command::SetStorage { key, value })
+            })?,
+            "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, i32)| {
+                with_out(lua, |out, v, _| {
+                    out.push(Command::SetScore { player: player_in(v, p)?, points });
+                    Ok(())
+                })
+            })?,
+            "ask" => lua.create_function(
+                |lua, (_self, p, kind, options, data): (LuaValue, i64, String, Vec<String>, Option<LuaValue>)| {
+                    let data = data.map(|d| from_lua(&d, 0)).transpose()?.unwrap_or_default();
+                    with_out(lua, |out, v, _| {
+                        out.push(Command::Ask { player: player_in(v, p)?, kind, options, data });
+                        Ok(())
+                    })
+                },
+            )?,
+            "log" => {
+                lua.create_function(|lua, (_self, message): (LuaValue, String)| push(lua, Command::Log { message }))?
+            }
+            "forbid" => lua.create_function(|lua, (_self, i): (LuaValue, i64)| {
+                with_out(lua, |_, _, ctx| {
+                    if ctx.hook() != Some(HookKind::CanPlaceTile) {
+                        return Err(rt("out:forbid is only available in can_place_tile"));
+                    }
+                    ctx.forbidden.borrow_mut().push((i - 1).max(0) as usize);
+                    Ok(())
+                })
+            })?,
+            "offer" => lua.create_function(|lua, (_self, code, target, label): (LuaValue, u32, Table, String)| {
+                with_out(lua, |_, v, ctx| {
+                    if ctx.hook() != Some(HookKind::FigureActions) {
+                        return Err(rt("out:offer is only available in figure_actions"));
+                    }
+                    let target = target_from(v, &target)?;
+                    ctx.offers.borrow_mut().push(Offer { code, target, label });
+                    Ok(())
+                })
+            })?,
+            other => panic!("API entry out:{other} has no binding"),
+        };
+        t.raw_set(name, f)?;
     }
+    Ok(t)
 }
 
 fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
@@ -799,18 +753,6 @@ fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Tab
         }
     }
     Ok(t)
-}
-
-fn tile_table(lua: &Lua, view: &View<'_>, t: &TileInfo) -> mlua::Result<Table> {
-    let kind = view.rules().tile(t.tile);
-    let tbl = lua.create_table_with_capacity(0, 7)?;
-    tbl.raw_set("index", t.index)?;
-    tbl.raw_set("tile", kind.key.as_str())?;
-    tbl.raw_set("id", kind.def.id.as_str())?;
-    tbl.raw_set("x", t.pos.x)?;
-    tbl.raw_set("y", t.pos.y)?;
-    tbl.raw_set("rotation", t.rotation.quarter_turns())?;
-    Ok(tbl)
 }
 
 /// A segment of a tile kind; `first` turns local indices into board segment ids.

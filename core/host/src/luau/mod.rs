@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod docs;
+mod fast;
 mod vm;
 
 use crate::paths::display_path;

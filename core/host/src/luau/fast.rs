@@ -1,0 +1,338 @@
+//! The view's most used functions as plain Luau C functions.
+//!
+//! A function made with `Lua::create_function` goes through mlua's callback machinery: about a
+//! thousand instructions a call, more than most of these functions do. Scripts call them many
+//! times per hook (`view:feature_id` in a loop over a tile's segments), so they read their
+//! arguments from and push their results onto the Lua stack directly, as Luau's own libraries
+//! do, records included. The rest of the API stays on mlua, where convenience matters more.
+//!
+//! Every function runs its body inside `catch_unwind`, drops everything it owns, and only then
+//! raises a Lua error: no Rust value is alive when Luau unwinds the stack.
+
+use super::api::{resolve, stage_name};
+use super::vm::{Ctx, current};
+use meeple_core::{Pos, TileInfo, View};
+use mlua::ffi::{self, lua_State};
+use std::ffi::{CStr, c_int};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// A function's stack: argument `n` (counting from 1 after the view) and the results pushed.
+struct Stack {
+    state: *mut lua_State,
+    name: &'static str,
+    pushed: c_int,
+}
+
+type Body = fn(&mut Stack, &View<'_>, &Ctx) -> Result<(), String>;
+
+/// A field of a record pushed by [`Stack::record_out`].
+enum Field<'a> {
+    Int(i64),
+    Bool(bool),
+    Str(&'a str),
+    Nil,
+}
+
+impl Stack {
+    fn int(&self, n: c_int, what: &str) -> Result<i64, String> {
+        let mut ok = 0;
+        // SAFETY: reading a stack slot of the running C function; any index is valid to read.
+        #[allow(unsafe_code)]
+        let v = unsafe { ffi::lua_tointegerx(self.state, n + 1, &mut ok) };
+        if ok == 0 {
+            return Err(format!("view:{}: {what} must be an integer, got {}", self.name, self.type_name(n + 1)));
+        }
+        Ok(v)
+    }
+
+    fn type_name(&self, index: c_int) -> String {
+        // SAFETY: as in `int`; the type name is a static C string.
+        #[allow(unsafe_code)]
+        unsafe {
+            let t = ffi::lua_type(self.state, index);
+            std::ffi::CStr::from_ptr(ffi::lua_typename(self.state, t)).to_string_lossy().into_owned()
+        }
+    }
+
+    fn player(&self, n: c_int, view: &View<'_>) -> Result<u8, String> {
+        let p = self.int(n, "the player")?;
+        let count = view.players() as i64;
+        if p < 1 || p > count {
+            return Err(format!("player {p} does not exist; players are 1 to {count}"));
+        }
+        Ok((p - 1) as u8)
+    }
+
+    fn seg(&self, n: c_int, view: &View<'_>) -> Result<u16, String> {
+        let seg = self.int(n, "the segment")?;
+        if seg < 0 || seg > u16::MAX as i64 || !view.has_segment(seg as u16) {
+            return Err(format!("segment {seg} does not exist"));
+        }
+        Ok(seg as u16)
+    }
+
+    fn placed(&self, n: c_int, view: &View<'_>) -> Result<TileInfo, String> {
+        let index = self.int(n, "the tile index")?;
+        u16::try_from(index)
+            .ok()
+            .and_then(|i| view.placed(i))
+            .ok_or_else(|| format!("no placed tile has index {index}"))
+    }
+
+    fn str(&self, n: c_int, what: &str) -> Result<&str, String> {
+        // SAFETY: the string stays on the stack, unchanged, until the function returns, which
+        // outlives the borrow of `self`; `lua_tolstring` is only called on a string, so it does
+        // not convert the slot in place.
+        #[allow(unsafe_code)]
+        let bytes = unsafe {
+            if ffi::lua_type(self.state, n + 1) != ffi::LUA_TSTRING {
+                return Err(format!("view:{}: {what} must be a string, got {}", self.name, self.type_name(n + 1)));
+            }
+            let mut len = 0;
+            let p = ffi::lua_tolstring(self.state, n + 1, &mut len);
+            std::slice::from_raw_parts(p.cast::<u8>(), len)
+        };
+        std::str::from_utf8(bytes).map_err(|_| format!("view:{}: {what} is not UTF-8", self.name))
+    }
+
+    /// A figure kind by name (`builder` or `traders-builders:builder`).
+    fn figure_kind(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u8, String> {
+        let name = self.str(n, "the figure kind")?;
+        let ids = view.rules().figures().iter().map(|f| f.id.as_str());
+        resolve(ids, &ctx.script.id, name, "figure kind").map(|i| i as u8).map_err(|e| e.to_string())
+    }
+
+    /// A token by name (`wine` or `traders-builders:wine`).
+    fn token(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u16, String> {
+        let name = self.str(n, "the token")?;
+        let ids = view.rules().tokens().iter().map(|t| t.id.as_str());
+        resolve(ids, &ctx.script.id, name, "token").map(|i| i as u16).map_err(|e| e.to_string())
+    }
+
+    fn int_out(&mut self, v: i64) -> Result<(), String> {
+        // SAFETY: pushes onto the stack of the running C function; Luau gives every C function
+        // LUA_MINSTACK (20) free slots, and none of these pushes more than 7 values.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_pushinteger(self.state, v)
+        };
+        self.pushed += 1;
+        Ok(())
+    }
+
+    fn str_out(&mut self, v: &str) -> Result<(), String> {
+        // SAFETY: as in `int_out`; Luau copies the bytes.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_pushlstring(self.state, v.as_ptr().cast(), v.len())
+        };
+        self.pushed += 1;
+        Ok(())
+    }
+
+    fn nil_out(&mut self) -> Result<(), String> {
+        // SAFETY: as in `int_out`.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_pushnil(self.state)
+        };
+        self.pushed += 1;
+        Ok(())
+    }
+
+    /// A list of numbers, as a Lua array.
+    fn list_out(&mut self, items: impl ExactSizeIterator<Item = i64>) -> Result<(), String> {
+        let n = items.len();
+        // SAFETY: as in `int_out`: a new table, then each item pushed and stored in it.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, n as c_int, 0);
+            for (i, v) in items.enumerate() {
+                ffi::lua_pushinteger(self.state, v);
+                ffi::lua_rawseti(self.state, -2, i as i64 + 1);
+            }
+        }
+        self.pushed += 1;
+        Ok(())
+    }
+}
+
+impl Stack {
+    /// A table with string keys.
+    fn record_out(&mut self, fields: &[(&CStr, Field<'_>)]) -> Result<(), String> {
+        // SAFETY: as in `int_out`: a new table, then each value pushed and stored in it.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, 0, fields.len() as c_int);
+            for (key, value) in fields {
+                match *value {
+                    Field::Int(v) => ffi::lua_pushinteger(self.state, v),
+                    Field::Bool(v) => ffi::lua_pushboolean(self.state, v as c_int),
+                    Field::Str(v) => {
+                        ffi::lua_pushlstring(self.state, v.as_ptr().cast(), v.len());
+                    }
+                    Field::Nil => ffi::lua_pushnil(self.state),
+                }
+                ffi::lua_rawsetfield(self.state, -2, key.as_ptr());
+            }
+        }
+        self.pushed += 1;
+        Ok(())
+    }
+}
+
+/// Runs a body for the C function `name` and returns its result count, or raises its error.
+fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut stack = Stack { state, name, pushed: 0 };
+        current(|view, ctx| body(&mut stack, view, ctx).map_err(mlua::Error::runtime))
+            .map(|()| stack.pushed)
+            .map_err(|e| e.to_string())
+    }));
+    let message = match outcome {
+        Ok(Ok(pushed)) => return pushed,
+        Ok(Err(message)) => message,
+        Err(_) => format!("view:{name}: internal error"),
+    };
+    raise(state, message)
+}
+
+fn raise(state: *mut lua_State, message: String) -> ! {
+    // SAFETY: the message is copied into Lua and dropped before the error unwinds the stack;
+    // the caller owns nothing else.
+    #[allow(unsafe_code)]
+    unsafe {
+        ffi::lua_pushlstring(state, message.as_ptr().cast(), message.len());
+        drop(message);
+        ffi::lua_error(state)
+    }
+}
+
+macro_rules! fast_functions {
+    ($($name:ident => $body:expr,)*) => {
+        /// The C function for an API name, if it has one.
+        pub(crate) fn function(name: &str) -> Option<ffi::lua_CFunction> {
+            $(
+                #[allow(unsafe_code)]
+                extern "C-unwind" fn $name(state: *mut lua_State) -> c_int {
+                    run(state, stringify!($name), $body)
+                }
+            )*
+            match name {
+                $(stringify!($name) => Some($name as ffi::lua_CFunction),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+fast_functions! {
+    players => |s, v, _| s.int_out(v.players() as i64),
+    tile_count => |s, v, _| s.int_out(v.tile_count() as i64),
+    turn => |s, v, _| {
+        let t = v.turn();
+        s.record_out(&[
+            (c"number", Field::Int(t.number as i64)),
+            (c"player", Field::Int(t.player as i64 + 1)),
+            (c"part", Field::Int(t.part as i64)),
+            (c"stage", Field::Str(stage_name(t.stage))),
+            (c"placed", t.placed.map_or(Field::Nil, |i| Field::Int(i as i64))),
+            (c"tiles_left", Field::Int(t.tiles_left as i64)),
+        ])
+    },
+    tile => |s, v, _| {
+        let index = s.int(1, "the tile index")?;
+        tile_out(s, v, u16::try_from(index).ok().and_then(|i| v.placed(i)))
+    },
+    tile_at => |s, v, _| {
+        let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
+        tile_out(s, v, v.tile_at(pos))
+    },
+    segment_ids => |s, v, _| {
+        let t = s.placed(1, v)?;
+        let n = v.rules().tile(t.tile).def.segments.len() as u16;
+        s.list_out((t.first_segment..t.first_segment + n).map(i64::from))
+    },
+    tile_features => |s, v, _| {
+        let t = s.placed(1, v)?;
+        let n = v.rules().tile(t.tile).def.segments.len() as u16;
+        let ids: Vec<i64> = (t.first_segment..t.first_segment + n).map(|seg| v.feature(seg).id as i64).collect();
+        s.list_out(ids.into_iter())
+    },
+    segment_kind => |s, v, _| {
+        let seg = s.seg(1, v)?;
+        s.str_out(v.segment(seg).kind.name())
+    },
+    feature_id => |s, v, _| {
+        let seg = s.seg(1, v)?;
+        s.int_out(v.feature(seg).id as i64)
+    },
+    feature => |s, v, _| {
+        let f = v.feature(s.seg(1, v)?);
+        s.record_out(&[
+            (c"id", Field::Int(f.id as i64)),
+            (c"kind", Field::Str(f.kind.name())),
+            (c"completed", Field::Bool(f.completed)),
+            (c"scored", Field::Bool(f.scored)),
+            (c"tiles", Field::Int(f.tiles as i64)),
+            (c"arms", Field::Int(f.arms as i64)),
+            (c"open", Field::Int(f.open as i64)),
+        ])
+    },
+    feature_segments => |s, v, _| {
+        let segs = v.feature_segments(s.seg(1, v)?);
+        s.list_out(segs.into_iter().map(i64::from))
+    },
+    field_cities => |s, v, _| {
+        let cities = v.field_cities(s.seg(1, v)?);
+        s.list_out(cities.into_iter().map(i64::from))
+    },
+    supply => |s, v, ctx| {
+        let player = s.player(1, v)?;
+        let kind = s.figure_kind(2, v, ctx)?;
+        s.int_out(v.supply(player, kind) as i64)
+    },
+    figure_segments => |s, v, ctx| {
+        let player = s.player(1, v)?;
+        let kind = s.figure_kind(2, v, ctx)?;
+        let figures = v.figures();
+        let segs: Vec<i64> = figures
+            .iter()
+            .filter(|(_, f)| f.owner == player && f.kind == kind)
+            .filter_map(|(_, f)| f.segment())
+            .map(i64::from)
+            .collect();
+        s.list_out(segs.into_iter())
+    },
+    score => |s, v, _| {
+        let player = s.player(1, v)?;
+        s.int_out(v.score(player) as i64)
+    },
+    tokens => |s, v, ctx| {
+        let player = s.player(1, v)?;
+        let token = s.token(2, v, ctx)?;
+        s.int_out(v.tokens(player, token) as i64)
+    },
+    token_supply => |s, v, ctx| {
+        let token = s.token(1, v, ctx)?;
+        s.int_out(v.token_supply(token) as i64)
+    },
+    neighbours => |s, v, _| {
+        let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
+        s.int_out(v.neighbours(pos) as i64)
+    },
+}
+
+/// A placed tile as a `Tile` record, or nothing.
+fn tile_out(s: &mut Stack, view: &View<'_>, tile: Option<TileInfo>) -> Result<(), String> {
+    let Some(t) = tile else { return s.nil_out() };
+    let kind = view.rules().tile(t.tile);
+    s.record_out(&[
+        (c"index", Field::Int(t.index as i64)),
+        (c"tile", Field::Str(&kind.key)),
+        (c"id", Field::Str(&kind.def.id)),
+        (c"x", Field::Int(t.pos.x as i64)),
+        (c"y", Field::Int(t.pos.y as i64)),
+        (c"rotation", Field::Int(t.rotation.quarter_turns() as i64)),
+    ])
+}
