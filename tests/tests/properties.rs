@@ -139,3 +139,19 @@ fn with_a_rust_expansion_using_every_hook_path() {
     let config = "players = 3\n[[expansions]]\nid = \"hook-demo\"\noptions = { monastery_bonus = 2, tiny_city = true, field_points = 4 }\n";
     check_config("hook-demo", config, 300);
 }
+
+#[test]
+fn traders_and_builders_in_every_edition() {
+    for (base, edition) in [("C1", "C1"), ("C1", "C1-revised"), ("C2", "C2"), ("C3", "C3"), ("C3", "C3.1")] {
+        let config = format!(
+            "players = 3\n[base]\nedition = \"{base}\"\n[[expansions]]\nid = \"traders-builders\"\nedition = \"{edition}\"\n"
+        );
+        check_config(&format!("traders-builders {edition}"), &config, 80);
+    }
+}
+
+#[test]
+fn traders_and_builders_with_its_house_rules() {
+    let config = "players = 4\n[[expansions]]\nid = \"traders-builders\"\noptions = { builder_chain_unlimited = true, builder_double_turn_optional = false, goods_scoring = \"kissybooboo\", kissybooboo_minority_tokens = true }\n";
+    check_config("traders-builders house rules", config, 80);
+}

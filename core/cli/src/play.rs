@@ -197,6 +197,7 @@ impl Story<'_> {
                     rules.tokens()[*token as usize].id
                 )),
                 Event::Log { message, .. } => self.lines.push(message.clone()),
+                Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
                     self.flush(&format!("turn {turn:>3} · {}", self.names[*player as usize]))
                 }
@@ -208,7 +209,14 @@ impl Story<'_> {
 
     fn flush(&mut self, title: &str) {
         if !self.quiet && !self.lines.is_empty() {
-            say!("{title}: {}", self.lines.join("; "));
+            let mut text = String::new();
+            for line in &self.lines {
+                if !text.is_empty() {
+                    text.push_str(if text.ends_with(':') { " " } else { "; " });
+                }
+                text.push_str(line);
+            }
+            say!("{title}: {text}");
         }
         self.lines.clear();
     }

@@ -6,7 +6,7 @@
 //! keys; figure kinds, tokens and categories are names (a bare name means the script's own
 //! expansion, e.g. `"builder"` → `"traders-builders:builder"`).
 
-use super::vm::{Ctx, with_out, with_view};
+use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::figures::{Figure, FigureId, Location};
@@ -342,7 +342,7 @@ const SORTED_PAIRS: &str = r#"return function(t)
 end"#;
 
 fn on(lua: &Lua, (hook, handler): (String, mlua::Function)) -> mlua::Result<()> {
-    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| rt("meeple context missing"))?;
+    let ctx = context(lua)?;
     if !ctx.loading() {
         return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
     }
@@ -360,7 +360,7 @@ fn on(lua: &Lua, (hook, handler): (String, mlua::Function)) -> mlua::Result<()> 
 /// `math.random` over the expansion's random stream.
 pub(crate) fn random(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
     let args: Vec<i64> = args.into_iter().map(|v| int_arg(&v, "math.random")).collect::<mlua::Result<_>>()?;
-    if lua.app_data_ref::<Ctx>().is_none_or(|c| c.hook().is_none()) {
+    if context(lua).map_or(true, |c| c.hook().is_none()) {
         return Err(rt("math.random is only available during a hook call"));
     }
     with_out(lua, |out, _, _| {
@@ -380,7 +380,7 @@ pub(crate) fn random(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
 
 /// `require(name)`: a module of the expansion's own folder, loaded once per VM.
 pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
-    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| rt("meeple context missing"))?;
+    let ctx = context(lua)?;
     let mut path = name.trim_start_matches("./").to_string();
     if !path.ends_with(".luau") {
         path.push_str(".luau");
@@ -410,7 +410,7 @@ pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
 /// `print(...)`: to the log, with the expansion's id.
 pub(crate) fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     let text: Vec<String> = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect();
-    let id = lua.app_data_ref::<Ctx>().map(|c| c.script.id.clone()).unwrap_or_default();
+    let id = context(lua).map(|c| c.script.id.clone()).unwrap_or_default();
     tracing::info!(target: "meeple::script", expansion = %id, "{}", text.join("\t"));
     Ok(())
 }

@@ -5,12 +5,15 @@
 //! only inside the expansion's folder; `math.random` draws from the expansion's random stream in
 //! the game state (so replays reproduce it) and fails outside hooks; `print` goes to the log;
 //! `sandbox(true)` makes every library and global read-only. Each hook call gets a budget of
-//! interrupts (deterministic) and a wall-clock backstop; the VM has a memory limit.
+//! interrupts (deterministic) and a wall-clock backstop; the interrupt also stops a script whose
+//! VM holds more than its memory limit (checked every 8 interrupts, so a soft limit: mlua's own
+//! hard limit would make mlua guard every table write it makes, at ten times the cost).
 //!
-//! How the view reaches scripts: the view and command sink are single userdata objects created
-//! with the VM. For the length of a hook call, the VM's context holds pointers to the call's
-//! `View` and `Commands`; the userdata methods read them through [`with_view`] and [`with_out`].
-//! This costs nothing per call, where `Lua::scope` would cost about half a microsecond.
+//! How the view reaches scripts: `view` and `out` are frozen tables of API functions, made once
+//! per VM by the prelude. For the length of a hook call, a thread-local points at the VM's
+//! context, which holds pointers to the call's `View` and `Commands`; the functions read them
+//! through [`current`], [`with_view`] and [`with_out`]. This costs nothing per call, where
+//! `Lua::scope` would cost about half a microsecond.
 
 use super::api;
 use super::{Limits, Script};
@@ -20,6 +23,7 @@ use meeple_plugin_sdk::wire::Writer;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -133,9 +137,14 @@ pub(crate) fn with_out<R>(
     })
 }
 
+/// The context of a VM, from its Lua state (for functions called outside hook calls too).
+pub(crate) fn context(lua: &Lua) -> mlua::Result<Rc<Ctx>> {
+    lua.app_data_ref::<Rc<Ctx>>().map(|c| Rc::clone(&c)).ok_or_else(|| mlua::Error::runtime("meeple context missing"))
+}
+
 /// Runs `f` with the candidate placements of the `can_place_tile` call in progress.
 pub(crate) fn with_candidates<R>(lua: &Lua, f: impl FnOnce(&[Placement]) -> mlua::Result<R>) -> mlua::Result<R> {
-    let ctx = lua.app_data_ref::<Ctx>().ok_or_else(|| mlua::Error::runtime("meeple context missing"))?;
+    let ctx = context(lua)?;
     let (p, n) = ctx.candidates.get();
     if p.is_null() {
         return Err(mlua::Error::runtime("the candidates can only be read during can_place_tile"));
@@ -210,7 +219,12 @@ local function lazy_table(readers)
         end,
     })
 end
-local e_tile = lazy_table({})
+local e_tile = lazy_table({
+    tile = function() return names.tiles[rd(mail, 4)] end,
+    x = function() return rd(mail, 12) end,
+    y = function() return rd(mail, 16) end,
+    rotation = function() return rd(mail, 20) end,
+})
 local e_placed = lazy_table({
     at = function() return loc(12) end,
     from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
@@ -246,8 +260,7 @@ local function install_dispatch()
     local h = handlers[HOOK_TILE_PLACED]
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
-        e.player, e.tile, e.index = player(rd(mail, 0)), names.tiles[rd(mail, 4)], rd(mail, 8)
-        e.x, e.y, e.rotation = rd(mail, 12), rd(mail, 16), rd(mail, 20)
+        e.player, e.index = player(rd(mail, 0)), rd(mail, 8)
         return h(view, e, out)
     end
     dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
@@ -326,6 +339,7 @@ pub(crate) struct Vm {
     set_names: Function,
     tile_names: RefCell<Vec<mlua::LuaString>>,
     budget: Budget,
+    ctx: Rc<Ctx>,
     lua: Lua,
 }
 
@@ -337,7 +351,7 @@ impl Vm {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(fail)?;
         // Level 2 inlines small local functions and lets builtins be called directly.
         lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2));
-        lua.set_app_data(Ctx {
+        let ctx = Rc::new(Ctx {
             script: script.clone(),
             view: Cell::new(std::ptr::null()),
             out: Cell::new(std::ptr::null_mut()),
@@ -348,6 +362,7 @@ impl Vm {
             candidates: Cell::new((std::ptr::null(), 0)),
             calls: Cell::new(0),
         });
+        lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
         install_interrupt(&lua).map_err(fail)?;
         harden(&lua).map_err(fail)?;
@@ -363,7 +378,7 @@ impl Vm {
             let _running = budget.start();
             chunk.exec().map_err(fail)?;
         }
-        lua.app_data_ref::<Ctx>().expect("context").loading.set(false);
+        ctx.loading.set(false);
 
         let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
         let mut handlers = vec![None; HookKind::ALL.len()];
@@ -410,6 +425,7 @@ impl Vm {
             set_names,
             tile_names: RefCell::new(Vec::new()),
             budget,
+            ctx,
             lua,
         })
     }
@@ -419,8 +435,8 @@ impl Vm {
         HookKind::ALL.iter().filter(|h| self.handlers[**h as usize].is_some()).fold(HookSet::NONE, |s, h| s.with(*h))
     }
 
-    fn ctx(&self) -> mlua::AppDataRef<'_, Ctx> {
-        self.lua.app_data_ref::<Ctx>().expect("context")
+    fn ctx(&self) -> &Ctx {
+        &self.ctx
     }
 
     /// Gives the prelude the names of tile kinds, figure kinds and segment kinds (once per VM:
@@ -474,7 +490,7 @@ impl Vm {
     ) -> Result<(), HookError> {
         let Some(h) = &self.handlers[hook as usize] else { return Ok(()) };
         let ctx = self.ctx();
-        let _in = Enter::new(&ctx, &self.budget, view, out, hook);
+        let _in = Enter::new(ctx, &self.budget, view, out, hook);
         let lua = &self.lua;
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
@@ -530,7 +546,7 @@ impl Vm {
         }
         let ctx = self.ctx();
         ctx.forbidden.borrow_mut().clear();
-        let _in = Enter::new(&ctx, &self.budget, view, out, hook);
+        let _in = Enter::new(ctx, &self.budget, view, out, hook);
         let call = ctx.calls.get().wrapping_add(1);
         ctx.calls.set(call);
         ctx.candidates.set((candidates.as_ptr(), candidates.len()));
