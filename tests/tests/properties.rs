@@ -155,3 +155,35 @@ fn traders_and_builders_with_its_house_rules() {
     let config = "players = 4\n[[expansions]]\nid = \"traders-builders\"\noptions = { builder_chain_unlimited = true, builder_double_turn_optional = false, goods_scoring = \"kissybooboo\", kissybooboo_minority_tokens = true }\n";
     check_config("traders-builders house rules", config, 80);
 }
+
+#[test]
+fn the_river_is_played_first_from_the_spring_to_the_lake() {
+    for (edition, start_tile, land) in [("C1", "discard", 71), ("C3", "discard", 71), ("C3", "shuffle-in", 72)] {
+        let config = format!(
+            "players = 2\n[[expansions]]\nid = \"river\"\nedition = \"{edition}\"\noptions = {{ start_tile = \"{start_tile}\" }}\n"
+        );
+        let name = format!("river {edition} {start_tile}");
+        check_config(&name, &config, 60);
+        let loaded = load_toml(&name, &config).unwrap();
+        let rules = &loaded.rules;
+        let is = |t: meeple_core::TileId, tag: &str| rules.tile(t).def.tags.iter().any(|x| x == tag);
+        assert_eq!(rules.tile(rules.start().unwrap()).key, "river:spring", "{name}: the spring is laid first");
+        let count = |river: bool| -> u32 {
+            (0..rules.tiles().len()).filter(|&t| is(t as _, "river") == river).map(|t| rules.counts()[t]).sum()
+        };
+        assert_eq!((count(true), count(false)), (11, land), "{name}: river tiles to draw, land tiles");
+        for seed in 0..40 {
+            let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+            let mut bot = RandomBot::new(seed);
+            while !game.is_over() {
+                let a = bot.choose(&game);
+                game.apply(a).unwrap();
+            }
+            let laid: Vec<_> = game.state().board().tiles().iter().map(|t| t.tile).collect();
+            let rivers = laid.iter().take_while(|&&t| is(t, "river")).count();
+            assert!(laid[rivers..].iter().all(|&t| !is(t, "river")), "{name} seed {seed}: river tiles come first");
+            let lake = laid.iter().position(|&t| is(t, "lake"));
+            assert!(lake.is_none_or(|i| i == rivers - 1), "{name} seed {seed}: the lake is the last river tile");
+        }
+    }
+}

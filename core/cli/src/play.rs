@@ -172,6 +172,8 @@ impl Story<'_> {
                 Event::TileDiscarded { tile } => {
                     self.lines.push(format!("{} fits nowhere and leaves the game", rules.tile(*tile).key))
                 }
+                // Nothing stands on a river: its completion is no scoring to tell.
+                Event::FeatureScored { kind: meeple_core::SegmentKind::River, .. } => {}
                 Event::FeatureScored { kind, completed, points, .. } => {
                     let what = match (kind, completed) {
                         (meeple_core::SegmentKind::Field, _) => "field".to_string(),

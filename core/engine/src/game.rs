@@ -533,8 +533,12 @@ impl Game {
             let tile = if st.fixed_order {
                 st.bag.pop().expect("tiles left")
             } else {
-                let i = st.rng.below(st.bag.len() as u32) as usize;
-                st.bag.swap_remove(i)
+                let stack = match st.first.iter_mut().find(|s| !s.is_empty()) {
+                    Some(stack) => stack,
+                    None => &mut st.bag,
+                };
+                let i = st.rng.below(stack.len() as u32) as usize;
+                stack.swap_remove(i)
             };
             st.drawn += 1;
             let player = st.turn.player;
@@ -1108,6 +1112,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         }
     }
     figure_index.push(figures.len() as u16);
+    let mut first = Vec::new();
     let (bag, fixed_order) = match &setup.draw {
         Some(names) => {
             let mut bag = names
@@ -1119,10 +1124,13 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
             (bag, true)
         }
         None => {
-            let mut bag = Vec::new();
+            let mut stacks = vec![Vec::new(); rules.stacks() as usize];
             for (id, &n) in rules.counts().iter().enumerate() {
-                bag.extend(std::iter::repeat_n(id as TileId, n as usize));
+                let stack = &mut stacks[rules.stack_of(id as TileId) as usize];
+                stack.extend(std::iter::repeat_n(id as TileId, n as usize));
             }
+            let bag = stacks.remove(0);
+            first = stacks;
             (bag, false)
         }
     };
@@ -1139,6 +1147,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         token_supply: rules.tokens().iter().map(|t| t.supply as i32).collect(),
         storage: vec![BTreeMap::new(); n_exp],
         bag,
+        first,
         fixed_order,
         drawn: 0,
         tile_limit: setup.tile_limit,

@@ -108,12 +108,36 @@ pub enum RulesError {
     /// More than the engine can index.
     #[error("too many {0}")]
     TooMany(&'static str),
+    /// A start tile that is not in the ruleset, or has no copy to lay.
+    #[error("start tile `{0}`: no copy of it is in the ruleset")]
+    StartTile(String),
+}
+
+/// What becomes of the base game's start tile when an expansion lays its own first (The River).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplacedStart {
+    /// It leaves the game.
+    Discard,
+    /// It is shuffled into the tiles to draw.
+    ShuffleIn,
+}
+
+/// Tiles drawn before all others, chosen by tag (The River's: `river`, the lake last).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstStack {
+    /// Tiles with this tag are drawn first, in random order…
+    pub tag: String,
+    /// … except those with this tag, drawn after the rest of the stack.
+    pub last: Option<String>,
 }
 
 /// Everything fixed for the length of a game.
 pub struct Rules {
     tiles: Vec<TileKind>,
     counts: Vec<u32>,
+    /// Per tile kind, the stack it is drawn from: 0 is the main one, drawn last.
+    stack_of: Vec<u8>,
+    stacks: u8,
     start: Option<TileId>,
     figures: Vec<FigureKind>,
     tokens: Vec<TokenKind>,
@@ -164,6 +188,17 @@ impl Rules {
     /// The start tile, if any.
     pub fn start(&self) -> Option<TileId> {
         self.start
+    }
+
+    /// The stack a tile kind is drawn from: stacks 1, 2, … are drawn in turn before the main
+    /// stack 0 (each in random order).
+    pub fn stack_of(&self, tile: TileId) -> u8 {
+        self.stack_of[tile as usize]
+    }
+
+    /// Number of stacks, the main one included.
+    pub fn stacks(&self) -> u8 {
+        self.stacks
     }
 
     /// Finds a tile kind by `tileset:tile` key, or by tile id alone when only one tileset has it.
@@ -244,6 +279,8 @@ pub struct RulesBuilder {
     tiles: Vec<TileKind>,
     counts: Vec<u32>,
     start: Option<TileId>,
+    new_start: Option<(String, ReplacedStart)>,
+    first: Option<FirstStack>,
     figures: Vec<FigureKind>,
     tokens: Vec<TokenKind>,
     categories: Vec<String>,
@@ -303,6 +340,19 @@ impl RulesBuilder {
         if let Some(s) = self.start.take() {
             self.counts[s as usize] += 1;
         }
+        self
+    }
+
+    /// Lays this tile (`tileset:tile`) first instead of the start tile so far; one of its copies
+    /// is taken from the bag when the ruleset is built.
+    pub fn start_tile(&mut self, key: &str, replaced: ReplacedStart) -> &mut Self {
+        self.new_start = Some((key.to_string(), replaced));
+        self
+    }
+
+    /// Draws the tiles with a tag before all others (whatever tileset they come from).
+    pub fn first_stack(&mut self, stack: FirstStack) -> &mut Self {
+        self.first = Some(stack);
         self
     }
 
@@ -366,6 +416,8 @@ impl RulesBuilder {
             return Err(RulesError::NoTiles);
         }
         self.ensure_meeple();
+        self.apply_start()?;
+        let (stack_of, stacks) = self.stack_of();
         let mut categories: Vec<String> = BASE_CATEGORIES.iter().map(|s| s.to_string()).collect();
         for c in self.categories {
             if !categories.contains(&c) {
@@ -390,6 +442,8 @@ impl RulesBuilder {
         Ok(Rules {
             tiles: self.tiles,
             counts: self.counts,
+            stack_of,
+            stacks,
             start: self.start,
             figures: self.figures,
             tokens: self.tokens,
@@ -398,6 +452,37 @@ impl RulesBuilder {
             subscribers,
             hash: self.hash,
         })
+    }
+}
+
+impl RulesBuilder {
+    fn apply_start(&mut self) -> Result<(), RulesError> {
+        let Some((key, replaced)) = self.new_start.take() else { return Ok(()) };
+        let id = self.tiles.iter().position(|t| t.key == key).filter(|&i| self.counts[i] > 0);
+        let Some(id) = id else { return Err(RulesError::StartTile(key)) };
+        if let Some(old) = self.start
+            && replaced == ReplacedStart::ShuffleIn
+        {
+            self.counts[old as usize] += 1;
+        }
+        self.counts[id] -= 1;
+        self.start = Some(id as TileId);
+        Ok(())
+    }
+
+    fn stack_of(&self) -> (Vec<u8>, u8) {
+        let Some(first) = &self.first else { return (vec![0; self.tiles.len()], 1) };
+        let has = |t: &TileKind, tag: &str| t.def.tags.iter().any(|x| x == tag);
+        let stack_of = self
+            .tiles
+            .iter()
+            .map(|t| match &first.last {
+                Some(last) if has(t, last) => 2,
+                _ if has(t, &first.tag) => 1,
+                _ => 0,
+            })
+            .collect();
+        (stack_of, if first.last.is_some() { 3 } else { 2 })
     }
 }
 

@@ -104,6 +104,8 @@ pub struct GameState {
     pub(crate) storage: Vec<BTreeMap<String, Value>>,
     /// Tiles still to draw; drawn from the back when the order is fixed.
     pub(crate) bag: Vec<TileId>,
+    /// Stacks drawn before the bag, first one first (The River's tiles); empty in most games.
+    pub(crate) first: Vec<Vec<TileId>>,
     pub(crate) fixed_order: bool,
     pub(crate) drawn: u32,
     pub(crate) tile_limit: Option<u32>,
@@ -220,7 +222,7 @@ impl GameState {
 
     /// Tiles left to draw.
     pub fn tiles_left(&self) -> u32 {
-        let left = self.bag.len() as u32;
+        let left = self.bag.len() as u32 + self.first.iter().map(|s| s.len() as u32).sum::<u32>();
         match self.tile_limit {
             Some(limit) => left.min(limit.saturating_sub(self.drawn)),
             None => left,
@@ -324,6 +326,10 @@ impl GameState {
         }
         h.u64(self.bag.len() as u64);
         self.bag.iter().for_each(|&t| h.u64(t as u64));
+        for stack in self.first.iter().filter(|s| !s.is_empty()) {
+            h.u64(stack.len() as u64);
+            stack.iter().for_each(|&t| h.u64(t as u64));
+        }
         h.u64(self.drawn as u64);
         h.u64(self.rng.word_pos() as u64);
         for r in &self.expansion_rngs {

@@ -38,6 +38,48 @@ pub struct Edition {
     pub tileset_edition: String,
     /// Expansions this edition brings along (added to a game that does not choose them).
     pub with: Vec<String>,
+    /// Tilesets added only when another expansion is played too (`[[editions.X.if_chosen]]`).
+    pub if_chosen: Vec<IfChosen>,
+}
+
+/// A tileset an edition adds only when another expansion is in the game (the C3.1 Traders &
+/// Builders river tile joins The River's tiles).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IfChosen {
+    /// The other expansion.
+    pub expansion: String,
+    /// The tileset file.
+    pub tileset: PathBuf,
+    /// The edition inside it (default: the edition's name).
+    pub tileset_edition: String,
+}
+
+/// How an expansion changes the draw (`[draw]`): The River is laid and drawn first.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DrawDef {
+    /// A tile of this expansion's tileset laid first, instead of the base game's start tile.
+    pub start: Option<String>,
+    /// Tiles with this tag (from any tileset) are drawn before all others…
+    pub first: Option<String>,
+    /// … those with this tag last among them.
+    pub last: Option<String>,
+    /// What becomes of the replaced start tile: fixed, or the value of an option.
+    pub replaced_start: ReplacedStartDef,
+}
+
+/// `replaced_start = "discard"`, `"shuffle-in"`, or `{ option = "name" }`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplacedStartDef {
+    /// Always this.
+    Fixed(meeple_core::rules::ReplacedStart),
+    /// The value of this enum option (`discard` or `shuffle-in`).
+    Option(String),
+}
+
+impl Default for ReplacedStartDef {
+    fn default() -> Self {
+        ReplacedStartDef::Fixed(meeple_core::rules::ReplacedStart::Discard)
+    }
 }
 
 /// A typed option.
@@ -143,6 +185,8 @@ pub struct Manifest {
     pub categories: Vec<String>,
     /// Its options in file order.
     pub options: Vec<OptionDef>,
+    /// How it changes the draw, if it does.
+    pub draw: Option<DrawDef>,
     /// Its code.
     pub entry: Entry,
 }
@@ -188,6 +232,7 @@ impl Manifest {
             tokens: Vec::new(),
             categories: Vec::new(),
             options: Vec::new(),
+            draw: None,
             entry: Entry::None,
         };
         let mut edition_names: Vec<At<&str>> = Vec::new();
@@ -205,6 +250,7 @@ impl Manifest {
                     tileset: None,
                     tileset_edition: e.value.to_string(),
                     with: Vec::new(),
+                    if_chosen: Vec::new(),
                 });
             }
         }
@@ -220,6 +266,9 @@ impl Manifest {
         }
         if let Some(v) = top.table(&mut doc, "options") {
             read_options(&mut doc, v, &mut m);
+        }
+        if let Some(v) = top.table(&mut doc, "draw") {
+            read_draw(&mut doc, v, &mut m);
         }
         let script = top.table(&mut doc, "script");
         let native = top.table(&mut doc, "native");
@@ -295,9 +344,73 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
         let tileset = et.str(doc, "tileset").map(|s| m.dir().join(s.value));
         let tileset_edition = et.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
         let with = id_list(doc, &mut et, "with");
+        let mut if_chosen = Vec::new();
+        for v in et.array(doc, "if_chosen").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            let Some(mut ct) = doc.table_in(v, "an [[if_chosen]] entry") else { continue };
+            let expansion = ct.req_str(doc, "expansion").map(|s| s.value.to_string());
+            let file = ct.req_str(doc, "tileset").map(|s| m.dir().join(s.value));
+            let inner = ct.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
+            ct.finish(doc);
+            if let (Some(expansion), Some(tileset)) = (expansion, file) {
+                if_chosen.push(IfChosen { expansion, tileset, tileset_edition: inner });
+            }
+        }
         et.finish(doc);
-        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition, with });
+        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition, with, if_chosen });
     }
+}
+
+fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
+    let Some(mut t) = doc.table_in(v, "[draw]") else { return };
+    let own = |s: Option<At<&str>>| s.map(|s| s.value.to_string());
+    let mut draw = DrawDef { start: own(t.str(doc, "start")), first: own(t.str(doc, "first")), ..DrawDef::default() };
+    draw.last = own(t.str(doc, "last"));
+    if draw.last.is_some() && draw.first.is_none() {
+        doc.error(t.span(), "`last` needs `first`: it orders the tiles drawn first");
+    }
+    if let Some(r) = t.get("replaced_start") {
+        draw.replaced_start = match r.get_ref() {
+            DeValue::String(s) => match replaced_start(s.as_ref()) {
+                Some(fixed) => ReplacedStartDef::Fixed(fixed),
+                None => {
+                    doc.error(r.span(), format!("`replaced_start = \"{s}\"`: expected \"discard\", \"shuffle-in\" or {{ option = \"…\" }}"));
+                    ReplacedStartDef::default()
+                }
+            },
+            _ => match doc.table_in(r, "`replaced_start`") {
+                Some(mut rt) => {
+                    let name = rt.req_str(doc, "option");
+                    rt.finish(doc);
+                    match name {
+                        Some(n) if m.option(n.value).is_some_and(|o| replaced_values(&o.ty)) => {
+                            ReplacedStartDef::Option(n.value.to_string())
+                        }
+                        Some(n) => {
+                            doc.error(n.span, format!("`{}` must be an option of this manifest with the values \"discard\" and \"shuffle-in\"", n.value));
+                            ReplacedStartDef::default()
+                        }
+                        None => ReplacedStartDef::default(),
+                    }
+                }
+                None => ReplacedStartDef::default(),
+            },
+        };
+    }
+    t.finish(doc);
+    m.draw = Some(draw);
+}
+
+/// `discard` / `shuffle-in`.
+pub fn replaced_start(s: &str) -> Option<meeple_core::rules::ReplacedStart> {
+    match s {
+        "discard" => Some(meeple_core::rules::ReplacedStart::Discard),
+        "shuffle-in" => Some(meeple_core::rules::ReplacedStart::ShuffleIn),
+        _ => None,
+    }
+}
+
+fn replaced_values(ty: &OptionType) -> bool {
+    matches!(ty, OptionType::Enum(values) if values.iter().all(|v| replaced_start(v).is_some()))
 }
 
 fn edition_filter(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, names: &[At<&str>]) -> Option<Vec<String>> {

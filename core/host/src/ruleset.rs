@@ -3,9 +3,10 @@
 //! code, and hash everything that went in.
 
 use crate::config::{ExpansionChoice, GameConfig, Location};
-use crate::manifest::{Entry, Manifest, OptionDef, describe_type};
+use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, ReplacedStartDef, describe_type};
 use crate::paths::display_path;
 use meeple_core::hash::StableHasher;
+use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
 use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::{BTreeMap, BTreeSet};
@@ -336,11 +337,15 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             v.hash_into(&mut hash);
         }
         let edition = m.edition(&s.edition).expect("selected edition exists");
-        if let Some(path) = &edition.tileset {
+        let chosen = |id: &str| selected.iter().any(|x| x.manifest.id == id);
+        let extra = edition.if_chosen.iter().filter(|c| chosen(&c.expansion)).map(|c| (&c.tileset, &c.tileset_edition));
+        let mut own_tileset = None;
+        for (path, inner) in edition.tileset.iter().map(|p| (p, &edition.tileset_edition)).chain(extra) {
             match load_tileset(path) {
                 Ok((ts, text)) => {
                     hash.str(&text);
-                    if let Err(e) = b.tileset(&ts, &edition.tileset_edition) {
+                    own_tileset.get_or_insert_with(|| ts.id.clone());
+                    if let Err(e) = b.tileset(&ts, inner) {
                         report.diagnostics.push(Diagnostic {
                             file: m.path.display().to_string(),
                             line: 1,
@@ -351,6 +356,9 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
                 }
                 Err(r) => report.extend(r),
             }
+        }
+        if let Some(draw) = &m.draw {
+            apply_draw(&mut b, draw, s, own_tileset.as_deref());
         }
         for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
             let mut kind = f.kind.clone();
@@ -400,6 +408,25 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
     b.build().map_err(|e| Report {
         diagnostics: vec![Diagnostic { file: "<ruleset>".into(), line: 1, col: 1, message: e.to_string() }],
     })
+}
+
+/// An expansion's `[draw]`: its start tile (from its own tileset) and the stack drawn first.
+fn apply_draw(b: &mut RulesBuilder, draw: &DrawDef, s: &Selected, tileset: Option<&str>) {
+    if let (Some(start), Some(tileset)) = (&draw.start, tileset) {
+        let replaced = match &draw.replaced_start {
+            ReplacedStartDef::Fixed(r) => *r,
+            ReplacedStartDef::Option(name) => s
+                .options
+                .get(name)
+                .and_then(|v| v.as_str())
+                .and_then(crate::manifest::replaced_start)
+                .unwrap_or(ReplacedStart::Discard),
+        };
+        b.start_tile(&format!("{tileset}:{start}"), replaced);
+    }
+    if let Some(tag) = &draw.first {
+        b.first_stack(FirstStack { tag: tag.clone(), last: draw.last.clone() });
+    }
 }
 
 fn hash_file(hash: &mut StableHasher, path: &Path) {
