@@ -187,3 +187,16 @@ fn the_river_is_played_first_from_the_spring_to_the_lake() {
         }
     }
 }
+
+#[test]
+fn the_river_with_traders_and_builders_c3_1() {
+    let config =
+        "players = 3\n[[expansions]]\nid = \"river\"\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C3.1\"\n";
+    check_config("river + traders-builders C3.1", config, 80);
+    let loaded = load_toml("river + C3.1", config).unwrap();
+    let tile = loaded.rules.tile_by_name("traders-builders-c3.1-river:river").unwrap();
+    assert_eq!(loaded.rules.stack_of(tile), 1, "the C3.1 river tile is drawn with The River's tiles");
+    let alone =
+        load_toml("C3.1", "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C3.1\"\n").unwrap();
+    assert!(alone.rules.tile_by_name("traders-builders-c3.1-river:river").is_err(), "without The River it is left out");
+}

@@ -1,6 +1,7 @@
 //! The shipped tilesets hold what the rules digests say, and a broken tileset is reported with
 //! its file, line and column.
 
+use meeple_core::tileset::End;
 use meeple_core::{SegmentKind, Tileset};
 use meeple_tests::repo;
 use std::collections::BTreeMap;
@@ -200,6 +201,26 @@ fn traders_and_builders_has_24_tiles_and_20_goods_symbols() {
         [("chicken", 8), ("cloth", 5), ("grain", 6)].into_iter().map(|(k, n)| (k.to_string(), n)).collect();
     assert_eq!(goods(&c31, "C3.1"), want31);
     assert_eq!(goods(&load("traders-builders-c3.1-river"), "C3.1")["chicken"], 1);
+    // C3.1's special tiles (seed 004): the bridge; the monastery where one road ends at it and the
+    // other in the field, with one field; the outhouse that closes a road in the field.
+    let kinds = |id: &str, kind: SegmentKind| c31.tile(id).unwrap().segments.iter().filter(|s| s.kind == kind).count();
+    assert_eq!((kinds("02", SegmentKind::Road), kinds("02", SegmentKind::Field)), (2, 4));
+    assert_eq!((kinds("10", SegmentKind::Road), kinds("10", SegmentKind::Field)), (2, 1));
+    let stops = |id: &str| -> Vec<String> {
+        c31.tile(id)
+            .unwrap()
+            .segments
+            .iter()
+            .flat_map(|s| &s.ends)
+            .filter_map(|e| match e {
+                End::Stop { kind, .. } => Some(kind.clone()),
+                End::Side(_) => None,
+            })
+            .collect()
+    };
+    assert_eq!(stops("10"), ["monastery", "dead-end"]);
+    assert!(stops("01").contains(&"house".to_string()), "the outhouse closes a road");
+    assert!(c31.tile("01").unwrap().tags.contains(&"outhouse".to_string()));
 }
 
 #[test]

@@ -370,13 +370,15 @@ fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
     }
     if let Some(r) = t.get("replaced_start") {
         draw.replaced_start = match r.get_ref() {
-            DeValue::String(s) => match replaced_start(s.as_ref()) {
-                Some(fixed) => ReplacedStartDef::Fixed(fixed),
-                None => {
-                    doc.error(r.span(), format!("`replaced_start = \"{s}\"`: expected \"discard\", \"shuffle-in\" or {{ option = \"…\" }}"));
-                    ReplacedStartDef::default()
+            DeValue::String(s) => {
+                match replaced_start(s.as_ref()) {
+                    Some(fixed) => ReplacedStartDef::Fixed(fixed),
+                    None => {
+                        doc.error(r.span(), format!("`replaced_start = \"{s}\"`: expected \"discard\", \"shuffle-in\" or {{ option = \"…\" }}"));
+                        ReplacedStartDef::default()
+                    }
                 }
-            },
+            }
             _ => match doc.table_in(r, "`replaced_start`") {
                 Some(mut rt) => {
                     let name = rt.req_str(doc, "option");

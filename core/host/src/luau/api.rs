@@ -9,7 +9,6 @@
 use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
-use meeple_core::figures::{Figure, FigureId, Location};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, TileDef};
 use meeple_core::{Command, HookKind, TileInfo, Value, View};
@@ -563,12 +562,6 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
                     })
                 })?,
-                "figures" => lua.create_function(|lua, _self: LuaValue| {
-                    with_view(lua, |v, _| figures_table(lua, v, &v.figures()))
-                })?,
-                "figures_on" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
-                    with_view(lua, |v, _| figures_table(lua, v, &v.figures_on(seg_in(v, seg)?)))
-                })?,
                 "points" => lua.create_function(|lua, (_self, p, cat): (LuaValue, i64, Option<String>)| {
                     with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
                 })?,
@@ -831,42 +824,6 @@ fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table>
     t.raw_set("illustrations", illustrations_table(lua, def, None)?)?;
     t.raw_set("tags", lua.create_sequence_from(def.tags.iter().map(String::as_str))?)?;
     Ok(t)
-}
-
-fn location_table(lua: &Lua, view: &View<'_>, at: &Location) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    match *at {
-        Location::Supply => t.raw_set("kind", "supply")?,
-        Location::Aside => t.raw_set("kind", "aside")?,
-        Location::Segment { segment } => {
-            t.raw_set("kind", "segment")?;
-            t.raw_set("seg", segment)?;
-        }
-        Location::Point { tile, point } => {
-            t.raw_set("kind", "point")?;
-            t.raw_set("tile", tile)?;
-            t.raw_set("point", point as i64 + 1)?;
-            if let Some(info) = view.placed(tile) {
-                t.raw_set("id", view.rules().tile(info.tile).def.points[point as usize].id.as_str())?;
-            }
-        }
-    }
-    Ok(t)
-}
-
-fn figures_table(lua: &Lua, view: &View<'_>, figures: &[(FigureId, Figure)]) -> mlua::Result<Table> {
-    let list = lua.create_table_with_capacity(figures.len(), 0)?;
-    for (i, (id, f)) in figures.iter().enumerate() {
-        let t = lua.create_table_with_capacity(0, 6)?;
-        t.raw_set("id", *id)?;
-        t.raw_set("kind", view.rules().figure(f.kind).id.as_str())?;
-        t.raw_set("owner", f.owner as i64 + 1)?;
-        t.raw_set("at", location_table(lua, view, &f.at)?)?;
-        t.raw_set("face", f.face)?;
-        t.raw_set("attached_to", f.attached_to)?;
-        list.raw_set(i + 1, t)?;
-    }
-    Ok(list)
 }
 
 pub(crate) fn offer_table(lua: &Lua, view: &View<'_>, o: &Offer) -> mlua::Result<Table> {

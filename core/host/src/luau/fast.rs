@@ -11,6 +11,7 @@
 
 use super::api::{resolve, stage_name};
 use super::vm::{Ctx, current};
+use meeple_core::figures::{Figure, FigureId, Location};
 use meeple_core::{Pos, TileInfo, View};
 use mlua::ffi::{self, lua_State};
 use std::ffi::{CStr, c_int};
@@ -160,6 +161,13 @@ impl Stack {
 impl Stack {
     /// A table with string keys.
     fn record_out(&mut self, fields: &[(&CStr, Field<'_>)]) -> Result<(), String> {
+        self.record_push(fields);
+        self.pushed += 1;
+        Ok(())
+    }
+
+    /// Pushes a table with string keys (counted by the caller).
+    fn record_push(&self, fields: &[(&CStr, Field<'_>)]) {
         // SAFETY: as in `int_out`: a new table, then each value pushed and stored in it.
         #[allow(unsafe_code)]
         unsafe {
@@ -176,8 +184,64 @@ impl Stack {
                 ffi::lua_rawsetfield(self.state, -2, key.as_ptr());
             }
         }
+    }
+
+    /// Stores the value on top of the stack in the table below it, under `key`.
+    fn set_field(&self, key: &CStr) {
+        // SAFETY: the caller pushed a table and then a value.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_rawsetfield(self.state, -2, key.as_ptr())
+        }
+    }
+
+    /// A list of `Figure` records.
+    fn figures_out(&mut self, view: &View<'_>, figures: &[(FigureId, Figure)]) -> Result<(), String> {
+        // SAFETY: as in `list_out`; every record is stored in the list as soon as it is built, so
+        // the stack never holds more than four values of ours.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, figures.len() as c_int, 0);
+        }
+        for (i, (id, f)) in figures.iter().enumerate() {
+            let attached = f.attached_to.map_or(Field::Nil, |a| Field::Int(a as i64));
+            self.record_push(&[
+                (c"id", Field::Int(*id as i64)),
+                (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
+                (c"owner", Field::Int(f.owner as i64 + 1)),
+                (c"face", Field::Int(f.face as i64)),
+                (c"attached_to", attached),
+            ]);
+            self.location_push(view, &f.at);
+            self.set_field(c"at");
+            // SAFETY: the record is on top, the list below it.
+            #[allow(unsafe_code)]
+            unsafe {
+                ffi::lua_rawseti(self.state, -2, i as i64 + 1)
+            };
+        }
         self.pushed += 1;
         Ok(())
+    }
+
+    /// Pushes a `Location` record.
+    fn location_push(&self, view: &View<'_>, at: &Location) {
+        match *at {
+            Location::Supply => self.record_push(&[(c"kind", Field::Str("supply"))]),
+            Location::Aside => self.record_push(&[(c"kind", Field::Str("aside"))]),
+            Location::Segment { segment } => {
+                self.record_push(&[(c"kind", Field::Str("segment")), (c"seg", Field::Int(segment as i64))])
+            }
+            Location::Point { tile, point } => {
+                let id = view.placed(tile).map(|t| view.rules().tile(t.tile).def.points[point as usize].id.clone());
+                self.record_push(&[
+                    (c"kind", Field::Str("point")),
+                    (c"tile", Field::Int(tile as i64)),
+                    (c"point", Field::Int(point as i64 + 1)),
+                    (c"id", id.as_deref().map_or(Field::Nil, Field::Str)),
+                ])
+            }
+        }
     }
 }
 
@@ -316,6 +380,14 @@ fast_functions! {
     token_supply => |s, v, ctx| {
         let token = s.token(1, v, ctx)?;
         s.int_out(v.token_supply(token) as i64)
+    },
+    figures => |s, v, _| {
+        let figures = v.figures();
+        s.figures_out(v, &figures)
+    },
+    figures_on => |s, v, _| {
+        let figures = v.figures_on(s.seg(1, v)?);
+        s.figures_out(v, &figures)
     },
     neighbours => |s, v, _| {
         let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
