@@ -64,3 +64,38 @@ fn figure_actions_are_described_with_board_ports() {
     assert_eq!(info["ports"], serde_json::json!(["SL", "S", "SR"]));
     assert_eq!(info["pos"], serde_json::json!({"x": 0, "y": 1}));
 }
+
+/// Plugins keep what they derive from storage by its version; that is only right if equal
+/// versions always mean equal storage, in a game, in its copies and in other games.
+#[test]
+fn equal_storage_versions_mean_equal_storage() {
+    use meeple_core::bots::Bot;
+    use std::collections::HashMap;
+    let config = "players = 3\n[[expansions]]\nid = \"traders-builders\"\n[[expansions]]\nid = \"tollkeepers\"\n";
+    let loaded = load_toml("versions.toml", config).unwrap();
+    let expansions = loaded.rules.expansions().len() as u16;
+    let mut seen: HashMap<(u16, u64), String> = HashMap::new();
+    let mut changes = 0;
+    for seed in 1..4 {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        let mut bot = meeple_core::bots::RandomBot::new(seed);
+        while !game.is_over() {
+            let before: Vec<u64> = (0..expansions).map(|e| game.state().storage_version(e)).collect();
+            game.apply(bot.choose(&game)).unwrap();
+            let copy = game.clone();
+            for e in 0..expansions {
+                let (version, store) = (game.state().storage_version(e), game.state().storage_of(e));
+                assert_eq!(copy.state().storage_version(e), version, "a copy keeps the version");
+                if version == 0 {
+                    assert!(store.is_none_or(|s| s.is_empty()), "version 0 is the empty storage");
+                }
+                changes += (version != before[e as usize]) as u32;
+                let text = format!("{store:?}");
+                if let Some(earlier) = seen.insert((e, version), text.clone()) {
+                    assert_eq!(earlier, text, "expansion {e} at version {version}");
+                }
+            }
+        }
+    }
+    assert!(changes > 30, "the expansions wrote their storage ({changes} changes)");
+}

@@ -200,3 +200,15 @@ fn the_river_with_traders_and_builders_c3_1() {
         load_toml("C3.1", "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C3.1\"\n").unwrap();
     assert!(alone.rules.tile_by_name("traders-builders-c3.1-river:river").is_err(), "without The River it is left out");
 }
+
+#[test]
+fn the_tollkeepers_with_traders_and_builders_in_every_edition_pairing() {
+    for tb in ["C1", "C1-revised", "C2", "C3", "C3.1"] {
+        for tk in ["C2", "C3"] {
+            let config = format!(
+                "players = 3\n[[expansions]]\nid = \"traders-builders\"\nedition = \"{tb}\"\n[[expansions]]\nid = \"tollkeepers\"\nedition = \"{tk}\"\n"
+            );
+            check_config(&format!("traders-builders {tb} + tollkeepers {tk}"), &config, 30);
+        }
+    }
+}

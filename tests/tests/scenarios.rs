@@ -5,9 +5,11 @@ use meeple_tests::{repo, run_scenario, scenario_files};
 #[test]
 fn every_scenario_holds() {
     let mut files = scenario_files(&repo().join("tests/scenarios"));
-    // Each shipped expansion's own scenarios (the template's among them).
-    for dir in std::fs::read_dir(repo().join("scripts")).unwrap().flatten() {
-        files.extend(scenario_files(&dir.path().join("tests")));
+    // Each shipped expansion's own scenarios (the template's among them), scripts and plugins.
+    for root in ["scripts", "plugins"] {
+        for dir in std::fs::read_dir(repo().join(root)).unwrap().flatten() {
+            files.extend(scenario_files(&dir.path().join("tests")));
+        }
     }
     assert!(files.len() >= 10, "scenario files are missing");
     let failures: Vec<String> = files

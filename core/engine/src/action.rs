@@ -76,14 +76,17 @@ pub enum Target {
     },
 }
 
-/// An action an expansion offers in the figure phase, with a label for people.
+/// An action an expansion offers in the figure phase, with a label for people. The label says
+/// what the action does and the core names the target after it
+/// ([`crate::describe::ActionInfo`]): `move the tollhouse to` + `the village at (2, 1)`. One
+/// label per kind of offer keeps the many offers of a figure phase cheap.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Offer {
     /// The expansion's code for it.
     pub code: u32,
     /// What it applies to.
     pub target: Target,
-    /// A short description, e.g. "place the tollhouse on the village at (2, 1)".
+    /// What it does, e.g. "move the tollhouse to" (the target's name follows).
     pub label: String,
 }
 

@@ -41,10 +41,12 @@ pub enum ActionInfo {
     Expansion {
         /// The expansion's id.
         expansion: String,
-        /// Its description.
+        /// What it does, as the expansion says it (e.g. `move the tollhouse to`).
         label: String,
         /// What it applies to.
         target: Target,
+        /// The target for people (e.g. `the village at (2, 1)`); empty without a target.
+        at: String,
     },
     /// Place nothing.
     Pass,
@@ -71,7 +73,8 @@ impl std::fmt::Display for ActionInfo {
                 }
                 Ok(())
             }
-            ActionInfo::Expansion { expansion, label, .. } => write!(f, "{expansion}: {label}"),
+            ActionInfo::Expansion { expansion, label, at, .. } if at.is_empty() => write!(f, "{expansion}: {label}"),
+            ActionInfo::Expansion { expansion, label, at, .. } => write!(f, "{expansion}: {label} {at}"),
             ActionInfo::Pass => write!(f, "pass"),
             ActionInfo::Choose { decision, option } => write!(f, "{decision}: {option}"),
         }
@@ -79,6 +82,27 @@ impl std::fmt::Display for ActionInfo {
 }
 
 impl Game {
+    /// A target in words: the named point's or segment's kind and the square, or the figure.
+    fn target_name(&self, target: Target) -> String {
+        let (rules, st) = (self.rules(), self.state());
+        let def = |pos| st.board().at(pos).map(|t| &rules.tile(t.tile).def);
+        match target {
+            Target::None => String::new(),
+            Target::Point { pos, point } => {
+                let kind = def(pos).and_then(|d| d.points.get(point as usize)).map_or("point", |p| p.kind.as_str());
+                format!("the {kind} at {pos}")
+            }
+            Target::Segment { pos, segment } => {
+                let kind = def(pos).and_then(|d| d.segments.get(segment as usize)).map_or("segment", |s| s.kind.name());
+                format!("the {kind} at {pos}")
+            }
+            Target::Figure { figure } => match st.figures().get(figure as usize) {
+                Some(f) => format!("the {} of player {}", rules.figure(f.kind).id, f.owner + 1),
+                None => format!("figure {figure}"),
+            },
+        }
+    }
+
     /// Every legal action with its description, for clients that do not know the rules.
     pub fn legal_actions_described(&self) -> Vec<(Action, ActionInfo)> {
         self.legal_actions().into_iter().map(|a| (a, self.describe(&a))).collect()
@@ -126,7 +150,7 @@ impl Game {
                     .map(|(_, o)| o.label.clone())
                     .unwrap_or_default();
                 let id = rules.expansions().get(expansion as usize).map(|e| e.id().to_string()).unwrap_or_default();
-                ActionInfo::Expansion { expansion: id, label, target }
+                ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target) }
             }
             Action::Pass => ActionInfo::Pass,
             Action::Choose { option } => {

@@ -1041,6 +1041,7 @@ impl Game {
                 } else {
                     store.insert(key.clone(), value.clone());
                 }
+                self.state.storage_versions[e as usize] = crate::state::next_storage_version();
                 Ok(())
             }
             Command::SetScore { .. } => bad(self, &c, "set_score is only allowed in modify_score".into()),
@@ -1146,6 +1147,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         tokens: vec![0; players as usize * rules.tokens().len()],
         token_supply: rules.tokens().iter().map(|t| t.supply as i32).collect(),
         storage: vec![BTreeMap::new(); n_exp],
+        storage_versions: vec![0; n_exp],
         bag,
         first,
         fixed_order,

@@ -35,6 +35,29 @@ pub enum Stage {
     Over,
 }
 
+impl Stage {
+    /// Every stage, in declaration order (`Stage::ALL[s as usize] == s`).
+    pub const ALL: [Stage; 8] = [
+        Stage::Draw,
+        Stage::PlaceTile,
+        Stage::Figure,
+        Stage::Score,
+        Stage::PartEnd,
+        Stage::TurnEnd,
+        Stage::Final,
+        Stage::Over,
+    ];
+}
+
+/// The source of storage versions: one counter for every game of the process, so that a
+/// version names one content of one expansion's storage.
+static STORAGE_VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A storage version never handed out before.
+pub(crate) fn next_storage_version() -> u64 {
+    STORAGE_VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The current turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
@@ -102,6 +125,8 @@ pub struct GameState {
     pub(crate) token_supply: Vec<i32>,
     /// Per expansion: its stored values.
     pub(crate) storage: Vec<BTreeMap<String, Value>>,
+    /// Per expansion: the version of its storage (see [`GameState::storage_version`]).
+    pub(crate) storage_versions: Vec<u64>,
     /// Tiles still to draw; drawn from the back when the order is fixed.
     pub(crate) bag: Vec<TileId>,
     /// Stacks drawn before the bag, first one first (The River's tiles); empty in most games.
@@ -213,6 +238,14 @@ impl GameState {
     /// A value from an expansion's storage.
     pub fn storage(&self, expansion: u16, key: &str) -> Option<&Value> {
         self.storage.get(expansion as usize)?.get(key)
+    }
+
+    /// The version of an expansion's storage: 0 while it is empty, and a number drawn from a
+    /// counter shared by every game of the process at each change. Two equal versions therefore
+    /// mean equal storage, in this game, in a copy of it or in any other, so a plugin may keep
+    /// what it derived from its storage for as long as the version stays the same.
+    pub fn storage_version(&self, expansion: u16) -> u64 {
+        self.storage_versions.get(expansion as usize).copied().unwrap_or(0)
     }
 
     /// All stored values of an expansion, in key order.

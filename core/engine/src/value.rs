@@ -1,11 +1,17 @@
 //! Plain data that expansions keep in the game state (their storage) and put in decisions.
 
 use crate::hash::StableHasher;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// A JSON-like value. Maps are ordered by key, so iteration never depends on hashing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// Serialised untagged (`3`, `"wine"`, `[1, 2]`, `{"a": true}`); read back by a visitor of its
+/// own, as serde's untagged reading buffers and retries every variant (a hundred times slower,
+/// and storage crosses the plugin boundary on every hook call that reads it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// Nothing.
@@ -75,6 +81,78 @@ impl Value {
                 }
             }
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("null, a boolean, an integer, a string, a list or a map with string keys")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Int(n))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        i64::try_from(n).map(Value::Int).map_err(|_| E::custom(format!("integer {n} is too large")))
+    }
+
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {
+        if x.fract() == 0.0 && x.abs() < 9.0e15 {
+            Ok(Value::Int(x as i64))
+        } else {
+            Err(E::custom(format!("{x}: only integers are stored")))
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::Str(s.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::Str(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::List(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            out.insert(k, v);
+        }
+        Ok(Value::Map(out))
     }
 }
 

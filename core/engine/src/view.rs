@@ -73,6 +73,8 @@ pub enum Query {
     Feature(SegId),
     /// The segments of a feature.
     FeatureSegments(SegId),
+    /// The segments of a feature with their tiles.
+    FeatureParts(SegId),
     /// The completed cities a field touches.
     FieldCities(SegId),
     /// Every figure.
@@ -93,6 +95,10 @@ pub enum Query {
     Neighbours(Pos),
     /// Decisions waiting for an answer.
     Pending,
+    /// The version of the calling expansion's storage.
+    StorageVersion,
+    /// Every figure of a kind, in and out of supply.
+    FiguresOfKind(FigureKindId),
 }
 
 /// The host's answer to a [`Query`].
@@ -116,6 +122,19 @@ pub enum Answer {
     Value(Option<Value>),
     /// Pending decisions.
     Decisions(Vec<Decision>),
+    /// Segments with their tiles.
+    Parts(Vec<FeaturePart>),
+}
+
+/// One segment of a feature and the placed tile it lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeaturePart {
+    /// The segment.
+    pub seg: SegId,
+    /// Its index within the tile kind (`TileDef::segments`).
+    pub local: u8,
+    /// The tile.
+    pub tile: TileInfo,
 }
 
 /// Where a remote view gets its answers (implemented by the native-plugin SDK).
@@ -258,6 +277,27 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The segments of the feature `seg` belongs to with their tiles, in ascending segment order
+    /// (one question for what `feature_segments`, `segment` and `placed` answer one by one).
+    pub fn feature_parts(&self, seg: SegId) -> Vec<FeaturePart> {
+        match self.source {
+            Source::Local(s) => {
+                let mut v: Vec<FeaturePart> = s
+                    .features()
+                    .members(seg)
+                    .map(|m| {
+                        let info = s.features().info(m);
+                        let tile = TileInfo::of(info.tile, s.board().tile(info.tile));
+                        FeaturePart { seg: m, local: info.local, tile }
+                    })
+                    .collect();
+                v.sort_unstable_by_key(|p| p.seg);
+                v
+            }
+            _ => ask!(self, Query::FeatureParts(seg), Answer::Parts(v) => v),
+        }
+    }
+
     /// The completed cities a field touches (their feature ids, ascending).
     pub fn field_cities(&self, field: SegId) -> Vec<SegId> {
         match self.source {
@@ -271,6 +311,29 @@ impl<'a> View<'a> {
         match self.source {
             Source::Local(s) => s.figures().iter().enumerate().map(|(i, f)| (i as FigureId, *f)).collect(),
             _ => ask!(self, Query::Figures, Answer::Figures(v) => v),
+        }
+    }
+
+    /// Every figure of a kind, of every player, wherever it is.
+    pub fn figures_of_kind(&self, kind: FigureKindId) -> Vec<(FigureId, Figure)> {
+        match self.source {
+            Source::Local(s) => s
+                .figures()
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.kind == kind)
+                .map(|(i, f)| (i as FigureId, *f))
+                .collect(),
+            _ => ask!(self, Query::FiguresOfKind(kind), Answer::Figures(v) => v),
+        }
+    }
+
+    /// The version of the calling expansion's storage: equal versions mean equal storage (see
+    /// [`GameState::storage_version`]), so what was derived from it may be kept meanwhile.
+    pub fn storage_version(&self) -> u64 {
+        match self.source {
+            Source::Local(s) => s.storage_version(self.expansion),
+            _ => ask!(self, Query::StorageVersion, Answer::Int(n) => n as u64),
         }
     }
 
@@ -354,6 +417,7 @@ impl<'a> View<'a> {
             Query::Segment(s) => Answer::Segment(self.segment(*s)),
             Query::Feature(s) => Answer::Feature(self.feature(*s)),
             Query::FeatureSegments(s) => Answer::Ids(self.feature_segments(*s)),
+            Query::FeatureParts(s) => Answer::Parts(self.feature_parts(*s)),
             Query::FieldCities(s) => Answer::Ids(self.field_cities(*s)),
             Query::Figures => Answer::Figures(self.figures()),
             Query::FiguresOn(s) => Answer::Figures(self.figures_on(*s)),
@@ -364,6 +428,8 @@ impl<'a> View<'a> {
             Query::Storage(k) => Answer::Value(self.storage(k)),
             Query::Neighbours(p) => Answer::Int(self.neighbours(*p) as i64),
             Query::Pending => Answer::Decisions(self.pending()),
+            Query::StorageVersion => Answer::Int(self.storage_version() as i64),
+            Query::FiguresOfKind(k) => Answer::Figures(self.figures_of_kind(*k)),
         }
     }
 

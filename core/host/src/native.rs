@@ -9,13 +9,16 @@ use crate::paths::{data_root, display_path};
 use crate::ruleset::Selected;
 use libloading::Library;
 use meeple_core::action::{Decision, Offer};
+use meeple_core::figures::FigureKindId;
 use meeple_core::view::Query;
 use meeple_core::{
     Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, View,
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
-use meeple_plugin_sdk::proto::{Call, CallResult, Created, PROTO, Reply, RulesData, Settings, decode, encode, tag};
-use meeple_plugin_sdk::wire::Writer;
+use meeple_plugin_sdk::proto::{
+    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_reply, encode, encode_answer, tag,
+};
+use meeple_plugin_sdk::wire::{OwnFigures, Writer};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -40,16 +43,22 @@ pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
     if let Some(extra) = std::env::var_os("MEEPLE_PLUGIN_DIR") {
         dirs.extend(std::env::split_paths(&extra));
     }
-    // Beside the running program (target/<profile>/…), then the source tree's builds.
+    // Beside the running program (target/<profile>/…), then the source tree's builds; each with
+    // its deps/ folder, where Cargo leaves the plugins that are dependencies of meeple.
+    let mut builds = Vec::new();
     if let Ok(exe) = std::env::current_exe()
         && let Some(profile) =
             exe.ancestors().find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
     {
-        dirs.push(profile.to_path_buf());
+        builds.push(profile.to_path_buf());
     }
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| data_root().join("target"), PathBuf::from);
-    dirs.push(target.join("release"));
-    dirs.push(target.join("debug"));
+    builds.push(target.join("release"));
+    builds.push(target.join("debug"));
+    for build in builds {
+        let deps = build.join("deps");
+        dirs.extend([build, deps]);
+    }
     dirs
 }
 
@@ -168,7 +177,7 @@ unsafe extern "C" fn host_query(ctx: *mut c_void, query: Bytes, sink: *mut c_voi
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; `query` is valid for this call.
     let (ctx, input) = unsafe { (&*(ctx as *const CallCtx<'_>), query.as_slice()) };
     let (status, bytes) = match decode::<Query>(input) {
-        Ok(q) if query_is_valid(ctx.view, &q) => (abi::OK, encode(&ctx.view.answer(&q))),
+        Ok(q) if query_is_valid(ctx.view, &q) => (abi::OK, encode_answer(&ctx.view.answer(&q))),
         Ok(q) => (abi::ERROR, format!("invalid query {q:?}").into_bytes()),
         Err(e) => (abi::ERROR, e.into_bytes()),
     };
@@ -185,9 +194,11 @@ fn query_is_valid(view: &View<'_>, q: &Query) -> bool {
         Query::Segment(s)
         | Query::Feature(s)
         | Query::FeatureSegments(s)
+        | Query::FeatureParts(s)
         | Query::FieldCities(s)
         | Query::FiguresOn(s) => view.has_segment(*s),
         Query::Supply(p, k) => player(*p) && (*k as usize) < rules.figures().len(),
+        Query::FiguresOfKind(k) => (*k as usize) < rules.figures().len(),
         Query::Points(p, c) => player(*p) && (*c as usize) < rules.categories().len(),
         Query::Tokens(p, t) => player(*p) && (*t as usize) < rules.tokens().len(),
         Query::TokenSupply(t) => (*t as usize) < rules.tokens().len(),
@@ -204,6 +215,8 @@ pub struct NativeExpansion {
     categories: Vec<String>,
     /// Set once the plugin got the ruleset (before its first hook call).
     ruleset_sent: OnceLock<()>,
+    /// The figure kinds its manifest declares (`id:…`), found at the first call that needs them.
+    own_kinds: OnceLock<Vec<FigureKindId>>,
 }
 
 impl NativeExpansion {
@@ -231,6 +244,7 @@ impl NativeExpansion {
             ctx: std::ptr::null_mut(),
             log: host_log,
             query: host_query,
+            facts: abi::Facts::default(),
         };
         // SAFETY: the table comes from a checked plugin; every pointer passed lives for the call.
         #[allow(unsafe_code)]
@@ -255,6 +269,7 @@ impl NativeExpansion {
             hooks,
             categories: created.categories,
             ruleset_sent: OnceLock::new(),
+            own_kinds: OnceLock::new(),
         })
     }
 
@@ -294,6 +309,7 @@ impl NativeExpansion {
             ctx: &ctx as *const CallCtx<'_> as *mut c_void,
             log: host_log,
             query: host_query,
+            facts: abi::Facts::of(view),
         };
         // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
         // until the call returns, and the plugin only writes through `vec_sink`.
@@ -309,8 +325,7 @@ impl NativeExpansion {
         };
         let fail = |message: String| HookError::new(&self.id, hook, message);
         match status {
-            abi::OK if reply.is_empty() => Ok(Reply::default()),
-            abi::OK => decode::<CallResult>(reply).map_err(fail)?,
+            abi::OK => decode_reply(reply).map_err(fail)?,
             abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(reply)))),
             _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(reply)))),
         }
@@ -327,6 +342,20 @@ thread_local! {
     /// Reused buffers: the call being written and the reply being read.
     static CALL: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
     static REPLY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl NativeExpansion {
+    /// The figures of the kinds the expansion declares, sent with the calls in which it decides
+    /// about them.
+    fn own_figures(&self, view: &View<'_>) -> OwnFigures {
+        let kinds = self.own_kinds.get_or_init(|| {
+            let prefix = format!("{}:", self.id);
+            let figures = view.rules().figures();
+            (0..figures.len() as FigureKindId).filter(|&k| figures[k as usize].id.starts_with(&prefix)).collect()
+        });
+        let figures = kinds.iter().flat_map(|&k| view.figures_of_kind(k)).collect();
+        OwnFigures { kinds: kinds.clone(), figures }
+    }
 }
 
 /// Encodes a hot call with the thread's reused buffer: the tag, an optional hook number, and
@@ -395,12 +424,23 @@ impl Expansion for NativeExpansion {
     }
 
     fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
-        offers.extend(self.call(view, HookKind::FigureActions, &[tag::FIGURE_ACTIONS])?.offers);
+        let fill = |w: &mut Writer| {
+            w.own_figures(&self.own_figures(view));
+            true
+        };
+        let reply = with_call(tag::FIGURE_ACTIONS, None, fill, |b| self.call(view, HookKind::FigureActions, b));
+        offers.extend(reply.expect("always sent")?.offers);
         Ok(())
     }
 
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
-        self.call_commands(view, HookKind::OnAction, &message(&Call::OnAction { offer: offer.clone() }), out)
+        let fill = |w: &mut Writer| {
+            w.offers(std::slice::from_ref(offer));
+            w.own_figures(&self.own_figures(view));
+            true
+        };
+        let hook = HookKind::OnAction;
+        with_call(tag::ACTION, None, fill, |b| self.call_commands(view, hook, b, out)).expect("always sent")
     }
 
     fn on_decision(&self, view: &View<'_>, decision: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {

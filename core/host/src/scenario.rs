@@ -4,7 +4,7 @@
 
 use crate::{GameConfig, Loaded};
 use meeple_core::figures::Location;
-use meeple_core::{Action, Event, Game, Pos, Rotation, Rules};
+use meeple_core::{Action, Event, Game, Pos, Rotation, Rules, Target};
 use meeple_toml::Report;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -111,6 +111,8 @@ struct Step {
     #[serde(default)]
     figure: Option<String>,
     #[serde(default)]
+    offer: Option<String>,
+    #[serde(default)]
     choose: Option<u16>,
     #[serde(default)]
     error: Option<String>,
@@ -144,6 +146,8 @@ struct Expect {
     discarded: Option<Vec<String>>,
     #[serde(default)]
     figure_actions: Option<usize>,
+    #[serde(default)]
+    offers: Option<usize>,
 }
 
 /// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error
@@ -173,6 +177,9 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     Ok(())
 }
 
+/// Reads one action of a step in the game as it stands.
+type ActionReader<'a> = Box<dyn Fn(&Game) -> Result<Action, String> + 'a>;
+
 fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String>, String> {
     if let Some(p) = &step.player {
         let acting = game.to_act().map(|p| names[p as usize].clone());
@@ -180,21 +187,27 @@ fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String
             return Err(format!("expected {p} to act, but it is {acting:?}"));
         }
     }
-    let mut actions = Vec::new();
+    // Each action is read just before it is applied: an offer may name the tile placed by the
+    // same step.
+    let mut parts: Vec<ActionReader<'_>> = Vec::new();
     if let Some(place) = &step.place {
-        actions.push(parse_place(game, place)?);
+        parts.push(Box::new(move |g: &Game| parse_place(g, place)));
     }
     if let Some(fig) = &step.figure {
-        actions.push(parse_figure(game, fig, step.place.is_some())?);
+        parts.push(Box::new(move |g: &Game| parse_figure(g, fig)));
+    }
+    if let Some(offer) = &step.offer {
+        parts.push(Box::new(move |g: &Game| parse_offer(g, offer)));
     }
     if let Some(option) = step.choose {
-        actions.push(Action::Choose { option });
+        parts.push(Box::new(move |_: &Game| Ok(Action::Choose { option })));
     }
-    if actions.is_empty() {
-        return Err("a step needs `place`, `figure` or `choose`".into());
+    if parts.is_empty() {
+        return Err("a step needs `place`, `figure`, `offer` or `choose`".into());
     }
     let mut texts = Vec::new();
-    for (i, action) in actions.into_iter().enumerate() {
+    for (i, part) in parts.iter().enumerate() {
+        let action = part(game)?;
         let before = game.state().hash();
         match (game.apply(action), &step.error) {
             (Ok(events), None) => {
@@ -239,8 +252,45 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     Ok(Action::PlaceTile { pos, rotation })
 }
 
+/// `"tollkeepers 1 at 1,0 village"`: an expansion's action by its code, on a point (by id) or a
+/// segment (by id) of the tile at a square, or on nothing (`"tollkeepers 3"`). Built whether or
+/// not it is on offer, so that a step can check it is refused.
+fn parse_offer(game: &Game, s: &str) -> Result<Action, String> {
+    let bad = || format!("`offer = \"{s}\"`: expected \"<expansion> <code>[ at <x>,<y> <point or segment>]\"");
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let (id, code, at) = match words[..] {
+        [id, code] => (id, code, None),
+        [id, code, "at", xy, part] => (id, code, Some((xy, part))),
+        _ => return Err(bad()),
+    };
+    let rules = game.rules();
+    let expansion = rules
+        .expansions()
+        .iter()
+        .position(|e| e.id() == id)
+        .ok_or_else(|| format!("no expansion `{id}` in this game"))? as u16;
+    let code: u32 = code.parse().map_err(|_| bad())?;
+    let target = match at {
+        None => Target::None,
+        Some((xy, part)) => {
+            let (x, y) = xy.split_once(',').ok_or_else(bad)?;
+            let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
+            let placed = game.state().board().index_at(pos).ok_or_else(|| format!("no tile at {xy}"))?;
+            let def = &rules.tile(game.state().board().tile(placed).tile).def;
+            if let Some(point) = def.points.iter().position(|p| p.id == part) {
+                Target::Point { pos, point: point as u8 }
+            } else if let Some(segment) = def.segment(part) {
+                Target::Segment { pos, segment: segment as u8 }
+            } else {
+                return Err(format!("tile {} at {xy} has no point or segment `{part}`", def.id));
+            }
+        }
+    };
+    Ok(Action::Expansion { expansion, code, target })
+}
+
 /// `"meeple on city"`, `"meeple on road with builder"`, `"pass"`.
-fn parse_figure(game: &Game, s: &str, after_place: bool) -> Result<Action, String> {
+fn parse_figure(game: &Game, s: &str) -> Result<Action, String> {
     if s == "pass" {
         return Ok(Action::Pass);
     }
@@ -254,12 +304,8 @@ fn parse_figure(game: &Game, s: &str, after_place: bool) -> Result<Action, Strin
     let rules = game.rules();
     let figure = figure_id(rules, kind)?;
     let with = with.map(|w| figure_id(rules, w)).transpose()?;
-    // The segment is looked up on the tile just placed, or the drawn one when placing in the same step.
-    let tile = if after_place {
-        game.state().turn().tile
-    } else {
-        game.state().turn().placed.map(|i| game.state().board().tile(i).tile)
-    };
+    // The segment is looked up on the tile just placed.
+    let tile = game.state().turn().placed.map(|i| game.state().board().tile(i).tile);
     let tile = tile.ok_or("no tile to place a figure on")?;
     let segment = rules
         .tile(tile)
@@ -356,6 +402,12 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
         let got: Vec<String> = st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect();
         if &got != want {
             return Err(format!("discarded: expected {want:?}, got {got:?}"));
+        }
+    }
+    if let Some(n) = e.offers {
+        let got = game.legal_actions().iter().filter(|a| matches!(a, Action::Expansion { .. })).count();
+        if got != n {
+            return Err(format!("expansion actions on offer: expected {n}, got {got}"));
         }
     }
     if let Some(n) = e.figure_actions {

@@ -15,7 +15,7 @@ use std::ffi::c_void;
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 0;
+pub const ABI_MINOR: u32 = 1;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 
@@ -70,6 +70,30 @@ pub struct HostV1 {
     pub log: unsafe extern "C" fn(ctx: *mut c_void, level: u32, message: Bytes),
     /// Answers a view query (a [`crate::proto`] `Query`) into the sink; returns a status.
     pub query: unsafe extern "C" fn(ctx: *mut c_void, query: Bytes, sink: *mut c_void, write: Sink) -> u32,
+    /// Minor 1: what nearly every hook asks first, so that it needs no query.
+    pub facts: Facts,
+}
+
+/// Facts about the game at the moment of a call (all zero outside a hook call).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Number of players.
+    pub players: u32,
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// Whose turn it is.
+    pub player: u32,
+    /// Part of the turn, from 1.
+    pub part: u32,
+    /// Where the turn machine stands (`Stage as u32`).
+    pub stage: u32,
+    /// The index of the tile placed in this part, or -1.
+    pub placed: i32,
+    /// Tiles still to draw.
+    pub tiles_left: u32,
+    /// The version of the calling expansion's storage.
+    pub storage_version: u64,
 }
 
 /// What a plugin exports.

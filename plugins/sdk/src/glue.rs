@@ -1,12 +1,14 @@
 //! The plugin side of the ABI: instances, panics caught at every entry point, and a view whose
 //! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
 
-use crate::abi::{Bytes, ERROR, HostV1, OK, PANICKED, Sink, vec_sink};
-use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, encode, tag};
-use crate::wire::Reader;
+use crate::abi::{Bytes, ERROR, Facts, HostV1, OK, PANICKED, Sink, vec_sink};
+use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply, tag};
+use crate::wire::{OwnFigures, Reader};
+use meeple_core::Value;
 use meeple_core::view::{Answer, Query, ViewSource};
 use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Rules, View};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -84,43 +86,54 @@ pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c
             .get(instance as usize)
             .cloned()
             .ok_or_else(|| format!("no plugin instance {instance}"))?;
-        let call = read_call(input)?;
+        let (call, own) = read_call(input)?;
         if let Call::Rules { rules, expansion } = call {
             let _ = inst.rules.set((rules.build()?, expansion));
             return Ok(Vec::new());
         }
         let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
         HOST.with(|h| h.set(host));
-        let source = HostSource { host };
+        let source = HostSource::new(host, own);
         let view = View::remote(rules, &source, *index);
         let result = dispatch(inst.expansion.as_ref(), &view, call);
         HOST.with(|h| h.set(std::ptr::null()));
-        Ok(match result {
-            Ok(reply) if reply.is_empty() => Vec::new(),
-            other => encode::<CallResult>(&other),
-        })
+        Ok(encode_reply(&result))
     })
 }
 
-/// Decodes a call from its tagged bytes.
-fn read_call(input: &[u8]) -> Result<Call, String> {
+/// Decodes a call from its tagged bytes, with the expansion's own figures when they came along.
+fn read_call(input: &[u8]) -> Result<(Call, Option<OwnFigures>), String> {
     let (&t, rest) = input.split_first().ok_or("an empty call")?;
     let bad = || format!("a malformed call (tag {t})");
-    Ok(match t {
-        tag::MESSAGE => decode(rest)?,
-        tag::EVENT => {
-            let (&hook, words) = rest.split_first().ok_or_else(bad)?;
-            let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
-            Call::Event { event: Reader::new(words).event(hook).ok_or_else(bad)? }
+    let mut r = Reader::new(rest);
+    let call = match t {
+        tag::FIGURE_ACTIONS => Call::FigureActions,
+        tag::ACTION => {
+            let mut offers = r.offers().ok_or_else(bad)?;
+            Call::OnAction { offer: offers.pop().filter(|_| offers.is_empty()).ok_or_else(bad)? }
         }
-        tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring().ok_or_else(bad)? },
+        _ => return Ok((read_plain_call(t, rest).ok_or_else(bad)??, None)),
+    };
+    let own = r.own_figures().filter(|_| r.at_end()).ok_or_else(bad)?;
+    Ok((call, Some(own)))
+}
+
+/// Decodes a call that brings nothing else (`None`: malformed).
+fn read_plain_call(t: u8, rest: &[u8]) -> Option<Result<Call, String>> {
+    Some(Ok(match t {
+        tag::MESSAGE => return Some(decode(rest)),
+        tag::EVENT => {
+            let (&hook, words) = rest.split_first()?;
+            let hook = *HookKind::ALL.get(hook as usize)?;
+            Call::Event { event: Reader::new(words).event(hook)? }
+        }
+        tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring()? },
         tag::CANDIDATES => {
-            let (tile, candidates) = Reader::new(rest).candidates().ok_or_else(bad)?;
+            let (tile, candidates) = Reader::new(rest).candidates()?;
             Call::CanPlaceTile { tile, candidates }
         }
-        tag::FIGURE_ACTIONS => Call::FigureActions,
-        _ => return Err(bad()),
-    })
+        _ => return None,
+    }))
 }
 
 fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
@@ -147,13 +160,51 @@ fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     Ok(reply)
 }
 
-/// The view's questions, asked of the host.
+/// The view's questions, asked of the host; those the call's facts and own figures answer,
+/// and stored values already seen at the same storage version, are answered here.
 struct HostSource {
     host: *const HostV1,
+    /// The call's facts, from a host that sends them.
+    facts: Option<Facts>,
+    /// The expansion's own figures, when the call brought them.
+    own: Option<OwnFigures>,
 }
 
-impl ViewSource for HostSource {
-    fn ask(&self, query: &Query) -> Answer {
+thread_local! {
+    /// Stored values by key, with the storage version they were read at. A version names one
+    /// content of one expansion's storage in any game (`GameState::storage_version`), so an
+    /// entry stays right for every call that brings the same version.
+    static STORED: RefCell<HashMap<String, (u64, Option<Value>)>> = RefCell::new(HashMap::new());
+}
+
+impl HostSource {
+    fn new(host: *const HostV1, own: Option<OwnFigures>) -> HostSource {
+        // SAFETY: `host` is the table the host passed to this call; `facts` is read only when
+        // the table is long enough to hold it.
+        let facts = unsafe {
+            let size = (*host).struct_size as usize;
+            (size >= std::mem::size_of::<HostV1>()).then(|| (*host).facts)
+        };
+        HostSource { host, facts, own }
+    }
+
+    /// A stored value, from the cache when the storage has not changed since it was read.
+    fn storage(&self, key: &str, version: u64) -> Answer {
+        let cached = STORED.with(|c| match c.borrow().get(key) {
+            Some((v, value)) if *v == version => Some(value.clone()),
+            _ => None,
+        });
+        if let Some(value) = cached {
+            return Answer::Value(value);
+        }
+        let answer = self.ask_host(&Query::Storage(key.to_string()));
+        if let Answer::Value(value) = &answer {
+            STORED.with(|c| c.borrow_mut().insert(key.to_string(), (version, value.clone())));
+        }
+        answer
+    }
+
+    fn ask_host(&self, query: &Query) -> Answer {
         let bytes = encode(query);
         let mut answer = Vec::new();
         // SAFETY: `host` is the table the host passed to this call, alive until it returns.
@@ -164,7 +215,25 @@ impl ViewSource for HostSource {
         if status != OK {
             panic!("the host could not answer {query:?}: {}", String::from_utf8_lossy(&answer));
         }
-        decode(&answer).unwrap_or_else(|e| panic!("{e}"))
+        decode_answer(&answer).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl ViewSource for HostSource {
+    fn ask(&self, query: &Query) -> Answer {
+        if let (Query::FiguresOfKind(kind), Some(own)) = (query, &self.own)
+            && own.kinds.contains(kind)
+        {
+            return Answer::Figures(own.figures.iter().filter(|(_, f)| f.kind == *kind).copied().collect());
+        }
+        let Some(facts) = self.facts else { return self.ask_host(query) };
+        match query {
+            Query::Players => Answer::Int(facts.players as i64),
+            Query::Turn => facts.turn().map_or_else(|| self.ask_host(query), Answer::Turn),
+            Query::StorageVersion => Answer::Int(facts.storage_version as i64),
+            Query::Storage(key) => self.storage(key, facts.storage_version),
+            _ => self.ask_host(query),
+        }
     }
 }
 

@@ -1,11 +1,14 @@
-//! The messages that cross the ABI, encoded as MessagePack with field names (`rmp-serde`), so
+//! The messages that cross the ABI, encoded as MessagePack (`rmp-serde`, structs as arrays), so
 //! that the core's types travel as they are.
 
+use crate::abi::Facts;
 use meeple_core::action::{Decision, Offer};
 use meeple_core::figures::FigureKind;
 use meeple_core::rules::TokenKind;
+use meeple_core::state::Stage;
 use meeple_core::tileset::TileDef;
-use meeple_core::{Command, Event, HookError, Placement, Rules, Scoring, Value};
+use meeple_core::view::{Answer, TurnInfo};
+use meeple_core::{Command, Event, HookError, Placement, Rules, Scoring, Value, View};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,12 +18,41 @@ pub const PROTO: u32 = 1;
 
 /// Encodes a message.
 pub fn encode<T: Serialize>(v: &T) -> Vec<u8> {
-    rmp_serde::to_vec_named(v).expect("meeple messages always encode")
+    rmp_serde::to_vec(v).expect("meeple messages always encode")
 }
 
 /// Decodes a message.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     rmp_serde::from_slice(bytes).map_err(|e| format!("cannot decode a message: {e}"))
+}
+
+impl Facts {
+    /// The facts a view gives.
+    pub fn of(view: &View<'_>) -> Facts {
+        let t = view.turn();
+        Facts {
+            players: view.players() as u32,
+            turn: t.number,
+            player: t.player as u32,
+            part: t.part as u32,
+            stage: t.stage as u32,
+            placed: t.placed.map_or(-1, |i| i as i32),
+            tiles_left: t.tiles_left,
+            storage_version: view.storage_version(),
+        }
+    }
+
+    /// The turn they describe, if the stage is one this SDK knows.
+    pub fn turn(&self) -> Option<TurnInfo> {
+        Some(TurnInfo {
+            number: self.turn,
+            player: self.player as u8,
+            part: self.part as u8,
+            stage: *Stage::ALL.get(self.stage as usize)?,
+            placed: u16::try_from(self.placed).ok(),
+            tiles_left: self.tiles_left,
+        })
+    }
 }
 
 /// How the game config set an expansion up.
@@ -158,8 +190,90 @@ pub struct Reply {
     pub offers: Vec<Offer>,
 }
 
-/// The reply of `call`: the hook's result. An empty reply means `Ok(Reply::default())`.
+/// The reply of `call`: the hook's result. An empty reply means `Ok(Reply::default())`;
+/// otherwise its first byte is a [`reply`] tag.
 pub type CallResult = Result<Reply, HookError>;
+
+/// The first byte of a non-empty reply says how the rest is encoded.
+pub mod reply {
+    /// A MessagePack [`super::CallResult`] follows.
+    pub const MESSAGE: u8 = 0;
+    /// Wire offers follow: `Ok` with offers and nothing else (every `figure_actions` reply).
+    pub const OFFERS: u8 = 1;
+}
+
+/// The first byte of a query's answer says how the rest is encoded.
+pub mod answer {
+    /// A MessagePack `Answer` follows.
+    pub const MESSAGE: u8 = 0;
+    /// Wire figures follow (`Answer::Figures`: every figure, those on a feature or of a kind).
+    pub const FIGURES: u8 = 1;
+}
+
+/// Encodes the answer to a query.
+pub fn encode_answer(a: &Answer) -> Vec<u8> {
+    match a {
+        Answer::Figures(figures) => {
+            let mut w = crate::wire::Writer(vec![answer::FIGURES]);
+            w.figures(figures);
+            w.0
+        }
+        other => {
+            let mut bytes = vec![answer::MESSAGE];
+            rmp_serde::encode::write(&mut bytes, other).expect("meeple messages always encode");
+            bytes
+        }
+    }
+}
+
+/// Decodes the answer to a query.
+pub fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
+    match bytes.split_first() {
+        Some((&answer::MESSAGE, rest)) => decode(rest),
+        Some((&answer::FIGURES, rest)) => {
+            let mut r = crate::wire::Reader::new(rest);
+            match r.figures() {
+                Some(figures) if r.at_end() => Ok(Answer::Figures(figures)),
+                _ => Err("a malformed figures answer".into()),
+            }
+        }
+        Some((t, _)) => Err(format!("an answer with unknown tag {t}")),
+        None => Err("an empty answer".into()),
+    }
+}
+
+/// Encodes a hook's result as a reply.
+pub fn encode_reply(result: &CallResult) -> Vec<u8> {
+    match result {
+        Ok(r) if r.is_empty() => Vec::new(),
+        Ok(r) if r.commands.is_empty() && r.forbidden.is_empty() => {
+            let mut w = crate::wire::Writer(vec![reply::OFFERS]);
+            w.offers(&r.offers);
+            w.0
+        }
+        other => {
+            let mut bytes = vec![reply::MESSAGE];
+            rmp_serde::encode::write(&mut bytes, other).expect("meeple messages always encode");
+            bytes
+        }
+    }
+}
+
+/// Decodes a reply.
+pub fn decode_reply(bytes: &[u8]) -> Result<CallResult, String> {
+    match bytes.split_first() {
+        None => Ok(Ok(Reply::default())),
+        Some((&reply::MESSAGE, rest)) => decode(rest),
+        Some((&reply::OFFERS, rest)) => {
+            let mut r = crate::wire::Reader::new(rest);
+            match r.offers() {
+                Some(offers) if r.at_end() => Ok(Ok(Reply { offers, ..Reply::default() })),
+                _ => Err("a malformed offers reply".into()),
+            }
+        }
+        Some((t, _)) => Err(format!("a reply with unknown tag {t}")),
+    }
+}
 
 /// The first byte of a call's bytes says how the rest is encoded: the hot calls use the
 /// compact [`crate::wire`] format, everything else a MessagePack [`Call`].
@@ -172,8 +286,10 @@ pub mod tag {
     pub const SCORING: u8 = 2;
     /// Wire candidates follow (`can_place_tile`).
     pub const CANDIDATES: u8 = 3;
-    /// Nothing follows (`figure_actions`).
+    /// The expansion's own figures follow (`figure_actions`).
     pub const FIGURE_ACTIONS: u8 = 4;
+    /// One wire offer follows, the one taken, then the expansion's own figures (`on_action`).
+    pub const ACTION: u8 = 5;
 }
 
 impl Reply {

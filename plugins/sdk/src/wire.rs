@@ -13,9 +13,27 @@
 //! - scoring: feature, kind, completed, final, tiles, arms, then three counted lists (cities,
 //!   strength, points)
 //! - candidates: tile, n, then n triples (x, y, rotation)
+//! - figures (an answer): n, then per figure id, owner, kind, location (3 words), face, and
+//!   the follower it is attached to or -1
+//! - own figures (after `figure_actions` and `on_action` calls): the expansion's figure kinds
+//!   as a counted list, then the figures of those kinds
+//! - offers (the reply of `figure_actions`; `on_action` sends the one taken): n, then per offer code, target (kind 0 none,
+//!   1 point, 2 segment, 3 figure; then x, y, point or segment, or the figure and two zeros),
+//!   and the label as a byte count and its UTF-8 bytes
 
-use meeple_core::figures::{FigureId, FigureKindId, Location};
+use meeple_core::action::{Offer, Target};
+use meeple_core::figures::{Figure, FigureId, FigureKindId, Location};
 use meeple_core::{Event, Placement, Pos, Rotation, Scoring, SegmentKind};
+
+/// The figure kinds an expansion declares, and every figure of those kinds: sent with the
+/// calls in which an expansion decides about its figures, so that it need not ask for them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnFigures {
+    /// The kinds.
+    pub kinds: Vec<FigureKindId>,
+    /// Their figures, of every player.
+    pub figures: Vec<(FigureId, Figure)>,
+}
 
 /// Writes words into a byte buffer.
 #[derive(Default, Debug)]
@@ -103,6 +121,41 @@ impl Writer {
         self.list(s.cities.iter().map(|&c| c as i64));
         self.list(s.strength.iter().map(|&c| c as i64));
         self.list(s.points.iter().map(|&c| c as i64));
+    }
+
+    /// Appends figures with their ids.
+    pub fn figures(&mut self, figures: &[(FigureId, Figure)]) {
+        self.0.reserve(4 + 32 * figures.len());
+        self.put(figures.len() as i64);
+        for (id, f) in figures {
+            self.words(&[*id as i64, f.owner as i64, f.kind as i64]);
+            self.location(&f.at);
+            self.words(&[f.face as i64, f.attached_to.map_or(-1, |a| a as i64)]);
+        }
+    }
+
+    /// Appends an expansion's own figure kinds and their figures.
+    pub fn own_figures(&mut self, own: &OwnFigures) {
+        self.list(own.kinds.iter().map(|&k| k as i64));
+        self.figures(&own.figures);
+    }
+
+    /// Appends offers.
+    pub fn offers(&mut self, offers: &[Offer]) {
+        self.0.reserve(4 + offers.iter().map(|o| 28 + o.label.len()).sum::<usize>());
+        self.put(offers.len() as i64);
+        for o in offers {
+            let target = match o.target {
+                Target::None => [0, 0, 0, 0],
+                Target::Point { pos, point } => [1, pos.x as i64, pos.y as i64, point as i64],
+                Target::Segment { pos, segment } => [2, pos.x as i64, pos.y as i64, segment as i64],
+                Target::Figure { figure } => [3, figure as i64, 0, 0],
+            };
+            self.put(o.code as i64);
+            self.words(&target);
+            self.put(o.label.len() as i64);
+            self.0.extend_from_slice(o.label.as_bytes());
+        }
     }
 
     /// Appends a drawn tile and its candidate placements.
@@ -217,6 +270,54 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Decodes figures with their ids.
+    pub fn figures(&mut self) -> Option<Vec<(FigureId, Figure)>> {
+        let n = self.get()?;
+        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        for _ in 0..n {
+            let (id, owner, kind) = (self.get()? as FigureId, self.get()? as u8, self.get()? as FigureKindId);
+            let at = self.location()?;
+            let (face, attached) = (self.get()? as u8, self.get()?);
+            let attached_to = (attached >= 0).then_some(attached as FigureId);
+            list.push((id, Figure { kind, owner, at, face, attached_to }));
+        }
+        Some(list)
+    }
+
+    /// Decodes an expansion's own figure kinds and their figures.
+    pub fn own_figures(&mut self) -> Option<OwnFigures> {
+        let kinds = self.list()?.into_iter().map(|k| k as FigureKindId).collect();
+        Some(OwnFigures { kinds, figures: self.figures()? })
+    }
+
+    /// Decodes offers.
+    pub fn offers(&mut self) -> Option<Vec<Offer>> {
+        let n = self.get()?;
+        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        for _ in 0..n {
+            let code = u32::try_from(self.get()?).ok()?;
+            let (kind, a, b, c) = (self.get()?, self.get()?, self.get()?, self.get()?);
+            let pos = Pos::new(a as i32, b as i32);
+            let target = match kind {
+                0 => Target::None,
+                1 => Target::Point { pos, point: u8::try_from(c).ok()? },
+                2 => Target::Segment { pos, segment: u8::try_from(c).ok()? },
+                3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
+                _ => return None,
+            };
+            let len = usize::try_from(self.get()?).ok()?;
+            let label = self.bytes.get(self.at..self.at.checked_add(len)?)?;
+            self.at += len;
+            list.push(Offer { code, target, label: String::from_utf8(label.to_vec()).ok()? });
+        }
+        Some(list)
+    }
+
+    /// Whether every byte was read.
+    pub fn at_end(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
     /// Decodes a drawn tile and its candidates.
     pub fn candidates(&mut self) -> Option<(u16, Vec<Placement>)> {
         let (tile, n) = (self.get()? as u16, self.get()?);
@@ -283,5 +384,48 @@ mod tests {
         w.0.clear();
         w.candidates(7, &c);
         assert_eq!(Reader::new(&w.0).candidates(), Some((7, c)));
+    }
+
+    #[test]
+    fn figures_survive_the_round_trip() {
+        let figures = vec![
+            (0, Figure { kind: 0, owner: 1, at: Location::Segment { segment: 40 }, face: 0, attached_to: None }),
+            (31, Figure { kind: 4, owner: 2, at: Location::Point { tile: 7, point: 1 }, face: 2, attached_to: None }),
+            (5, Figure { kind: 2, owner: 0, at: Location::Supply, face: 0, attached_to: Some(3) }),
+        ];
+        let mut w = Writer::default();
+        w.figures(&figures);
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.figures(), Some(figures));
+        assert!(r.at_end());
+    }
+
+    #[test]
+    fn offers_survive_the_round_trip() {
+        let offers = vec![
+            Offer { code: 1, target: Target::Point { pos: Pos::new(-3, 2), point: 1 }, label: "à (−3, 2)".into() },
+            Offer { code: 7, target: Target::Segment { pos: Pos::new(0, 0), segment: 4 }, label: String::new() },
+            Offer { code: 2, target: Target::Figure { figure: 300 }, label: "move".into() },
+            Offer { code: 0, target: Target::None, label: "x".into() },
+        ];
+        let mut w = Writer::default();
+        w.offers(&offers);
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.offers(), Some(offers));
+        assert!(r.at_end());
+        assert_eq!(Reader::new(&w.0[..w.0.len() - 1]).offers(), None, "a cut label is refused");
+    }
+
+    #[test]
+    fn own_figures_survive_the_round_trip() {
+        let own = OwnFigures {
+            kinds: vec![4],
+            figures: vec![(31, Figure { kind: 4, owner: 2, at: Location::Supply, face: 1, attached_to: None })],
+        };
+        let mut w = Writer::default();
+        w.own_figures(&own);
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.own_figures(), Some(own));
+        assert!(r.at_end());
     }
 }

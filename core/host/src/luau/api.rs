@@ -200,7 +200,7 @@ pub const API: &[ApiEntry] = &[
         "offer",
         "code: number, target: Target, label: string",
         "()",
-        "In `figure_actions`: offers an action; choosing it calls `on_action`.",
+        "In `figure_actions`: offers an action; choosing it calls `on_action`. The label says what it does, ending where the target goes (`\"move the tollhouse to\"`): people see it followed by the target's name (`the village at (2, 1)`).",
     ),
 ];
 
