@@ -8,6 +8,7 @@ use crate::rules::TileId;
 use crate::tileset::SegmentKind;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A player's move. Replays are lists of actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,8 +87,9 @@ pub struct Offer {
     pub code: u32,
     /// What it applies to.
     pub target: Target,
-    /// What it does, e.g. "move the tollhouse to" (the target's name follows).
-    pub label: String,
+    /// What it does, e.g. "move the tollhouse to" (the target's name follows). Shared: the
+    /// offers of one kind usually carry the same label.
+    pub label: Arc<str>,
 }
 
 /// A question an expansion puts to a player; answered with [`Action::Choose`].

@@ -147,7 +147,7 @@ impl Game {
                     .offers
                     .iter()
                     .find(|(e, o)| *e == expansion && o.code == code && o.target == target)
-                    .map(|(_, o)| o.label.clone())
+                    .map(|(_, o)| o.label.to_string())
                     .unwrap_or_default();
                 let id = rules.expansions().get(expansion as usize).map(|e| e.id().to_string()).unwrap_or_default();
                 ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target) }

@@ -18,7 +18,7 @@ use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
 use meeple_plugin_sdk::proto::{
     Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_reply, encode, encode_answer, tag,
 };
-use meeple_plugin_sdk::wire::{OwnFigures, Writer};
+use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
@@ -345,16 +345,20 @@ thread_local! {
 }
 
 impl NativeExpansion {
-    /// The figures of the kinds the expansion declares, sent with the calls in which it decides
-    /// about them.
-    fn own_figures(&self, view: &View<'_>) -> OwnFigures {
+    /// Writes the figures of the kinds the expansion declares, sent with the calls in which it
+    /// decides about them.
+    fn write_own_figures(&self, view: &View<'_>, w: &mut Writer) {
         let kinds = self.own_kinds.get_or_init(|| {
             let prefix = format!("{}:", self.id);
             let figures = view.rules().figures();
             (0..figures.len() as FigureKindId).filter(|&k| figures[k as usize].id.starts_with(&prefix)).collect()
         });
-        let figures = kinds.iter().flat_map(|&k| view.figures_of_kind(k)).collect();
-        OwnFigures { kinds: kinds.clone(), figures }
+        let figures = match kinds[..] {
+            [] => Vec::new(),
+            [kind] => view.figures_of_kind(kind),
+            _ => kinds.iter().flat_map(|&k| view.figures_of_kind(k)).collect(),
+        };
+        w.own_figures_of(kinds, &figures);
     }
 }
 
@@ -425,7 +429,7 @@ impl Expansion for NativeExpansion {
 
     fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
         let fill = |w: &mut Writer| {
-            w.own_figures(&self.own_figures(view));
+            self.write_own_figures(view, w);
             true
         };
         let reply = with_call(tag::FIGURE_ACTIONS, None, fill, |b| self.call(view, HookKind::FigureActions, b));
@@ -436,7 +440,7 @@ impl Expansion for NativeExpansion {
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
         let fill = |w: &mut Writer| {
             w.offers(std::slice::from_ref(offer));
-            w.own_figures(&self.own_figures(view));
+            self.write_own_figures(view, w);
             true
         };
         let hook = HookKind::OnAction;

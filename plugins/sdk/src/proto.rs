@@ -200,6 +200,8 @@ pub mod reply {
     pub const MESSAGE: u8 = 0;
     /// Wire offers follow: `Ok` with offers and nothing else (every `figure_actions` reply).
     pub const OFFERS: u8 = 1;
+    /// Wire commands follow: `Ok` with commands and nothing else (most replies).
+    pub const COMMANDS: u8 = 2;
 }
 
 /// The first byte of a query's answer says how the rest is encoded.
@@ -251,6 +253,11 @@ pub fn encode_reply(result: &CallResult) -> Vec<u8> {
             w.offers(&r.offers);
             w.0
         }
+        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
+            let mut w = crate::wire::Writer(vec![reply::COMMANDS]);
+            w.commands(&r.commands);
+            w.0
+        }
         other => {
             let mut bytes = vec![reply::MESSAGE];
             rmp_serde::encode::write(&mut bytes, other).expect("meeple messages always encode");
@@ -269,6 +276,13 @@ pub fn decode_reply(bytes: &[u8]) -> Result<CallResult, String> {
             match r.offers() {
                 Some(offers) if r.at_end() => Ok(Ok(Reply { offers, ..Reply::default() })),
                 _ => Err("a malformed offers reply".into()),
+            }
+        }
+        Some((&reply::COMMANDS, rest)) => {
+            let mut r = crate::wire::Reader::new(rest);
+            match r.commands() {
+                Some(commands) if r.at_end() => Ok(Ok(Reply { commands, ..Reply::default() })),
+                _ => Err("a malformed commands reply".into()),
             }
         }
         Some((t, _)) => Err(format!("a reply with unknown tag {t}")),

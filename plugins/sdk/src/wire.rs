@@ -15,15 +15,19 @@
 //! - candidates: tile, n, then n triples (x, y, rotation)
 //! - figures (an answer): n, then per figure id, owner, kind, location (3 words), face, and
 //!   the follower it is attached to or -1
+//! - commands (a reply): n, then per command its number (`AddPoints` 0 … `Log` 12 in the order
+//!   of [`Command`]) and its fields; a string is a byte count and its UTF-8 bytes, a stored
+//!   value a kind (null, bool, int as two words, string, list, map) and its contents
 //! - own figures (after `figure_actions` and `on_action` calls): the expansion's figure kinds
 //!   as a counted list, then the figures of those kinds
 //! - offers (the reply of `figure_actions`; `on_action` sends the one taken): n, then per offer code, target (kind 0 none,
 //!   1 point, 2 segment, 3 figure; then x, y, point or segment, or the figure and two zeros),
-//!   and the label as a byte count and its UTF-8 bytes
+//!   and the label as a byte count and its UTF-8 bytes, or -1 for the label of the offer before
 
 use meeple_core::action::{Offer, Target};
 use meeple_core::figures::{Figure, FigureId, FigureKindId, Location};
-use meeple_core::{Event, Placement, Pos, Rotation, Scoring, SegmentKind};
+use meeple_core::{Command, Event, Placement, Pos, Rotation, Scoring, SegmentKind, Value};
+use std::sync::Arc;
 
 /// The figure kinds an expansion declares, and every figure of those kinds: sent with the
 /// calls in which an expansion decides about its figures, so that it need not ask for them.
@@ -62,6 +66,91 @@ impl Writer {
     fn list(&mut self, items: impl ExactSizeIterator<Item = i64>) {
         self.put(items.len() as i64);
         items.for_each(|n| self.put(n));
+    }
+
+    fn target(&mut self, t: &Target) {
+        self.words(&match *t {
+            Target::None => [0, 0, 0, 0],
+            Target::Point { pos, point } => [1, pos.x as i64, pos.y as i64, point as i64],
+            Target::Segment { pos, segment } => [2, pos.x as i64, pos.y as i64, segment as i64],
+            Target::Figure { figure } => [3, figure as i64, 0, 0],
+        });
+    }
+
+    fn str(&mut self, s: &str) {
+        self.put(s.len() as i64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.put(0),
+            Value::Bool(b) => self.words(&[1, *b as i64]),
+            Value::Int(n) => self.words(&[2, *n & 0xffff_ffff, *n >> 32]),
+            Value::Str(s) => {
+                self.put(3);
+                self.str(s);
+            }
+            Value::List(items) => {
+                self.words(&[4, items.len() as i64]);
+                items.iter().for_each(|item| self.value(item));
+            }
+            Value::Map(map) => {
+                self.words(&[5, map.len() as i64]);
+                for (k, item) in map {
+                    self.str(k);
+                    self.value(item);
+                }
+            }
+        }
+    }
+
+    /// Appends commands.
+    pub fn commands(&mut self, commands: &[Command]) {
+        self.put(commands.len() as i64);
+        for c in commands {
+            match c {
+                Command::AddPoints { player, points, category } => {
+                    self.words(&[0, *player as i64, *points as i64]);
+                    self.str(category);
+                }
+                Command::GiveTokens { player, token, count } => {
+                    self.words(&[1, *player as i64, *count as i64]);
+                    self.str(token);
+                }
+                Command::PlaceFigure { player, kind, at } => {
+                    self.words(&[2, *player as i64]);
+                    self.target(at);
+                    self.str(kind);
+                }
+                Command::MoveFigure { figure, to } => {
+                    self.words(&[3, *figure as i64]);
+                    self.target(to);
+                }
+                Command::SetAside { figure } => self.words(&[4, *figure as i64]),
+                Command::ReturnFigure { figure } => self.words(&[5, *figure as i64]),
+                Command::SetFigureFace { figure, face } => self.words(&[6, *figure as i64, *face as i64]),
+                Command::ExtraTurnPart => self.put(7),
+                Command::ExtraTurn { player } => self.words(&[8, *player as i64]),
+                Command::SetStorage { key, value } => {
+                    self.put(9);
+                    self.str(key);
+                    self.value(value);
+                }
+                Command::SetScore { player, points } => self.words(&[10, *player as i64, *points as i64]),
+                Command::Ask { player, kind, options, data } => {
+                    self.words(&[11, *player as i64]);
+                    self.str(kind);
+                    self.put(options.len() as i64);
+                    options.iter().for_each(|o| self.str(o));
+                    self.value(data);
+                }
+                Command::Log { message } => {
+                    self.put(12);
+                    self.str(message);
+                }
+            }
+        }
     }
 
     /// Appends an event; false for events no hook receives. `figure` gives the owner and kind
@@ -136,25 +225,28 @@ impl Writer {
 
     /// Appends an expansion's own figure kinds and their figures.
     pub fn own_figures(&mut self, own: &OwnFigures) {
-        self.list(own.kinds.iter().map(|&k| k as i64));
-        self.figures(&own.figures);
+        self.own_figures_of(&own.kinds, &own.figures);
+    }
+
+    /// Appends own figure kinds and their figures, given apart.
+    pub fn own_figures_of(&mut self, kinds: &[FigureKindId], figures: &[(FigureId, Figure)]) {
+        self.list(kinds.iter().map(|&k| k as i64));
+        self.figures(figures);
     }
 
     /// Appends offers.
     pub fn offers(&mut self, offers: &[Offer]) {
         self.0.reserve(4 + offers.iter().map(|o| 28 + o.label.len()).sum::<usize>());
         self.put(offers.len() as i64);
+        let mut previous: Option<&Arc<str>> = None;
         for o in offers {
-            let target = match o.target {
-                Target::None => [0, 0, 0, 0],
-                Target::Point { pos, point } => [1, pos.x as i64, pos.y as i64, point as i64],
-                Target::Segment { pos, segment } => [2, pos.x as i64, pos.y as i64, segment as i64],
-                Target::Figure { figure } => [3, figure as i64, 0, 0],
-            };
             self.put(o.code as i64);
-            self.words(&target);
-            self.put(o.label.len() as i64);
-            self.0.extend_from_slice(o.label.as_bytes());
+            self.target(&o.target);
+            match previous {
+                Some(p) if *p == o.label => self.put(-1),
+                _ => self.str(&o.label),
+            }
+            previous = Some(&o.label);
         }
     }
 
@@ -182,6 +274,12 @@ impl<'a> Reader<'a> {
         Reader { bytes, at: 0 }
     }
 
+    /// The next word, left to read.
+    fn peek(&self) -> Option<i64> {
+        let w = self.bytes.get(self.at..self.at + 4)?;
+        Some(i32::from_le_bytes([w[0], w[1], w[2], w[3]]) as i64)
+    }
+
     /// The next word.
     pub fn get(&mut self) -> Option<i64> {
         let w = self.bytes.get(self.at..self.at + 4)?;
@@ -202,6 +300,81 @@ impl<'a> Reader<'a> {
     fn list(&mut self) -> Option<Vec<i64>> {
         let n = self.get()?;
         (0..n).map(|_| self.get()).collect()
+    }
+
+    fn count(&mut self) -> Option<usize> {
+        usize::try_from(self.get()?).ok().filter(|&n| n <= self.bytes.len())
+    }
+
+    fn target(&mut self) -> Option<Target> {
+        let (kind, a, b, c) = (self.get()?, self.get()?, self.get()?, self.get()?);
+        let pos = Pos::new(a as i32, b as i32);
+        Some(match kind {
+            0 => Target::None,
+            1 => Target::Point { pos, point: u8::try_from(c).ok()? },
+            2 => Target::Segment { pos, segment: u8::try_from(c).ok()? },
+            3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
+            _ => return None,
+        })
+    }
+
+    fn str(&mut self) -> Option<String> {
+        let len = self.count()?;
+        let bytes = self.bytes.get(self.at..self.at.checked_add(len)?)?;
+        self.at += len;
+        String::from_utf8(bytes.to_vec()).ok()
+    }
+
+    fn value(&mut self, depth: u32) -> Option<Value> {
+        if depth > 64 {
+            return None;
+        }
+        Some(match self.get()? {
+            0 => Value::Null,
+            1 => Value::Bool(self.get()? != 0),
+            2 => Value::Int((self.get()? & 0xffff_ffff) | (self.get()? << 32)),
+            3 => Value::Str(self.str()?),
+            4 => {
+                let n = self.count()?;
+                Value::List((0..n).map(|_| self.value(depth + 1)).collect::<Option<_>>()?)
+            }
+            5 => {
+                let n = self.count()?;
+                Value::Map((0..n).map(|_| Some((self.str()?, self.value(depth + 1)?))).collect::<Option<_>>()?)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Decodes commands.
+    pub fn commands(&mut self) -> Option<Vec<Command>> {
+        let n = self.count()?;
+        let mut list = Vec::with_capacity(n);
+        for _ in 0..n {
+            list.push(match self.get()? {
+                0 => {
+                    Command::AddPoints { player: self.get()? as u8, points: self.get()? as i32, category: self.str()? }
+                }
+                1 => Command::GiveTokens { player: self.get()? as u8, count: self.get()? as i32, token: self.str()? },
+                2 => Command::PlaceFigure { player: self.get()? as u8, at: self.target()?, kind: self.str()? },
+                3 => Command::MoveFigure { figure: self.get()? as FigureId, to: self.target()? },
+                4 => Command::SetAside { figure: self.get()? as FigureId },
+                5 => Command::ReturnFigure { figure: self.get()? as FigureId },
+                6 => Command::SetFigureFace { figure: self.get()? as FigureId, face: self.get()? as u8 },
+                7 => Command::ExtraTurnPart,
+                8 => Command::ExtraTurn { player: self.get()? as u8 },
+                9 => Command::SetStorage { key: self.str()?, value: self.value(0)? },
+                10 => Command::SetScore { player: self.get()? as u8, points: self.get()? as i32 },
+                11 => {
+                    let (player, kind, n) = (self.get()? as u8, self.str()?, self.count()?);
+                    let options = (0..n).map(|_| self.str()).collect::<Option<_>>()?;
+                    Command::Ask { player, kind, options, data: self.value(0)? }
+                }
+                12 => Command::Log { message: self.str()? },
+                _ => return None,
+            });
+        }
+        Some(list)
     }
 
     /// Decodes the event of a hook.
@@ -294,21 +467,19 @@ impl<'a> Reader<'a> {
     pub fn offers(&mut self) -> Option<Vec<Offer>> {
         let n = self.get()?;
         let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        let mut previous: Option<Arc<str>> = None;
         for _ in 0..n {
             let code = u32::try_from(self.get()?).ok()?;
-            let (kind, a, b, c) = (self.get()?, self.get()?, self.get()?, self.get()?);
-            let pos = Pos::new(a as i32, b as i32);
-            let target = match kind {
-                0 => Target::None,
-                1 => Target::Point { pos, point: u8::try_from(c).ok()? },
-                2 => Target::Segment { pos, segment: u8::try_from(c).ok()? },
-                3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
-                _ => return None,
+            let target = self.target()?;
+            let label = match self.peek()? {
+                -1 => {
+                    self.get();
+                    previous.clone()?
+                }
+                _ => Arc::from(self.str()?),
             };
-            let len = usize::try_from(self.get()?).ok()?;
-            let label = self.bytes.get(self.at..self.at.checked_add(len)?)?;
-            self.at += len;
-            list.push(Offer { code, target, label: String::from_utf8(label.to_vec()).ok()? });
+            previous = Some(label.clone());
+            list.push(Offer { code, target, label });
         }
         Some(list)
     }
@@ -404,8 +575,9 @@ mod tests {
     fn offers_survive_the_round_trip() {
         let offers = vec![
             Offer { code: 1, target: Target::Point { pos: Pos::new(-3, 2), point: 1 }, label: "à (−3, 2)".into() },
-            Offer { code: 7, target: Target::Segment { pos: Pos::new(0, 0), segment: 4 }, label: String::new() },
+            Offer { code: 7, target: Target::Segment { pos: Pos::new(0, 0), segment: 4 }, label: "".into() },
             Offer { code: 2, target: Target::Figure { figure: 300 }, label: "move".into() },
+            Offer { code: 2, target: Target::Figure { figure: 301 }, label: "move".into() },
             Offer { code: 0, target: Target::None, label: "x".into() },
         ];
         let mut w = Writer::default();
@@ -414,6 +586,46 @@ mod tests {
         assert_eq!(r.offers(), Some(offers));
         assert!(r.at_end());
         assert_eq!(Reader::new(&w.0[..w.0.len() - 1]).offers(), None, "a cut label is refused");
+    }
+
+    #[test]
+    fn commands_survive_the_round_trip() {
+        let mut map = std::collections::BTreeMap::new();
+        map.insert("wine".to_string(), Value::List(vec![Value::Int(-3), Value::Int(1 << 40), Value::Null]));
+        map.insert("ok".to_string(), Value::Bool(true));
+        let commands = vec![
+            Command::AddPoints { player: 1, points: -4, category: "tollkeepers".into() },
+            Command::GiveTokens { player: 0, token: "wine".into(), count: 2 },
+            Command::PlaceFigure {
+                player: 2,
+                kind: "tollkeepers:tollhouse".into(),
+                at: Target::Point { pos: Pos::new(-1, 3), point: 0 },
+            },
+            Command::MoveFigure { figure: 40, to: Target::Segment { pos: Pos::new(2, 2), segment: 5 } },
+            Command::SetAside { figure: 3 },
+            Command::ReturnFigure { figure: 4 },
+            Command::SetFigureFace { figure: 5, face: 2 },
+            Command::ExtraTurnPart,
+            Command::ExtraTurn { player: 1 },
+            Command::SetStorage { key: "villages".into(), value: Value::Map(map.clone()) },
+            Command::SetStorage { key: "gone".into(), value: Value::Null },
+            Command::SetScore { player: 0, points: 12 },
+            Command::Ask {
+                player: 1,
+                kind: "pig-farmer".into(),
+                options: vec!["yes".into(), "no".into()],
+                data: Value::Str("é".into()),
+            },
+            Command::Log { message: "hello".into() },
+        ];
+        let mut w = Writer::default();
+        w.commands(&commands);
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.commands(), Some(commands));
+        assert!(r.at_end());
+        for cut in [1, 5, w.0.len() / 2] {
+            assert_eq!(Reader::new(&w.0[..w.0.len() - cut]).commands(), None, "cut by {cut}");
+        }
     }
 
     #[test]

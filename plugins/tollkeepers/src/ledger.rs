@@ -116,9 +116,13 @@ pub fn flips(view: &View<'_>) -> Vec<u8> {
     groups(view, FLIPS).filter(|&(_, len)| len == 1).map(|(g, _)| g[0] as u8).collect()
 }
 
-/// Stores who turns over.
+/// Stores who turns over; nobody removes the key, so that most turns' ends read nothing.
 pub fn set_flips(flips: &[u8], out: &mut Commands<'_>) {
-    store(out, FLIPS, flips.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(";"));
+    let value = match flips {
+        [] => Value::Null,
+        _ => Value::Str(flips.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(";")),
+    };
+    out.push(Command::SetStorage { key: FLIPS.into(), value });
 }
 
 fn store(out: &mut Commands<'_>, key: &str, text: String) {

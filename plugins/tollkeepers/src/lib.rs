@@ -25,6 +25,7 @@ use meeple_plugin_sdk::meeple_core::{
 };
 use meeple_plugin_sdk::{Settings, declare_plugin};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// Offer code: place the tollhouse from the supply.
 pub const PLACE: u32 = 1;
@@ -162,9 +163,10 @@ impl Expansion for Tollkeepers {
             None => (PLACE, "place the tollhouse on"),
         };
         offers.reserve(villages.len());
+        let label: Arc<str> = verb.into();
         for v in villages.iter().filter(|v| houses.at(v.tile, v.point).is_none()) {
             let target = Target::Point { pos: v.pos, point: v.point };
-            offers.push(Offer { code, target, label: verb.to_string() });
+            offers.push(Offer { code, target, label: label.clone() });
         }
         Ok(())
     }

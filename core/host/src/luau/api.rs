@@ -672,7 +672,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                         return Err(rt("out:offer is only available in figure_actions"));
                     }
                     let target = target_from(v, &target)?;
-                    ctx.offers.borrow_mut().push(Offer { code, target, label });
+                    ctx.offers.borrow_mut().push(Offer { code, target, label: label.into() });
                     Ok(())
                 })
             })?,
@@ -830,7 +830,7 @@ pub(crate) fn offer_table(lua: &Lua, view: &View<'_>, o: &Offer) -> mlua::Result
     let t = lua.create_table()?;
     t.raw_set("code", o.code)?;
     t.raw_set("target", target_table(lua, view, &o.target)?)?;
-    t.raw_set("label", o.label.as_str())?;
+    t.raw_set("label", &*o.label)?;
     Ok(t)
 }
 
