@@ -1,4 +1,5 @@
-//! `meeple api-docs`: write (or check) the generated Luau API reference and definitions.
+//! `meeple api-docs`: write (or check) the generated Luau API reference and definitions, and the
+//! protocol's JSON Schema.
 
 use crate::common::{CliError, say};
 use meeple_host::luau::docs::{lua_api_markdown, luau_definitions};
@@ -13,9 +14,13 @@ pub struct Args {
 }
 
 /// The generated files and their contents.
-fn files() -> [(std::path::PathBuf, String); 2] {
+fn files() -> [(std::path::PathBuf, String); 3] {
     let docs = data_root().join("docs");
-    [(docs.join("lua-api.md"), lua_api_markdown()), (docs.join("meeple.d.luau"), luau_definitions())]
+    [
+        (docs.join("lua-api.md"), lua_api_markdown()),
+        (docs.join("meeple.d.luau"), luau_definitions()),
+        (docs.join("protocol.schema.json"), meeple_protocol::messages::schema()),
+    ]
 }
 
 /// Writes the files, or checks them.

@@ -3,7 +3,10 @@
 use crate::common::{CliError, load_config, say};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::{Game, Stage};
+use meeple_protocol::{Session, StateView};
+use serde_json::{Value, json};
 use std::hint::black_box;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -17,7 +20,8 @@ pub struct Args {
     seconds: f64,
 }
 
-/// Prints games/s, legal-placement times at several board sizes, apply and clone times.
+/// Prints games/s, legal-placement times at several board sizes, apply and clone times, and the
+/// protocol's costs.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     // Loading: discovery, manifests, tilesets, scripts (a VM per Luau expansion), libraries.
     let mut load_ms = Vec::new();
@@ -107,7 +111,102 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let clone_only = t.elapsed().as_nanos() as f64 / reps as f64;
         say!("apply a tile placement at 30 tiles: {:.0} ns", with_clone - clone_only);
     }
+    protocol_figures(&args, mods, new_game(11)?)
+}
+
+/// The protocol's costs: a whole state as JSON, and whole random games driven by JSON lines,
+/// in the program and through `meeple serve --stdio`.
+fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), CliError> {
+    if let Some(game) = position_with(game, 50, 11) {
+        let reps = 2_000;
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(serde_json::to_string(&StateView::of("g1", black_box(&game))).unwrap_or_default());
+        }
+        say!("state snapshot as JSON at 50 tiles: {:.1} µs", t.elapsed().as_secs_f64() * 1e6 / reps as f64);
+    }
+    let create = match &args.config {
+        Some(path) => json!({"cmd": "create", "path": path}),
+        None => json!({"cmd": "create"}),
+    };
+    let games = 20;
+    let mut session = Session::new(mods.to_vec());
+    let t = Instant::now();
+    for seed in 0..games {
+        play_over_json(|line| session.handle_line(line), &create, seed)?;
+    }
+    say!("a random game over JSON (in the program): {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / games as f64);
+
+    let mut child = std::process::Command::new(std::env::current_exe().map_err(|e| io_error("meeple", e))?)
+        .args(["serve", "--stdio"])
+        .args(mods.iter().flat_map(|m| [std::ffi::OsStr::new("--mods"), m.as_os_str()]))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| io_error("meeple serve", e))?;
+    let (mut stdin, stdout) = (child.stdin.take().expect("piped"), child.stdout.take().expect("piped"));
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    let mut ask = move |line: &str| -> String {
+        let sent = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
+        match (sent, lines.next()) {
+            (Ok(()), Some(Ok(reply))) => reply,
+            _ => String::new(),
+        }
+    };
+    let t = Instant::now();
+    for seed in 0..games {
+        play_over_json(&mut ask, &create, seed)?;
+    }
+    say!("a random game over stdio JSON lines: {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / games as f64);
+    drop(ask);
+    let _ = child.wait();
     Ok(())
+}
+
+/// What the benchmark's client reads of a reply: enough to choose, skipping the rest unparsed.
+#[derive(serde::Deserialize)]
+struct Glance {
+    ok: bool,
+    result: Option<GlanceResult>,
+}
+
+#[derive(serde::Deserialize)]
+struct GlanceResult {
+    game: Option<String>,
+    state: Option<GlanceState>,
+}
+
+#[derive(serde::Deserialize)]
+struct GlanceState {
+    over: bool,
+    legal: Vec<serde::de::IgnoredAny>,
+}
+
+/// Creates a game with `create` and plays it to the end, choosing pseudo-randomly among the
+/// legal actions of each state; `send` takes a request line and gives the reply line.
+fn play_over_json(mut send: impl FnMut(&str) -> String, create: &Value, seed: u64) -> Result<(), CliError> {
+    let glance = |line: String| -> Result<(Option<String>, bool, u64), CliError> {
+        let g: Glance = serde_json::from_str(&line).map_err(|e| CliError::Usage(format!("{e}: {line}")))?;
+        match g.result.and_then(|r| Some((r.game, r.state?))) {
+            Some((game, state)) if g.ok => Ok((game, state.over, state.legal.len() as u64)),
+            _ => Err(CliError::Usage(format!("the protocol game stopped: {line}"))),
+        }
+    };
+    let mut request = create.clone();
+    request["seed"] = json!(seed);
+    let (game, mut over, mut n) = glance(send(&request.to_string()))?;
+    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    while !over {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let act = json!({"cmd": "act", "game": game, "index": (rng >> 33) % n.max(1)});
+        (_, over, n) = glance(send(&act.to_string()))?;
+    }
+    send(&json!({"cmd": "close", "game": game}).to_string());
+    Ok(())
+}
+
+fn io_error(what: &str, source: std::io::Error) -> CliError {
+    CliError::Io { path: what.into(), source }
 }
 
 /// Plays randomly until `n` tiles lie on the board and a tile waits to be placed.

@@ -6,6 +6,7 @@ mod check;
 mod common;
 mod play;
 mod replay;
+mod serve;
 mod simulate;
 mod test;
 
@@ -46,8 +47,11 @@ enum Command {
     Check(check::Args),
     /// Run scenario files: a game, its actions, and the points, figures and events expected.
     Test(test::Args),
-    /// Write the Luau API reference and editor definitions (docs/lua-api.md, docs/meeple.d.luau).
+    /// Write the Luau API reference and editor definitions (docs/lua-api.md, docs/meeple.d.luau)
+    /// and the protocol's JSON Schema (docs/protocol.schema.json).
     ApiDocs(api_docs::Args),
+    /// Serve the protocol (docs/protocol.md) to another program: JSON lines on stdin/stdout.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Test(a) => test::run(a, &cli.mods),
         Command::ApiDocs(a) => api_docs::run(a),
+        Command::Serve(a) => serve::run(a, &cli.mods),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use crate::tileset::SegmentKind;
 use serde::Serialize;
 
 /// An action with everything a client needs to show it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ActionInfo {
     /// Place the drawn tile.
@@ -119,7 +119,7 @@ impl Game {
                     tile: tile.map(|t| t.key.clone()).unwrap_or_default(),
                     pos,
                     rotation,
-                    sides: tile.map(|t| board_sides(&t.def.side_letters(), rotation)).unwrap_or_default(),
+                    sides: tile.map(|t| t.def.board_sides(rotation)).unwrap_or_default(),
                 }
             }
             Action::PlaceFigure { figure, segment, with } => {
@@ -162,11 +162,4 @@ impl Game {
             }
         }
     }
-}
-
-/// Side letters N E S W after turning a tile.
-fn board_sides(letters: &str, r: Rotation) -> String {
-    let l: Vec<char> = letters.chars().collect();
-    let k = r.quarter_turns() as usize;
-    (0..4).map(|d| l[(d + 4 - k) % 4]).collect()
 }

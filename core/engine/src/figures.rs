@@ -91,7 +91,7 @@ pub fn kinds(list: &[SegmentKind]) -> u8 {
 }
 
 /// Where a figure is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", tag = "at")]
 pub enum Location {
     /// In its owner's supply.

@@ -26,7 +26,7 @@ pub const MAX_PLAYERS: usize = 8;
 const MAX_DEPTH: u8 = 32;
 
 /// What a game starts from: players, seed, and optionally a fixed draw order and tile limit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Setup {
     /// Player names, in turn order (the first starts).
     pub players: Vec<String>,
@@ -118,7 +118,7 @@ impl Clone for Game {
 }
 
 /// The state hash after a number of actions, recorded at the end of each turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Checkpoint {
     /// Actions applied so far.
     pub actions: usize,

@@ -137,7 +137,9 @@ impl fmt::Display for Port {
 }
 
 /// A rotation by 0–3 quarter turns clockwise.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Rotation(u8);
 
@@ -175,7 +177,9 @@ impl From<Rotation> for u8 {
 }
 
 /// A square of the board. The start tile stands at (0, 0); north is `y + 1`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Pos {
     /// Column, growing east.
     pub x: i32,

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub const REPLAY_FORMAT: &str = "meeple-replay/1";
 
 /// A recorded game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Replay {
     /// Always [`REPLAY_FORMAT`].
     pub format: String,

@@ -14,7 +14,7 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 
 /// Where the turn machine stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     /// A tile is to be drawn.

@@ -46,7 +46,9 @@ impl SideKind {
 }
 
 /// The kinds of segment a tile can hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum SegmentKind {
     /// Part of a city.
@@ -215,6 +217,12 @@ impl TileDef {
     /// The sides as a string such as `CRFR`.
     pub fn side_letters(&self) -> String {
         self.sides.iter().map(|s| s.letter()).collect()
+    }
+
+    /// The side letters as seen on the board after turning the tile (N E S W, e.g. `RCRF`).
+    pub fn board_sides(&self, r: crate::geometry::Rotation) -> String {
+        let k = r.quarter_turns() as usize;
+        (0..4).map(|d| self.sides[(d + 4 - k) % 4].letter()).collect()
     }
 }
 

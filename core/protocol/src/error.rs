@@ -1,0 +1,51 @@
+//! Protocol errors: a stable code for programs, a message for people, and the request field at
+//! fault when there is one.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The stable error codes of protocol v1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// The line is not JSON.
+    BadJson,
+    /// A field is missing or of the wrong type.
+    BadRequest,
+    /// `cmd` names no command.
+    UnknownCommand,
+    /// `game` names no game of this session.
+    UnknownGame,
+    /// The config, or an expansion it chooses, has problems (the message lists them with file,
+    /// line and column).
+    BadConfig,
+    /// The action is not among the legal ones (or the game is over).
+    IllegalAction,
+    /// `player` is not the seat to act.
+    NotYourTurn,
+    /// An expansion failed while carrying the action out; the game is as it was.
+    ExpansionFailed,
+    /// No action to take back since the last tile was drawn.
+    NothingToUndo,
+    /// A replay does not play back on the installed expansions (another ruleset, or a hash
+    /// that differs).
+    ReplayMismatch,
+}
+
+/// A failed request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ProtocolError {
+    /// What kind of failure.
+    pub code: Code,
+    /// For people.
+    pub message: String,
+    /// The request field at fault, if one is (a path such as `action.pos.x` inside it).
+    pub field: Option<String>,
+}
+
+impl ProtocolError {
+    /// An error.
+    pub fn new(code: Code, message: impl Into<String>, field: Option<&str>) -> ProtocolError {
+        ProtocolError { code, message: message.into(), field: field.map(str::to_string) }
+    }
+}

@@ -1,0 +1,15 @@
+//! meeple's protocol v1 (`docs/protocol.md`): JSON requests and replies over the games of a
+//! session, for frontends and AIs that drive meeple from another program. [`Session`] handles
+//! one request at a time; `meeple serve --stdio` puts it on stdin and stdout as JSON lines.
+//! The messages are Rust types ([`messages`]), and the JSON Schema is generated from them.
+
+mod error;
+pub mod messages;
+mod session;
+mod state;
+
+pub use error::{Code, ProtocolError};
+pub use session::{PROTOCOL, Session};
+pub use state::{
+    FeatureView, FigurePlace, FigureView, LegalAction, PendingView, PlayerView, StateView, TileView, TurnView,
+};

@@ -1,0 +1,197 @@
+//! The messages of protocol v1 as Rust types: what each command takes and gives back. The JSON
+//! Schema in `docs/protocol.schema.json` is generated from these ([`schema`]).
+
+use crate::error::ProtocolError;
+use crate::state::StateView;
+use meeple_core::{Action, Event, Replay};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A request: `cmd` names the command, `id` (any JSON) comes back in the reply.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(tag = "cmd", rename_all = "kebab-case")]
+pub enum Request {
+    /// The protocol and program versions.
+    Version,
+    /// Every installed expansion with its editions and options.
+    Expansions,
+    /// A new game.
+    Create(CreateArgs),
+    /// A game's state.
+    State(GameArgs),
+    /// Takes an action.
+    Act(ActArgs),
+    /// Takes back the last action of the turn part (never past a tile draw).
+    Undo(GameArgs),
+    /// The game as a replay.
+    Save(GameArgs),
+    /// A replay played back into a new game.
+    Load(ReplayArgs),
+    /// Plays a replay back and checks its hashes.
+    Verify(ReplayArgs),
+    /// Forgets a game.
+    Close(GameArgs),
+}
+
+/// The command names, in [`Request`] order.
+pub const COMMANDS: [&str; 10] =
+    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close"];
+
+/// `create`: a config given inline or by path (neither: two players, base game).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct CreateArgs {
+    /// The config as TOML text (`docs/config.md`).
+    #[serde(default)]
+    pub config: Option<String>,
+    /// A config file.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The seed when the config names none (default 1).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A command on one game.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct GameArgs {
+    /// The game's id (`g1`, …).
+    pub game: String,
+}
+
+/// `act`: an action as the state's `legal` list gives it, or its index there.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ActArgs {
+    /// The game's id.
+    pub game: String,
+    /// The action.
+    #[serde(default)]
+    pub action: Option<Action>,
+    /// The action's index in `legal`.
+    #[serde(default)]
+    pub index: Option<usize>,
+    /// Refuse unless this seat (0-based) is to act.
+    #[serde(default)]
+    pub player: Option<u8>,
+}
+
+/// `load` and `verify`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ReplayArgs {
+    /// A replay, as `save` gives it.
+    pub replay: Replay,
+}
+
+/// A reply: `result` when `ok`, `error` otherwise.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Reply {
+    /// The request's `id`, or null.
+    pub id: serde_json::Value,
+    /// Whether the request succeeded.
+    pub ok: bool,
+    /// The command's result (one of [`Outcome`]'s forms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Outcome>,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ProtocolError>,
+}
+
+/// What a command gives back.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Outcome {
+    /// `version`.
+    Version {
+        /// The protocol version (1).
+        protocol: u32,
+        /// meeple's version.
+        meeple: String,
+    },
+    /// `expansions`.
+    Expansions {
+        /// Every valid manifest found.
+        expansions: Vec<ExpansionInfo>,
+        /// Folders whose manifest has problems.
+        broken: Vec<String>,
+    },
+    /// `create` and `load`.
+    Created {
+        /// The new game's id.
+        game: String,
+        /// Its state.
+        state: Box<StateView>,
+    },
+    /// `act`.
+    Acted {
+        /// What happened, in order.
+        events: Vec<Event>,
+        /// The state after it.
+        state: Box<StateView>,
+    },
+    /// `save`.
+    Saved {
+        /// The replay.
+        replay: Box<Replay>,
+    },
+    /// `verify`.
+    Verified {
+        /// Actions played back.
+        actions: usize,
+        /// The final state's hash.
+        state_hash: String,
+        /// Final scores per seat.
+        scores: Vec<i32>,
+    },
+    /// `state` and `undo`.
+    State {
+        /// The state.
+        state: Box<StateView>,
+    },
+    /// `close`.
+    Closed {},
+}
+
+/// An installed expansion.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ExpansionInfo {
+    /// Its id, as configs name it.
+    pub id: String,
+    /// Its name for people.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its editions.
+    pub editions: Vec<String>,
+    /// The edition played when a config names none.
+    pub default_edition: String,
+    /// Expansions it needs.
+    pub depends: Vec<String>,
+    /// Its options.
+    pub options: Vec<OptionInfo>,
+}
+
+/// An expansion's option.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct OptionInfo {
+    /// Its name.
+    pub name: String,
+    /// Its type, e.g. `bool`, `int 1..=30`, `one of "a", "b"`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its default.
+    pub default: meeple_core::Value,
+    /// What it does.
+    pub help: String,
+}
+
+/// The JSON Schema of requests and replies, as a pretty JSON document.
+pub fn schema() -> String {
+    let mut doc = serde_json::Map::new();
+    doc.insert("$schema".into(), "https://json-schema.org/draft/2020-12/schema".into());
+    doc.insert("title".into(), "meeple protocol v1".into());
+    doc.insert("request".into(), serde_json::to_value(schemars::schema_for!(Request)).unwrap_or_default());
+    doc.insert("reply".into(), serde_json::to_value(schemars::schema_for!(Reply)).unwrap_or_default());
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}

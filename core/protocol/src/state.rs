@@ -1,0 +1,271 @@
+//! A game's state as clients see it: everything on the table, the scores with their breakdown,
+//! and what can be done next, described so that a client needs no rules of its own. The order
+//! of the draw pile is never in it, only how many tiles are left.
+
+use meeple_core::describe::ActionInfo;
+use meeple_core::figures::Location;
+use meeple_core::{Action, Game, Pos, Rotation, SegmentKind, Stage};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The state of one game.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct StateView {
+    /// The game's id in the session.
+    pub game: String,
+    /// Whether final scoring is done.
+    pub over: bool,
+    /// Who acts next (0-based seat), if anybody.
+    pub to_act: Option<u8>,
+    /// The turn.
+    pub turn: TurnView,
+    /// Per seat: name, score, breakdown, tokens, figures in supply.
+    pub players: Vec<PlayerView>,
+    /// Placed tiles, in placement order.
+    pub board: Vec<TileView>,
+    /// Features with at least one figure, or completed.
+    pub features: Vec<FeatureView>,
+    /// Figures that are not in a supply.
+    pub figures: Vec<FigureView>,
+    /// The question waiting for an answer, if any.
+    pub pending: Option<PendingView>,
+    /// Every legal action, with its description; act with `index` or `action`.
+    pub legal: Vec<LegalAction>,
+}
+
+/// The turn.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct TurnView {
+    /// Turn number, from 1.
+    pub number: u32,
+    /// Whose turn it is.
+    pub player: u8,
+    /// Part of the turn, from 1.
+    pub part: u8,
+    /// Where the turn stands.
+    pub stage: Stage,
+    /// The drawn tile (`tileset:tile`), until placed.
+    pub tile: Option<String>,
+    /// Tiles still to draw.
+    pub tiles_left: u32,
+}
+
+/// One seat.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PlayerView {
+    /// The player's name.
+    pub name: String,
+    /// Total points.
+    pub score: i32,
+    /// Points per category (roads, cities, …, an expansion's own), non-zero ones.
+    pub breakdown: BTreeMap<String, i32>,
+    /// Tokens held per kind, non-zero ones.
+    pub tokens: BTreeMap<String, i32>,
+    /// Figures in supply per kind.
+    pub supply: BTreeMap<String, u8>,
+}
+
+/// A placed tile.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct TileView {
+    /// `tileset:tile`.
+    pub tile: String,
+    /// Where it stands.
+    pub pos: Pos,
+    /// Quarter turns clockwise.
+    pub rotation: Rotation,
+    /// Its sides on the board, N E S W (`C` city, `R` road, `F` field, …).
+    pub sides: String,
+}
+
+/// A feature.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct FeatureView {
+    /// Its id (the root segment; changes when features join).
+    pub id: u16,
+    /// City, road, field, monastery, …
+    pub kind: SegmentKind,
+    /// Completed.
+    pub completed: bool,
+    /// Its segments: the square and the segment's id in its tile.
+    pub parts: Vec<(Pos, String)>,
+}
+
+/// A figure on the board or set aside.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct FigureView {
+    /// Its id.
+    pub id: u16,
+    /// Its owner's seat.
+    pub owner: u8,
+    /// Its kind (`meeple`, `traders-builders:builder`, …).
+    pub kind: String,
+    /// Where it is.
+    pub at: FigurePlace,
+    /// The face up (a tollhouse's 1 or 2), 0 for figures without faces.
+    pub face: u8,
+}
+
+/// Where a figure is.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum FigurePlace {
+    /// On a segment of a tile.
+    Segment {
+        /// The square.
+        pos: Pos,
+        /// The segment's id in its tile.
+        segment: String,
+    },
+    /// On a named point of a tile (a village).
+    Point {
+        /// The square.
+        pos: Pos,
+        /// The point's id in its tile.
+        point: String,
+    },
+    /// Set aside (a C3.1 builder beside the stacks).
+    Aside,
+}
+
+/// The question waiting for an answer.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PendingView {
+    /// Who answers.
+    pub player: u8,
+    /// The question, as the expansion names it.
+    pub kind: String,
+    /// The answers.
+    pub options: Vec<String>,
+}
+
+/// A legal action.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct LegalAction {
+    /// Its index, for `act`.
+    pub index: usize,
+    /// The action itself, as `act` takes it.
+    pub action: Action,
+    /// What it does, described.
+    pub info: ActionInfo,
+    /// The same in words.
+    pub text: String,
+}
+
+impl StateView {
+    /// The state of a game, for the players named in its setup.
+    pub fn of(id: &str, game: &Game) -> StateView {
+        let (rules, st) = (game.rules(), game.state());
+        let names = &game.setup().players;
+        let turn = st.turn();
+        StateView {
+            game: id.to_string(),
+            over: game.is_over(),
+            to_act: game.to_act(),
+            turn: TurnView {
+                number: turn.number,
+                player: turn.player,
+                part: turn.part,
+                stage: turn.stage,
+                tile: turn.tile.map(|t| rules.tile(t).key.clone()),
+                tiles_left: st.tiles_left(),
+            },
+            players: (0..st.players()).map(|p| player(game, p, names)).collect(),
+            board: st
+                .board()
+                .tiles()
+                .iter()
+                .map(|t| TileView {
+                    tile: rules.tile(t.tile).key.clone(),
+                    pos: t.pos,
+                    rotation: t.rotation,
+                    sides: rules.tile(t.tile).def.board_sides(t.rotation),
+                })
+                .collect(),
+            features: features(game),
+            figures: figures(game),
+            pending: st.pending().first().map(|d| PendingView {
+                player: d.player,
+                kind: d.kind.clone(),
+                options: d.options.clone(),
+            }),
+            legal: game
+                .legal_actions_described()
+                .into_iter()
+                .enumerate()
+                .map(|(index, (action, info))| LegalAction { index, action, text: info.to_string(), info })
+                .collect(),
+        }
+    }
+}
+
+fn player(game: &Game, p: u8, names: &[String]) -> PlayerView {
+    let (rules, st) = (game.rules(), game.state());
+    let breakdown = rules
+        .categories()
+        .iter()
+        .zip(st.breakdown(p))
+        .filter(|(_, n)| **n != 0)
+        .map(|(c, n)| (c.clone(), *n))
+        .collect();
+    let tokens = (0..rules.tokens().len() as u16)
+        .filter(|&t| st.tokens(p, t) != 0)
+        .map(|t| (rules.tokens()[t as usize].id.clone(), st.tokens(p, t)))
+        .collect();
+    let supply = rules.figures().iter().enumerate().map(|(k, f)| (f.id.clone(), st.supply(p, k as u8))).collect();
+    PlayerView {
+        name: names.get(p as usize).cloned().unwrap_or_else(|| format!("player {}", p + 1)),
+        score: st.score(p),
+        breakdown,
+        tokens,
+        supply,
+    }
+}
+
+fn features(game: &Game) -> Vec<FeatureView> {
+    let (rules, st) = (game.rules(), game.state());
+    let g = st.features();
+    let mut out = Vec::new();
+    for root in g.roots() {
+        let info = st.feature(rules, root);
+        let held = st.figures_on(root).next().is_some();
+        if !info.completed && !held {
+            continue;
+        }
+        let parts = g
+            .members(root)
+            .map(|s| {
+                let seg = g.info(s);
+                let placed = st.board().tile(seg.tile);
+                (placed.pos, rules.tile(placed.tile).def.segments[seg.local as usize].id.clone())
+            })
+            .collect();
+        out.push(FeatureView { id: root, kind: info.kind, completed: info.completed, parts });
+    }
+    out
+}
+
+fn figures(game: &Game) -> Vec<FigureView> {
+    let (rules, st) = (game.rules(), game.state());
+    let mut out = Vec::new();
+    for (id, f) in st.figures().iter().enumerate() {
+        let at = match f.at {
+            Location::Supply => continue,
+            Location::Segment { segment } => {
+                let seg = st.features().info(segment);
+                let placed = st.board().tile(seg.tile);
+                let def = &rules.tile(placed.tile).def;
+                FigurePlace::Segment { pos: placed.pos, segment: def.segments[seg.local as usize].id.clone() }
+            }
+            Location::Point { tile, point } => {
+                let placed = st.board().tile(tile);
+                let def = &rules.tile(placed.tile).def;
+                FigurePlace::Point { pos: placed.pos, point: def.points[point as usize].id.clone() }
+            }
+            Location::Aside => FigurePlace::Aside,
+        };
+        out.push(FigureView { id: id as u16, owner: f.owner, kind: rules.figure(f.kind).id.clone(), at, face: f.face });
+    }
+    out
+}

@@ -1,0 +1,195 @@
+//! Protocol v1 conformance: every command and every error code, through a session as a client
+//! sees it (JSON in, JSON out). After any bad request the session and its games go on.
+
+use meeple_protocol::Session;
+use serde_json::{Value, json};
+
+fn session() -> Session {
+    Session::new(meeple_tests::test_mods())
+}
+
+fn ok(s: &mut Session, request: Value) -> Value {
+    let reply = s.handle(&request);
+    assert_eq!(reply["ok"], json!(true), "{request} → {reply}");
+    assert_eq!(reply["id"], request.get("id").cloned().unwrap_or(Value::Null), "the id is echoed");
+    reply["result"].clone()
+}
+
+fn err(s: &mut Session, request: Value, code: &str, field: Option<&str>) -> Value {
+    let reply = s.handle(&request);
+    assert_eq!(reply["ok"], json!(false), "{request} → {reply}");
+    assert_eq!(reply["error"]["code"], json!(code), "{request} → {reply}");
+    assert_eq!(reply["error"]["field"], json!(field), "{request} → {reply}");
+    assert!(!reply["error"]["message"].as_str().unwrap_or("").is_empty());
+    reply
+}
+
+const TB: &str = "players = [\"Ann\", \"Ben\"]\nseed = 5\n[[expansions]]\nid = \"traders-builders\"\n";
+
+#[test]
+fn version_and_installed_expansions() {
+    let mut s = session();
+    assert_eq!(ok(&mut s, json!({"id": 1, "cmd": "version"}))["protocol"], json!(1));
+    let list = ok(&mut s, json!({"cmd": "expansions"}));
+    let tb = list["expansions"].as_array().unwrap().iter().find(|e| e["id"] == "traders-builders").unwrap().clone();
+    assert_eq!(tb["editions"], json!(["C1", "C1-revised", "C2", "C3", "C3.1"]));
+    let option = tb["options"].as_array().unwrap().iter().find(|o| o["name"] == "goods_scoring").unwrap().clone();
+    assert_eq!(option["default"], json!("majority"));
+    let tk = list["expansions"].as_array().unwrap().iter().find(|e| e["id"] == "tollkeepers").unwrap().clone();
+    assert_eq!(tk["editions"], json!(["C2", "C3"]));
+}
+
+#[test]
+fn a_game_is_created_inline_or_from_a_file_and_shows_its_state() {
+    let mut s = session();
+    let created = ok(&mut s, json!({"id": "a", "cmd": "create", "config": TB}));
+    assert_eq!(created["game"], json!("g1"));
+    let state = &created["state"];
+    assert_eq!(state["players"][0]["name"], json!("Ann"));
+    assert_eq!(state["board"][0]["tile"], json!("base:D"), "the start tile");
+    assert_eq!(state["turn"]["stage"], json!("place-tile"));
+    assert_eq!(state["turn"]["tiles_left"], json!(71 + 24 - 1), "base and T&B tiles, one drawn");
+    assert!(state.get("bag").is_none() && !state.to_string().contains("\"bag\""), "the draw order stays hidden");
+    let legal = state["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert_eq!(legal[0]["index"], json!(0));
+    assert_eq!(legal[0]["action"]["type"], json!("place-tile"));
+    assert!(legal[0]["text"].as_str().unwrap().starts_with("place "));
+
+    let path = meeple_tests::repo().join("configs/traders-builders-tollkeepers.toml");
+    let from_file = ok(&mut s, json!({"cmd": "create", "path": path, "seed": 9}));
+    assert_eq!(from_file["game"], json!("g2"));
+    assert_eq!(from_file["state"]["players"].as_array().unwrap().len(), 3);
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"]["game"], json!("g1"));
+}
+
+#[test]
+fn a_whole_game_is_played_by_index_and_scored() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let mut state = ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"].clone();
+    let mut turns = 0;
+    while state["over"] == json!(false) {
+        let n = state["legal"].as_array().unwrap().len() as u64;
+        let seat = state["to_act"].clone();
+        let reply = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": (turns * 7) % n, "player": seat}));
+        state = reply["state"].clone();
+        turns += 1;
+    }
+    assert!(state["legal"].as_array().unwrap().is_empty());
+    let total: i64 = state["players"][0]["breakdown"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    assert_eq!(json!(total), state["players"][0]["score"], "the breakdown adds up to the score");
+    let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}));
+    let verified = ok(&mut s, json!({"cmd": "verify", "replay": saved["replay"]}));
+    assert_eq!(verified["scores"], json!([state["players"][0]["score"], state["players"][1]["score"]]));
+    let loaded = ok(&mut s, json!({"cmd": "load", "replay": saved["replay"]}));
+    assert_eq!(loaded["state"]["players"], state["players"], "the loaded game is the same game");
+    assert_eq!(loaded["state"]["over"], json!(true));
+    ok(&mut s, json!({"cmd": "close", "game": "g1"}));
+    err(&mut s, json!({"cmd": "state", "game": "g1"}), "unknown-game", Some("game"));
+}
+
+#[test]
+fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
+    let mut s = session();
+    let state = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
+    let place = state["legal"][0]["action"].clone();
+    let placed = ok(&mut s, json!({"cmd": "act", "game": "g1", "action": place}));
+    assert_eq!(placed["events"][0]["event"], json!("tile-placed"));
+    assert_eq!(placed["state"]["turn"]["stage"], json!("figure"));
+    assert_eq!(placed["state"]["board"].as_array().unwrap().len(), 2);
+
+    let undone = ok(&mut s, json!({"cmd": "undo", "game": "g1"}));
+    assert_eq!(undone["state"], state, "back to the state before the placement");
+    err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));
+
+    // Placing again and passing ends the turn: the next tile is drawn and undo stops there.
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": place}));
+    let passed = ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
+    assert_eq!(passed["state"]["turn"]["number"], json!(2));
+    err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));
+}
+
+#[test]
+fn every_bad_request_gets_its_code_and_changes_nothing() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+
+    assert_eq!(serde_json::from_str::<Value>(&s.handle_line("{not json")).unwrap()["error"]["code"], json!("bad-json"));
+    err(&mut s, json!([1, 2]), "bad-request", None);
+    err(&mut s, json!({"id": 3}), "bad-request", Some("cmd"));
+    err(&mut s, json!({"cmd": 7}), "bad-request", Some("cmd"));
+    err(&mut s, json!({"cmd": "teleport"}), "unknown-command", Some("cmd"));
+    err(&mut s, json!({"cmd": "state"}), "bad-request", Some("game"));
+    err(&mut s, json!({"cmd": "state", "game": "g7"}), "unknown-game", Some("game"));
+    let bad = err(
+        &mut s,
+        json!({"cmd": "create", "config": "players = 2\n[[expansions]]\nid = \"nope\"\n"}),
+        "bad-config",
+        Some("config"),
+    );
+    assert!(bad["error"]["message"].as_str().unwrap().contains("nope"), "{bad}");
+    err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("config"));
+    err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));
+    err(&mut s, json!({"cmd": "create", "seed": "x"}), "bad-request", Some("seed"));
+    err(&mut s, json!({"cmd": "act", "game": "g1"}), "bad-request", Some("action"));
+    err(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "fly"}}), "bad-request", Some("action.type"));
+    err(
+        &mut s,
+        json!({"cmd": "act", "game": "g1", "action": {"type": "place-tile", "pos": {"x": "a", "y": 0}, "rotation": 0}}),
+        "bad-request",
+        Some("action"),
+    );
+    err(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}), "illegal-action", Some("action"));
+    err(&mut s, json!({"cmd": "act", "game": "g1", "index": 100000}), "illegal-action", Some("index"));
+    err(&mut s, json!({"cmd": "act", "game": "g1", "index": -1}), "bad-request", Some("index"));
+    err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "not-your-turn", Some("player"));
+    err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay"));
+    err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));
+
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
+}
+
+#[test]
+fn a_replay_that_does_not_play_back_is_a_mismatch() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
+    let mut replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    replay["state_hash"] = json!("0000000000000000");
+    err(&mut s, json!({"cmd": "verify", "replay": replay.clone()}), "replay-mismatch", Some("replay"));
+    err(&mut s, json!({"cmd": "load", "replay": replay}), "replay-mismatch", Some("replay"));
+}
+
+#[test]
+fn an_expansion_failure_leaves_the_game_as_it_was() {
+    meeple_tests::build_plugins();
+    let mut s = session();
+    let config = "players = 2\n[[expansions]]\nid = \"native-panicking\"\n";
+    ok(&mut s, json!({"cmd": "create", "config": config}));
+    let placed = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}))["state"].clone();
+    let figure = placed["legal"].as_array().unwrap().iter().find(|a| a["action"]["type"] == "place-figure").unwrap();
+    let reply = err(&mut s, json!({"cmd": "act", "game": "g1", "action": figure["action"]}), "expansion-failed", None);
+    assert!(reply["error"]["message"].as_str().unwrap().contains("cannot stand it"), "{reply}");
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], placed, "the game is as it was");
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
+}
+
+#[test]
+fn the_committed_json_schema_is_generated_from_the_types() {
+    let committed = std::fs::read_to_string(meeple_tests::repo().join("docs/protocol.schema.json")).unwrap_or_default();
+    assert!(
+        committed == meeple_protocol::messages::schema(),
+        "docs/protocol.schema.json is stale: run `cargo run --bin meeple -- api-docs` and commit it"
+    );
+    let schema: Value = serde_json::from_str(&committed).unwrap();
+    let request = schema["request"].to_string();
+    for cmd in meeple_protocol::messages::COMMANDS {
+        assert!(request.contains(&format!("\"{cmd}\"")), "the schema has `{cmd}`");
+    }
+    for code in ["bad-json", "unknown-command", "not-your-turn", "replay-mismatch"] {
+        assert!(schema["reply"].to_string().contains(code), "the schema has error code `{code}`");
+    }
+}
