@@ -5,6 +5,7 @@ mod bench;
 mod check;
 mod common;
 mod play;
+mod render;
 mod replay;
 mod serve;
 mod simulate;
@@ -52,6 +53,10 @@ enum Command {
     ApiDocs(api_docs::Args),
     /// Serve the protocol (docs/protocol.md) to another program: JSON lines on stdin/stdout.
     Serve(serve::Args),
+    /// Draw a saved game's board, figures and scores as SVG.
+    Render(render::RenderArgs),
+    /// Draw every tile of a tileset as SVG, to check its geometry by eye.
+    Tiles(render::TilesArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
         Command::Test(a) => test::run(a, &cli.mods),
         Command::ApiDocs(a) => api_docs::run(a),
         Command::Serve(a) => serve::run(a, &cli.mods),
+        Command::Render(a) => render::render(a, &cli.mods),
+        Command::Tiles(a) => render::tiles(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

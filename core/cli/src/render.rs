@@ -1,0 +1,50 @@
+//! `meeple render` and `meeple tiles`: SVG drawings of a saved game's board and of a tileset.
+
+use crate::common::{CliError, say};
+use meeple_core::{Game, Replay};
+use meeple_host::{GameConfig, load};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `meeple render`.
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// A saved game (a replay, as `meeple play` writes it).
+    game: PathBuf,
+    /// Where to write the SVG.
+    #[arg(short, long, default_value = "board.svg")]
+    output: PathBuf,
+}
+
+/// Arguments of `meeple tiles`.
+#[derive(clap::Args)]
+pub struct TilesArgs {
+    /// A tileset file (TOML).
+    tileset: PathBuf,
+    /// Where to write the SVG.
+    #[arg(short, long, default_value = "sheet.svg")]
+    output: PathBuf,
+}
+
+/// Draws a saved game at its last action.
+pub fn render(args: RenderArgs, mods: &[PathBuf]) -> Result<(), CliError> {
+    let text =
+        std::fs::read_to_string(&args.game).map_err(|source| CliError::Io { path: args.game.clone(), source })?;
+    let replay: Replay = serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", args.game.display())))?;
+    let config = GameConfig::from_value(&replay.config).unwrap_or_default();
+    let loaded = load::from_config(&config, mods)?;
+    let game = Game::from_replay(loaded.rules.clone(), &replay)?;
+    write(&args.output, &meeple_render::board(&game))
+}
+
+/// Draws every tile of a tileset.
+pub fn tiles(args: TilesArgs) -> Result<(), CliError> {
+    let (tileset, _) = meeple_host::ruleset::load_tileset(&args.tileset)?;
+    write(&args.output, &meeple_render::tileset_sheet(&tileset))
+}
+
+fn write(path: &Path, svg: &str) -> Result<(), CliError> {
+    std::fs::write(path, svg).map_err(|source| CliError::Io { path: path.to_path_buf(), source })?;
+    say!("wrote {}", path.display());
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! SVG drawings from the tiles' own geometry: one tile, a whole tileset as a sheet (to check a
+//! tileset by eye), and a game's board with its figures in player colours and the scores.
+//!
+//! A tile is drawn in a 100 × 100 square, north up, in its own orientation, then turned. Fields
+//! are the background; each city segment is the sides it covers joined by curves bending to the
+//! centre; roads and rivers run from the sides they leave by to where they stop; monasteries,
+//! gardens, villages, coats of arms, goods and the small illustrations are marked on top.
+
+mod tile;
+
+use meeple_core::figures::Location;
+use meeple_core::tileset::Tileset;
+use meeple_core::{Game, Pos};
+use std::fmt::Write;
+
+pub use tile::{anchor, tile_body};
+
+/// Player colours, by seat.
+pub const COLOURS: [&str; 6] = ["#d62728", "#1f77b4", "#2ca02c", "#e6b800", "#111111", "#9467bd"];
+
+/// Every tile of a tileset in a grid, with its id and counts per edition.
+pub fn tileset_sheet(ts: &Tileset) -> String {
+    let cols = 8usize;
+    let rows = ts.tiles.len().div_ceil(cols);
+    let (cw, ch) = (120.0, 150.0);
+    let mut body = String::new();
+    for (i, def) in ts.tiles.iter().enumerate() {
+        let (x, y) = ((i % cols) as f64 * cw + 10.0, (i / cols) as f64 * ch + 40.0);
+        let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def));
+        let counts: Vec<String> = ts.editions.iter().zip(&def.counts).map(|(e, n)| format!("{e}:{n}")).collect();
+        let mark = if def.reconstructed { " (reconstructed)" } else { "" };
+        let _ = write!(
+            body,
+            r#"<text x="50" y="115" class="id">{}{}</text><text x="50" y="130" class="n">{}</text></g>"#,
+            esc(&def.id),
+            mark,
+            esc(&counts.join(" "))
+        );
+    }
+    let title = format!("{} ({} tile kinds)", ts.name, ts.tiles.len());
+    document(cols as f64 * cw + 20.0, rows as f64 * ch + 50.0, &title, &body)
+}
+
+/// A game's board: every tile, the figures in their owners' colours, and the scores.
+pub fn board(game: &Game) -> String {
+    let (rules, st) = (game.rules(), game.state());
+    let tiles = st.board().tiles();
+    let (min, max) = st.board().bounds().unwrap_or((Pos::new(0, 0), Pos::new(0, 0)));
+    // Screen y grows downwards and the board's y grows to the north.
+    let origin = |p: Pos| ((p.x - min.x) as f64 * 100.0 + 10.0, (max.y - p.y) as f64 * 100.0 + 90.0);
+    let mut body = String::new();
+    for t in tiles {
+        let (x, y) = origin(t.pos);
+        let turn = t.rotation.quarter_turns() as u32 * 90;
+        let def = &rules.tile(t.tile).def;
+        let _ = write!(body, r#"<g transform="translate({x},{y}) rotate({turn},50,50)">{}</g>"#, tile_body(def));
+    }
+    for (id, f) in st.figures().iter().enumerate() {
+        let (tile, at) = match f.at {
+            Location::Segment { segment } => {
+                let seg = st.features().info(segment);
+                (seg.tile, Some(seg.local))
+            }
+            Location::Point { tile, .. } => (tile, None),
+            _ => continue,
+        };
+        let placed = st.board().tile(tile);
+        let def = &rules.tile(placed.tile).def;
+        let (ax, ay) = at.map_or((50.0, 50.0), |s| anchor(def, s as usize));
+        let (cx, cy) = turn_point((ax, ay), placed.rotation.quarter_turns());
+        let (ox, oy) = origin(placed.pos);
+        let colour = COLOURS[f.owner as usize % COLOURS.len()];
+        let kind = &rules.figure(f.kind).id;
+        let letter = kind.rsplit(':').next().and_then(|k| k.chars().next()).unwrap_or('?').to_ascii_uppercase();
+        let _ = write!(
+            body,
+            r#"<g class="figure" data-id="{id}"><circle cx="{:.1}" cy="{:.1}" r="9" fill="{colour}" stroke="white" stroke-width="2"/><text x="{:.1}" y="{:.1}" class="fig">{letter}</text></g>"#,
+            ox + cx,
+            oy + cy,
+            ox + cx,
+            oy + cy + 4.0
+        );
+    }
+    let names = &game.setup().players;
+    let mut y = 20.0;
+    for p in 0..st.players() {
+        let colour = COLOURS[p as usize % COLOURS.len()];
+        let name = names.get(p as usize).cloned().unwrap_or_else(|| format!("player {}", p + 1));
+        let _ = write!(
+            body,
+            r#"<text x="10" y="{y}" class="score" fill="{colour}">{}: {}</text>"#,
+            esc(&name),
+            st.score(p)
+        );
+        y += 18.0;
+    }
+    let width = (max.x - min.x + 1) as f64 * 100.0 + 20.0;
+    let height = (max.y - min.y + 1) as f64 * 100.0 + 100.0;
+    document(width.max(300.0), height.max(90.0 + 18.0 * st.players() as f64), "meeple", &body)
+}
+
+/// A point of a tile drawn north up, after turning the tile clockwise by quarter turns.
+fn turn_point((x, y): (f64, f64), quarters: u8) -> (f64, f64) {
+    (0..quarters).fold((x, y), |(x, y), _| (100.0 - y, x))
+}
+
+fn document(width: f64, height: f64, title: &str, body: &str) -> String {
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">
+<title>{}</title>
+<style>
+.field {{ fill: #9fd36b; }} .city {{ fill: #c8a26a; stroke: #7a5a2e; stroke-width: 1.5; }}
+.road {{ stroke: #f4f1e8; stroke-width: 7; fill: none; stroke-linecap: round; }}
+.road-edge {{ stroke: #6b6b6b; stroke-width: 9; fill: none; stroke-linecap: round; }}
+.river {{ stroke: #3d8fd6; stroke-width: 10; fill: none; stroke-linecap: round; }}
+.monastery {{ fill: #b5523b; stroke: #5b2a1e; }} .garden {{ fill: #4f9a3a; stroke: #2e5e22; }}
+.village {{ fill: #444; }} .arms {{ fill: #2356a8; stroke: white; }} .border {{ fill: none; stroke: #55752f; stroke-width: 1; }}
+text {{ font-family: sans-serif; text-anchor: middle; }} .id {{ font-size: 12px; }} .n {{ font-size: 9px; fill: #555; }}
+.pic {{ font-size: 8px; fill: #333; }} .goods {{ font-size: 10px; font-weight: bold; fill: #5a2d82; }}
+.fig {{ font-size: 10px; fill: white; font-weight: bold; }} .score {{ font-size: 14px; text-anchor: start; font-weight: bold; }}
+</style>
+{}
+</svg>
+"##,
+        esc(title),
+        body
+    )
+}
+
+/// Escapes text for SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}

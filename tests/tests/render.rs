@@ -1,0 +1,48 @@
+//! SVG drawings: a tileset sheet shows every tile kind, a board every tile and every figure in
+//! its owner's colour.
+
+use meeple_core::Game;
+use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::figures::Location;
+use meeple_core::tileset::Tileset;
+use meeple_tests::{load_toml, repo};
+
+#[test]
+fn a_tileset_sheet_draws_every_tile_kind_and_marks_reconstructions() {
+    let text = std::fs::read_to_string(repo().join("tilesets/tollkeepers.toml")).unwrap();
+    let ts = Tileset::parse("tollkeepers.toml", &text).unwrap();
+    let svg = meeple_render::tileset_sheet(&ts);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches(r#"class="border""#).count(), ts.tiles.len(), "one tile drawing per kind");
+    for def in &ts.tiles {
+        assert!(svg.contains(&format!(">{}", def.id)), "tile {} is labelled", def.id);
+    }
+    let reconstructed = ts.tiles.iter().filter(|t| t.reconstructed).count();
+    assert!(reconstructed > 0);
+    assert_eq!(svg.matches("(reconstructed)").count(), reconstructed);
+    assert_eq!(svg.matches(r#"class="village""#).count(), ts.tiles.iter().filter(|t| !t.points.is_empty()).count());
+}
+
+#[test]
+fn a_board_draws_every_tile_and_every_figure_in_its_owners_colour() {
+    let loaded = load_toml("r.toml", "players = 3\nseed = 4\n[[expansions]]\nid = \"traders-builders\"\n").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(4)).unwrap();
+    let mut bot = RandomBot::new(4);
+    for _ in 0..120 {
+        let a = bot.choose(&game);
+        game.apply(a).unwrap();
+    }
+    let svg = meeple_render::board(&game);
+    let st = game.state();
+    assert_eq!(svg.matches(r#"class="border""#).count(), st.board().tiles().len());
+    let on_board: Vec<_> =
+        st.figures().iter().filter(|f| matches!(f.at, Location::Segment { .. } | Location::Point { .. })).collect();
+    assert!(!on_board.is_empty());
+    assert_eq!(svg.matches(r#"class="figure""#).count(), on_board.len());
+    for p in 0..3u8 {
+        let colour = meeple_render::COLOURS[p as usize];
+        let figures = on_board.iter().filter(|f| f.owner == p).count();
+        assert_eq!(svg.matches(&format!(r#"r="9" fill="{colour}""#)).count(), figures, "seat {p}");
+        assert!(svg.contains(&format!(": {}</text>", st.score(p))), "seat {p}'s score");
+    }
+}
