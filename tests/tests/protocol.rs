@@ -111,6 +111,27 @@ fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
 }
 
 #[test]
+fn brief_states_leave_out_the_table_and_the_descriptions() {
+    let mut s = session();
+    let full = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
+    let brief = ok(&mut s, json!({"cmd": "state", "game": "g1", "brief": true}))["state"].clone();
+    for gone in ["players", "board", "features", "figures"] {
+        assert!(brief.get(gone).is_none(), "no `{gone}` in a brief state");
+    }
+    assert_eq!((&brief["turn"], &brief["to_act"], &brief["over"]), (&full["turn"], &full["to_act"], &full["over"]));
+    let (b, f) = (brief["legal"].as_array().unwrap(), full["legal"].as_array().unwrap());
+    assert_eq!(b.len(), f.len());
+    for (b, f) in b.iter().zip(f) {
+        assert_eq!(b["action"], f["action"]);
+        assert!(b.get("info").is_none() && b.get("text").is_none());
+    }
+    let acted = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "brief": true}));
+    assert!(acted["state"].get("board").is_none() && acted["events"].as_array().is_some());
+    let undone = ok(&mut s, json!({"cmd": "undo", "game": "g1", "brief": true}));
+    assert_eq!(undone["state"], brief, "undo back to the same brief state");
+}
+
+#[test]
 fn every_bad_request_gets_its_code_and_changes_nothing() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));
@@ -147,6 +168,7 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "not-your-turn", Some("player"));
     err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay"));
     err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));
+    err(&mut s, json!({"cmd": "state", "game": "g1", "brief": "yes"}), "bad-request", Some("brief"));
 
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
 }

@@ -133,7 +133,7 @@ fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), Cli
     let mut session = Session::new(mods.to_vec());
     let t = Instant::now();
     for seed in 0..games {
-        play_over_json(|line| session.handle_line(line), &create, seed)?;
+        play_over_json(|line| session.handle_line(line), &create, seed, false)?;
     }
     say!("a random game over JSON (in the program): {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / games as f64);
 
@@ -153,11 +153,14 @@ fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), Cli
             _ => String::new(),
         }
     };
-    let t = Instant::now();
-    for seed in 0..games {
-        play_over_json(&mut ask, &create, seed)?;
+    for (brief, what) in [(false, "whole states"), (true, "brief states")] {
+        let t = Instant::now();
+        for seed in 0..games {
+            play_over_json(&mut ask, &create, seed, brief)?;
+        }
+        let ms = t.elapsed().as_secs_f64() * 1e3 / games as f64;
+        say!("a random game over stdio JSON lines, {what}: {ms:.1} ms");
     }
-    say!("a random game over stdio JSON lines: {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / games as f64);
     drop(ask);
     let _ = child.wait();
     Ok(())
@@ -183,8 +186,14 @@ struct GlanceState {
 }
 
 /// Creates a game with `create` and plays it to the end, choosing pseudo-randomly among the
-/// legal actions of each state; `send` takes a request line and gives the reply line.
-fn play_over_json(mut send: impl FnMut(&str) -> String, create: &Value, seed: u64) -> Result<(), CliError> {
+/// legal actions of each state (asking for brief states if `brief`); `send` takes a request
+/// line and gives the reply line.
+fn play_over_json(
+    mut send: impl FnMut(&str) -> String,
+    create: &Value,
+    seed: u64,
+    brief: bool,
+) -> Result<(), CliError> {
     let glance = |line: String| -> Result<(Option<String>, bool, u64), CliError> {
         let g: Glance = serde_json::from_str(&line).map_err(|e| CliError::Usage(format!("{e}: {line}")))?;
         match g.result.and_then(|r| Some((r.game, r.state?))) {
@@ -198,7 +207,7 @@ fn play_over_json(mut send: impl FnMut(&str) -> String, create: &Value, seed: u6
     let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     while !over {
         rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let act = json!({"cmd": "act", "game": game, "index": (rng >> 33) % n.max(1)});
+        let act = json!({"cmd": "act", "game": game, "index": (rng >> 33) % n.max(1), "brief": brief});
         (_, over, n) = glance(send(&act.to_string()))?;
     }
     send(&json!({"cmd": "close", "game": game}).to_string());

@@ -56,6 +56,9 @@ pub struct CreateArgs {
 pub struct GameArgs {
     /// The game's id (`g1`, …).
     pub game: String,
+    /// `state` and `undo`: reply with a brief state (see `ActArgs::brief`).
+    #[serde(default)]
+    pub brief: bool,
 }
 
 /// `act`: an action as the state's `legal` list gives it, or its index there.
@@ -72,6 +75,10 @@ pub struct ActArgs {
     /// Refuse unless this seat (0-based) is to act.
     #[serde(default)]
     pub player: Option<u8>,
+    /// Reply with a brief state: no players, board, features or figures, and the legal
+    /// actions without descriptions (for a client that keeps its own picture of the game).
+    #[serde(default)]
+    pub brief: bool,
 }
 
 /// `load` and `verify`.

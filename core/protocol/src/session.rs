@@ -70,13 +70,13 @@ impl Session {
             }
             Request::Expansions => Ok(self.expansions()),
             Request::Create(args) => self.create(args),
-            Request::State(GameArgs { game }) => {
+            Request::State(GameArgs { game, brief }) => {
                 let e = self.entry(&game)?;
-                Ok(Outcome::State { state: Box::new(StateView::of(&game, &e.game)) })
+                Ok(Outcome::State { state: Box::new(view(&game, &e.game, brief)) })
             }
             Request::Act(args) => self.act(args),
-            Request::Undo(GameArgs { game }) => self.undo(&game),
-            Request::Save(GameArgs { game }) => {
+            Request::Undo(GameArgs { game, brief }) => self.undo(&game, brief),
+            Request::Save(GameArgs { game, .. }) => {
                 let e = self.entry(&game)?;
                 let mut replay = e.game.replay();
                 replay.config = e.config.to_value();
@@ -94,7 +94,7 @@ impl Session {
                     scores: game.state().scores(),
                 })
             }
-            Request::Close(GameArgs { game }) => {
+            Request::Close(GameArgs { game, .. }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
             }
@@ -192,11 +192,11 @@ impl Session {
             e.anchor = e.game.clone();
             e.since.clear();
         }
-        Ok(Outcome::Acted { events, state: Box::new(StateView::of(&args.game, &e.game)) })
+        Ok(Outcome::Acted { events, state: Box::new(view(&args.game, &e.game, args.brief)) })
     }
 
     /// `undo`: the game at its last draw, with every action since but the last played again.
-    fn undo(&mut self, id: &str) -> Result<Outcome> {
+    fn undo(&mut self, id: &str, brief: bool) -> Result<Outcome> {
         let e = self.entry(id)?;
         let Some((_, kept)) = e.since.split_last() else {
             return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
@@ -207,7 +207,7 @@ impl Session {
         }
         e.since.pop();
         e.game = game;
-        Ok(Outcome::State { state: Box::new(StateView::of(id, &e.game)) })
+        Ok(Outcome::State { state: Box::new(view(id, &e.game, brief)) })
     }
 
     fn replayed(&self, args: &ReplayArgs) -> Result<(Game, GameConfig)> {
@@ -266,6 +266,10 @@ fn missing_field(e: &serde_json::Error) -> Option<String> {
     let text = e.to_string();
     let rest = text.strip_prefix("missing field `")?;
     Some(rest[..rest.find('`')?].to_string())
+}
+
+fn view(id: &str, game: &Game, brief: bool) -> StateView {
+    if brief { StateView::brief(id, game) } else { StateView::of(id, game) }
 }
 
 /// What changes when a tile is drawn: undo never goes back past it.

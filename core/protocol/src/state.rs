@@ -20,14 +20,18 @@ pub struct StateView {
     pub to_act: Option<u8>,
     /// The turn.
     pub turn: TurnView,
-    /// Per seat: name, score, breakdown, tokens, figures in supply.
-    pub players: Vec<PlayerView>,
-    /// Placed tiles, in placement order.
-    pub board: Vec<TileView>,
-    /// Features with at least one figure, or completed.
-    pub features: Vec<FeatureView>,
-    /// Figures that are not in a supply.
-    pub figures: Vec<FigureView>,
+    /// Per seat: name, score, breakdown, tokens, figures in supply (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Vec<PlayerView>>,
+    /// Placed tiles, in placement order (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Vec<TileView>>,
+    /// Features with at least one figure, or completed (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub features: Option<Vec<FeatureView>>,
+    /// Figures that are not in a supply (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Vec<FigureView>>,
     /// The question waiting for an answer, if any.
     pub pending: Option<PendingView>,
     /// Every legal action, with its description; act with `index` or `action`.
@@ -147,15 +151,27 @@ pub struct LegalAction {
     pub index: usize,
     /// The action itself, as `act` takes it.
     pub action: Action,
-    /// What it does, described.
-    pub info: ActionInfo,
-    /// The same in words.
-    pub text: String,
+    /// What it does, described (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<ActionInfo>,
+    /// The same in words (not in brief states).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 impl StateView {
-    /// The state of a game, for the players named in its setup.
+    /// The state of a game, whole.
     pub fn of(id: &str, game: &Game) -> StateView {
+        StateView::build(id, game, false)
+    }
+
+    /// Only what a player that keeps its own picture of the game needs to choose: whose turn,
+    /// the pending question, and the legal actions without their descriptions.
+    pub fn brief(id: &str, game: &Game) -> StateView {
+        StateView::build(id, game, true)
+    }
+
+    fn build(id: &str, game: &Game, brief: bool) -> StateView {
         let (rules, st) = (game.rules(), game.state());
         let names = &game.setup().players;
         let turn = st.turn();
@@ -171,31 +187,34 @@ impl StateView {
                 tile: turn.tile.map(|t| rules.tile(t).key.clone()),
                 tiles_left: st.tiles_left(),
             },
-            players: (0..st.players()).map(|p| player(game, p, names)).collect(),
-            board: st
-                .board()
-                .tiles()
-                .iter()
-                .map(|t| TileView {
-                    tile: rules.tile(t.tile).key.clone(),
-                    pos: t.pos,
-                    rotation: t.rotation,
-                    sides: rules.tile(t.tile).def.board_sides(t.rotation),
-                })
-                .collect(),
-            features: features(game),
-            figures: figures(game),
+            players: (!brief).then(|| (0..st.players()).map(|p| player(game, p, names)).collect()),
+            board: (!brief).then(|| board(game)),
+            features: (!brief).then(|| features(game)),
+            figures: (!brief).then(|| figures(game)),
             pending: st.pending().first().map(|d| PendingView {
                 player: d.player,
                 kind: d.kind.clone(),
                 options: d.options.clone(),
             }),
-            legal: game
-                .legal_actions_described()
-                .into_iter()
-                .enumerate()
-                .map(|(index, (action, info))| LegalAction { index, action, text: info.to_string(), info })
-                .collect(),
+            legal: match brief {
+                true => game
+                    .legal_actions()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, action)| LegalAction { index, action, info: None, text: None })
+                    .collect(),
+                false => game
+                    .legal_actions_described()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, (action, info))| LegalAction {
+                        index,
+                        action,
+                        text: Some(info.to_string()),
+                        info: Some(info),
+                    })
+                    .collect(),
+            },
         }
     }
 }
@@ -221,6 +240,19 @@ fn player(game: &Game, p: u8, names: &[String]) -> PlayerView {
         tokens,
         supply,
     }
+}
+
+fn board(game: &Game) -> Vec<TileView> {
+    let rules = game.rules();
+    let tiles = game.state().board().tiles().iter();
+    tiles
+        .map(|t| TileView {
+            tile: rules.tile(t.tile).key.clone(),
+            pos: t.pos,
+            rotation: t.rotation,
+            sides: rules.tile(t.tile).def.board_sides(t.rotation),
+        })
+        .collect()
 }
 
 fn features(game: &Game) -> Vec<FeatureView> {
