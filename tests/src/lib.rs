@@ -12,6 +12,17 @@ use std::sync::Arc;
 
 pub use meeple_host::scenario::{event_text, scenario_files};
 
+/// Plays a game to its end with a random bot seeded with `seed`; any refused action fails the
+/// test.
+pub fn play_randomly(game: &mut meeple_core::Game, seed: u64) {
+    use meeple_core::bots::Bot;
+    let mut bot = meeple_core::bots::RandomBot::new(seed);
+    while !game.is_over() {
+        let a = bot.choose(game);
+        game.apply(a).unwrap_or_else(|e| panic!("seed {seed}: legal action {a:?} refused: {e}"));
+    }
+}
+
 /// Writes throwaway mods under the build folder: `(id, extra manifest lines, init.luau or "")`.
 /// Returns the folder to pass as a mod root.
 pub fn write_mods(root_name: &str, mods: &[(&str, &str, &str)]) -> PathBuf {

@@ -34,12 +34,7 @@ fn a_failing_hook_leaves_the_game_exactly_as_it_was() {
 fn the_tile_limit_ends_the_game() {
     let loaded = load_toml("limit.toml", "players = 2\ntile_limit = 5\n").unwrap();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(9)).unwrap();
-    let mut bot = meeple_core::bots::RandomBot::new(9);
-    use meeple_core::bots::Bot;
-    while !game.is_over() {
-        let a = bot.choose(&game);
-        game.apply(a).unwrap();
-    }
+    meeple_tests::play_randomly(&mut game, 9);
     let st = game.state();
     assert_eq!(st.board().tiles().len() + st.discarded().len(), 1 + 5);
 }

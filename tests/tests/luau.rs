@@ -95,12 +95,7 @@ fn math_random_follows_the_game_seed() {
         let loaded = load_toml("random.toml", config).unwrap();
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
         game.record_checkpoints();
-        let mut bot = meeple_core::bots::RandomBot::new(seed);
-        use meeple_core::bots::Bot;
-        while !game.is_over() {
-            let a = bot.choose(&game);
-            game.apply(a).unwrap();
-        }
+        meeple_tests::play_randomly(&mut game, seed);
         let cat = game.rules().category("lua-sandbox").unwrap();
         let points: Vec<i32> = (0..2).map(|p| game.state().points(p, cat)).collect();
         (points, game.replay(), loaded)

@@ -2,9 +2,8 @@
 //! library for another ABI, or without the entry symbol, is refused with a clear message; the
 //! remote view answers the plugin's questions.
 
-use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::{Action, ActionError, Game, Pos, Rotation};
-use meeple_tests::{build_plugins, load_toml};
+use meeple_tests::{build_plugins, load_toml, play_randomly};
 
 fn config(id: &str) -> String {
     format!("players = 2\n[[expansions]]\nid = \"{id}\"\n")
@@ -55,11 +54,6 @@ fn a_no_op_plugin_on_every_hook_plays_whole_games() {
     let loaded = load_toml("noop.toml", &config("native-noop")).unwrap_or_else(|r| panic!("{r}"));
     assert_eq!(loaded.rules.expansions()[0].id(), "native-noop");
     for seed in 0..20 {
-        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
-        let mut bot = RandomBot::new(seed);
-        while !game.is_over() {
-            let a = bot.choose(&game);
-            game.apply(a).unwrap();
-        }
+        play_randomly(&mut Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap(), seed);
     }
 }

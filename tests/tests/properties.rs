@@ -174,11 +174,7 @@ fn the_river_is_played_first_from_the_spring_to_the_lake() {
         assert_eq!((count(true), count(false)), (11, land), "{name}: river tiles to draw, land tiles");
         for seed in 0..40 {
             let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
-            let mut bot = RandomBot::new(seed);
-            while !game.is_over() {
-                let a = bot.choose(&game);
-                game.apply(a).unwrap();
-            }
+            meeple_tests::play_randomly(&mut game, seed);
             let laid: Vec<_> = game.state().board().tiles().iter().map(|t| t.tile).collect();
             let rivers = laid.iter().take_while(|&&t| is(t, "river")).count();
             assert!(laid[rivers..].iter().all(|&t| !is(t, "river")), "{name} seed {seed}: river tiles come first");

@@ -2,6 +2,7 @@
 
 use crate::common::{CliError, load_config, say};
 use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::rng::GameRng;
 use meeple_core::{Game, Stage};
 use meeple_protocol::{Session, StateView};
 use serde_json::{Value, json};
@@ -204,10 +205,9 @@ fn play_over_json(
     let mut request = create.clone();
     request["seed"] = json!(seed);
     let (game, mut over, mut n) = glance(send(&request.to_string()))?;
-    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut rng = GameRng::new(seed, GameRng::stream_for("bench client"));
     while !over {
-        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let act = json!({"cmd": "act", "game": game, "index": (rng >> 33) % n.max(1), "brief": brief});
+        let act = json!({"cmd": "act", "game": game, "index": rng.below(n.max(1) as u32), "brief": brief});
         (_, over, n) = glance(send(&act.to_string()))?;
     }
     send(&json!({"cmd": "close", "game": game}).to_string());

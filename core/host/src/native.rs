@@ -16,7 +16,7 @@ use meeple_core::{
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
 use meeple_plugin_sdk::proto::{
-    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_reply, encode, encode_answer, tag,
+    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_reply, encode, encode_answer, tag, tagged_message,
 };
 use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
@@ -384,9 +384,7 @@ fn with_call<R>(
 
 /// A call as a MessagePack message.
 fn message(call: &Call) -> Vec<u8> {
-    let mut bytes = vec![tag::MESSAGE];
-    bytes.extend(encode(call));
-    bytes
+    tagged_message(tag::MESSAGE, call)
 }
 
 impl Expansion for NativeExpansion {

@@ -2,6 +2,7 @@
 //! that the core's types travel as they are.
 
 use crate::abi::Facts;
+use crate::wire::{Reader, Writer};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::figures::FigureKind;
 use meeple_core::rules::TokenKind;
@@ -212,19 +213,35 @@ pub mod answer {
     pub const FIGURES: u8 = 1;
 }
 
+/// A tag byte, then a MessagePack message.
+pub fn tagged_message<T: Serialize>(tag: u8, v: &T) -> Vec<u8> {
+    let mut bytes = vec![tag];
+    rmp_serde::encode::write(&mut bytes, v).expect("meeple messages always encode");
+    bytes
+}
+
+/// A tag byte, then what `fill` writes in the wire format.
+fn tagged_wire(tag: u8, fill: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    let mut w = Writer(vec![tag]);
+    fill(&mut w);
+    w.0
+}
+
+/// Reads bytes that hold exactly one wire value (`what` names it in the error).
+fn read_whole<'a, T>(
+    bytes: &'a [u8],
+    what: &str,
+    read: impl FnOnce(&mut Reader<'a>) -> Option<T>,
+) -> Result<T, String> {
+    let mut r = Reader::new(bytes);
+    read(&mut r).filter(|_| r.at_end()).ok_or_else(|| format!("a malformed {what}"))
+}
+
 /// Encodes the answer to a query.
 pub fn encode_answer(a: &Answer) -> Vec<u8> {
     match a {
-        Answer::Figures(figures) => {
-            let mut w = crate::wire::Writer(vec![answer::FIGURES]);
-            w.figures(figures);
-            w.0
-        }
-        other => {
-            let mut bytes = vec![answer::MESSAGE];
-            rmp_serde::encode::write(&mut bytes, other).expect("meeple messages always encode");
-            bytes
-        }
+        Answer::Figures(figures) => tagged_wire(answer::FIGURES, |w| w.figures(figures)),
+        other => tagged_message(answer::MESSAGE, other),
     }
 }
 
@@ -232,13 +249,7 @@ pub fn encode_answer(a: &Answer) -> Vec<u8> {
 pub fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
     match bytes.split_first() {
         Some((&answer::MESSAGE, rest)) => decode(rest),
-        Some((&answer::FIGURES, rest)) => {
-            let mut r = crate::wire::Reader::new(rest);
-            match r.figures() {
-                Some(figures) if r.at_end() => Ok(Answer::Figures(figures)),
-                _ => Err("a malformed figures answer".into()),
-            }
-        }
+        Some((&answer::FIGURES, rest)) => read_whole(rest, "figures answer", Reader::figures).map(Answer::Figures),
         Some((t, _)) => Err(format!("an answer with unknown tag {t}")),
         None => Err("an empty answer".into()),
     }
@@ -248,21 +259,11 @@ pub fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
 pub fn encode_reply(result: &CallResult) -> Vec<u8> {
     match result {
         Ok(r) if r.is_empty() => Vec::new(),
-        Ok(r) if r.commands.is_empty() && r.forbidden.is_empty() => {
-            let mut w = crate::wire::Writer(vec![reply::OFFERS]);
-            w.offers(&r.offers);
-            w.0
-        }
+        Ok(r) if r.commands.is_empty() && r.forbidden.is_empty() => tagged_wire(reply::OFFERS, |w| w.offers(&r.offers)),
         Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
-            let mut w = crate::wire::Writer(vec![reply::COMMANDS]);
-            w.commands(&r.commands);
-            w.0
+            tagged_wire(reply::COMMANDS, |w| w.commands(&r.commands))
         }
-        other => {
-            let mut bytes = vec![reply::MESSAGE];
-            rmp_serde::encode::write(&mut bytes, other).expect("meeple messages always encode");
-            bytes
-        }
+        other => tagged_message(reply::MESSAGE, other),
     }
 }
 
@@ -272,19 +273,10 @@ pub fn decode_reply(bytes: &[u8]) -> Result<CallResult, String> {
         None => Ok(Ok(Reply::default())),
         Some((&reply::MESSAGE, rest)) => decode(rest),
         Some((&reply::OFFERS, rest)) => {
-            let mut r = crate::wire::Reader::new(rest);
-            match r.offers() {
-                Some(offers) if r.at_end() => Ok(Ok(Reply { offers, ..Reply::default() })),
-                _ => Err("a malformed offers reply".into()),
-            }
+            read_whole(rest, "offers reply", Reader::offers).map(|offers| Ok(Reply { offers, ..Reply::default() }))
         }
-        Some((&reply::COMMANDS, rest)) => {
-            let mut r = crate::wire::Reader::new(rest);
-            match r.commands() {
-                Some(commands) if r.at_end() => Ok(Ok(Reply { commands, ..Reply::default() })),
-                _ => Err("a malformed commands reply".into()),
-            }
-        }
+        Some((&reply::COMMANDS, rest)) => read_whole(rest, "commands reply", Reader::commands)
+            .map(|commands| Ok(Reply { commands, ..Reply::default() })),
         Some((t, _)) => Err(format!("a reply with unknown tag {t}")),
     }
 }
