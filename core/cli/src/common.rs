@@ -45,6 +45,9 @@ pub enum CliError {
     /// A replay did not play back.
     #[error("replay: {0}")]
     Replay(#[from] meeple_core::ReplayError),
+    /// The game database of `meeple serve --listen` could not be opened.
+    #[error("{0}")]
+    Store(#[from] meeple_server::store::StoreError),
     /// Bad command-line input.
     #[error("{0}")]
     Usage(String),

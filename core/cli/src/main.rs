@@ -51,7 +51,7 @@ enum Command {
     /// Write the Luau API reference and editor definitions (docs/lua-api.md, docs/meeple.d.luau)
     /// and the protocol's JSON Schema (docs/protocol.schema.json).
     ApiDocs(api_docs::Args),
-    /// Serve the protocol (docs/protocol.md) to another program: JSON lines on stdin/stdout.
+    /// Serve the protocol (docs/protocol.md): JSON lines on stdin/stdout, or HTTP and WebSocket.
     Serve(serve::Args),
     /// Draw a saved game's board, figures and scores as SVG.
     Render(render::RenderArgs),

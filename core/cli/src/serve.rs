@@ -1,24 +1,38 @@
-//! `meeple serve --stdio`: protocol v1 as JSON lines on stdin and stdout (`docs/protocol.md`),
-//! for a program that embeds meeple as its engine.
+//! `meeple serve`: protocol v1 (`docs/protocol.md`) as JSON lines on stdin and stdout, for a
+//! program that embeds meeple as its engine, or over HTTP and WebSocket for many games and
+//! players at once, every game kept in an SQLite file.
 
 use crate::common::CliError;
 use meeple_protocol::Session;
+use meeple_server::Server;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Arguments of `meeple serve`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Speak the protocol on stdin and stdout, one JSON request per line, one reply per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "listen", required_unless_present = "listen")]
     stdio: bool,
+    /// Serve HTTP and WebSocket on this address, e.g. 127.0.0.1:8080 (port 0: any free port).
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// With --listen: the SQLite file that keeps every game (created if missing).
+    #[arg(long, value_name = "FILE", default_value = "meeple-games.sqlite")]
+    db: PathBuf,
 }
 
-/// Serves one session until stdin closes.
+/// Serves until stdin closes (`--stdio`) or the process is stopped (`--listen`).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    if !args.stdio {
-        return Err(CliError::Usage("meeple serve: give --stdio (the only transport so far)".into()));
+    match &args.listen {
+        Some(addr) => listen(addr, &args.db, mods),
+        None => stdio(mods),
     }
+}
+
+fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
     let mut session = Session::new(mods.to_vec());
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
@@ -32,5 +46,20 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             break;
         }
     }
+    Ok(())
+}
+
+/// Opens the database, plays its games back, and serves. The first line on stdout names the
+/// address actually bound (useful with port 0).
+fn listen(addr: &str, db: &Path, mods: &[PathBuf]) -> Result<(), CliError> {
+    let (server, restored) = Server::open(db, mods.to_vec())?;
+    for (game, why) in &restored.failed {
+        eprintln!("warning: game {game} is not served: {why} (it stays in {})", db.display());
+    }
+    let listener = TcpListener::bind(addr).map_err(|source| CliError::Io { path: addr.into(), source })?;
+    let bound = listener.local_addr().map_err(|source| CliError::Io { path: addr.into(), source })?;
+    println!("listening on http://{bound} ({} games from {})", restored.games, db.display());
+    let _ = std::io::stdout().flush();
+    meeple_server::serve(listener, Arc::new(server));
     Ok(())
 }

@@ -30,6 +30,10 @@ pub enum Code {
     /// A replay does not play back on the installed expansions (another ruleset, or a hash
     /// that differs).
     ReplayMismatch,
+    /// `meeple serve --listen`: the seat token is missing or is not one of this game's.
+    BadToken,
+    /// `meeple serve --listen`: the game log could not be written; the game is as it was.
+    StorageFailed,
 }
 
 /// A failed request.
@@ -47,5 +51,15 @@ impl ProtocolError {
     /// An error.
     pub fn new(code: Code, message: impl Into<String>, field: Option<&str>) -> ProtocolError {
         ProtocolError { code, message: message.into(), field: field.map(str::to_string) }
+    }
+
+    /// A config, or an expansion it chooses, with problems.
+    pub fn config(report: meeple_toml::Report) -> ProtocolError {
+        ProtocolError::new(Code::BadConfig, report.to_string(), Some("config"))
+    }
+
+    /// A field that is not what was expected.
+    pub fn bad_field(field: &str, expected: &str) -> ProtocolError {
+        ProtocolError::new(Code::BadRequest, format!("`{field}`: expected {expected}"), Some(field))
     }
 }

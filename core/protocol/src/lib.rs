@@ -5,11 +5,13 @@
 
 mod error;
 pub mod messages;
-mod session;
+pub mod session;
 mod state;
+mod table;
 
 pub use error::{Code, ProtocolError};
 pub use session::{PROTOCOL, Session};
 pub use state::{
     FeatureView, FigurePlace, FigureView, LegalAction, PendingView, PlayerView, StateView, TileView, TurnView,
 };
+pub use table::Table;

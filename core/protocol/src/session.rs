@@ -5,8 +5,7 @@ use crate::error::{Code, ProtocolError};
 use crate::messages::{
     ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, OptionInfo, Outcome, ReplayArgs, Reply, Request,
 };
-use crate::state::StateView;
-use meeple_core::{Action, ActionError, Game};
+use crate::table::Table;
 use meeple_host::ruleset::Catalog;
 use meeple_host::{GameConfig, load, paths};
 use serde_json::Value;
@@ -16,19 +15,10 @@ use std::path::PathBuf;
 /// The protocol version this session speaks.
 pub const PROTOCOL: u32 = 1;
 
-/// One game, the config it was made from (for its replay), and what undo needs: the game as
-/// it was at its last random draw, and the actions taken since.
-struct Entry {
-    game: Game,
-    config: GameConfig,
-    anchor: Game,
-    since: Vec<Action>,
-}
-
 /// The games of one client, by id (`g1`, `g2`, …).
 pub struct Session {
     mods: Vec<PathBuf>,
-    games: BTreeMap<String, Entry>,
+    games: BTreeMap<String, Table>,
     next: u64,
 }
 
@@ -65,35 +55,34 @@ impl Session {
 
     fn run(&mut self, request: Request) -> Result<Outcome> {
         match request {
-            Request::Version => {
-                Ok(Outcome::Version { protocol: PROTOCOL, meeple: env!("CARGO_PKG_VERSION").to_string() })
+            Request::Version => Ok(version()),
+            Request::Expansions => Ok(expansions(&self.mods)),
+            Request::Create(args) => {
+                let table = create(&args, &self.mods)?;
+                Ok(self.insert(table))
             }
-            Request::Expansions => Ok(self.expansions()),
-            Request::Create(args) => self.create(args),
             Request::State(GameArgs { game, brief }) => {
-                let e = self.entry(&game)?;
-                Ok(Outcome::State { state: Box::new(view(&game, &e.game, brief)) })
+                let t = self.table(&game)?;
+                Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
             }
-            Request::Act(args) => self.act(args),
-            Request::Undo(GameArgs { game, brief }) => self.undo(&game, brief),
+            Request::Act(args) => {
+                let t = self.table(&args.game)?;
+                let events = act(t, &args)?;
+                Ok(Outcome::Acted { events, state: Box::new(t.view(&args.game, args.brief)) })
+            }
+            Request::Undo(GameArgs { game, brief }) => {
+                let t = self.table(&game)?;
+                t.undo(None)?;
+                Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
+            }
             Request::Save(GameArgs { game, .. }) => {
-                let e = self.entry(&game)?;
-                let mut replay = e.game.replay();
-                replay.config = e.config.to_value();
-                Ok(Outcome::Saved { replay: Box::new(replay) })
+                Ok(Outcome::Saved { replay: Box::new(self.table(&game)?.replay()) })
             }
-            Request::Load(args) => {
-                let (game, config) = self.replayed(&args)?;
-                Ok(self.insert(game, config))
+            Request::Load(ReplayArgs { replay }) => {
+                let table = Table::from_replay(&replay, &self.mods)?;
+                Ok(self.insert(table))
             }
-            Request::Verify(args) => {
-                let (game, _) = self.replayed(&args)?;
-                Ok(Outcome::Verified {
-                    actions: game.history().len(),
-                    state_hash: meeple_core::replay::hash_hex(game.state().hash()),
-                    scores: game.state().scores(),
-                })
-            }
+            Request::Verify(ReplayArgs { replay }) => verify(&replay, &self.mods),
             Request::Close(GameArgs { game, .. }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
@@ -101,146 +90,107 @@ impl Session {
         }
     }
 
-    /// Every installed expansion with its editions and options.
-    fn expansions(&self) -> Outcome {
-        let catalog = Catalog::discover(&paths::mod_roots(&self.mods));
-        let expansions = catalog
-            .manifests
-            .values()
-            .map(|m| ExpansionInfo {
-                id: m.id.clone(),
-                name: m.name.clone(),
-                version: m.version.clone(),
-                editions: m.editions.iter().map(|e| e.name.clone()).collect(),
-                default_edition: m.default_edition.clone(),
-                depends: m.depends.clone(),
-                options: m
-                    .options
-                    .iter()
-                    .map(|o| OptionInfo {
-                        name: o.name.clone(),
-                        ty: meeple_host::manifest::describe_type(&o.ty),
-                        default: o.default.clone(),
-                        help: o.help.clone(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        Outcome::Expansions { expansions, broken: catalog.broken.keys().cloned().collect() }
-    }
-
-    fn create(&mut self, args: CreateArgs) -> Result<Outcome> {
-        let config = match (&args.config, &args.path) {
-            (Some(text), None) => GameConfig::parse("config", text).map_err(config_error)?,
-            (None, Some(path)) => load::read_config(path.as_ref()).map_err(config_error)?,
-            (None, None) => GameConfig::default(),
-            (Some(_), Some(_)) => return Err(bad_field("config", "`config` or `path`, not both")),
-        };
-        let loaded = load::from_config(&config, &self.mods).map_err(config_error)?;
-        let game = Game::new(loaded.rules.clone(), loaded.setup(args.seed.unwrap_or(1)))
-            .map_err(|e| ProtocolError::new(Code::BadConfig, e.to_string(), Some("config")))?;
-        Ok(self.insert(game, config))
-    }
-
-    fn insert(&mut self, mut game: Game, config: GameConfig) -> Outcome {
+    fn insert(&mut self, table: Table) -> Outcome {
         let id = format!("g{}", self.next);
         self.next += 1;
-        game.record_checkpoints();
-        let state = Box::new(StateView::of(&id, &game));
-        self.games.insert(id.clone(), Entry { anchor: game.clone(), game, config, since: Vec::new() });
+        let state = Box::new(table.view(&id, false));
+        self.games.insert(id.clone(), table);
         Outcome::Created { game: id, state }
     }
 
-    fn entry(&mut self, id: &str) -> Result<&mut Entry> {
+    fn table(&mut self, id: &str) -> Result<&mut Table> {
         self.games.get_mut(id).ok_or_else(|| unknown_game(id))
     }
+}
 
-    /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
-    /// that seat is to act.
-    fn act(&mut self, args: ActArgs) -> Result<Outcome> {
-        let e = self.entry(&args.game)?;
-        let action = match (args.action, args.index) {
-            (Some(a), None) => a,
-            (None, Some(i)) => {
-                let legal = e.game.legal_actions();
-                *legal.get(i).ok_or_else(|| {
-                    let message = format!("no legal action {i} (there are {})", legal.len());
-                    ProtocolError::new(Code::IllegalAction, message, Some("index"))
-                })?
-            }
-            _ => return Err(bad_field("action", "`action` or `index`")),
-        };
-        if let Some(p) = args.player
-            && e.game.to_act() != Some(p)
-        {
-            let who = e.game.to_act().map_or("nobody".to_string(), |p| format!("seat {p}"));
-            return Err(ProtocolError::new(
-                Code::NotYourTurn,
-                format!("{who} is to act, not seat {p}"),
-                Some("player"),
-            ));
-        }
-        let mark = draw_mark(&e.game);
-        let events = match e.game.apply(action) {
-            Ok(events) => events.to_vec(),
-            Err(ActionError::Hook(h)) => return Err(ProtocolError::new(Code::ExpansionFailed, h.to_string(), None)),
-            Err(err) => return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some("action"))),
-        };
-        if draw_mark(&e.game) == mark {
-            e.since.push(action);
-        } else {
-            e.anchor = e.game.clone();
-            e.since.clear();
-        }
-        Ok(Outcome::Acted { events, state: Box::new(view(&args.game, &e.game, args.brief)) })
-    }
+/// `version`.
+pub fn version() -> Outcome {
+    Outcome::Version { protocol: PROTOCOL, meeple: env!("CARGO_PKG_VERSION").to_string() }
+}
 
-    /// `undo`: the game at its last draw, with every action since but the last played again.
-    fn undo(&mut self, id: &str, brief: bool) -> Result<Outcome> {
-        let e = self.entry(id)?;
-        let Some((_, kept)) = e.since.split_last() else {
-            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
-        };
-        let mut game = e.anchor.clone();
-        for &a in kept {
-            game.apply(a).map_err(|err| ProtocolError::new(Code::ExpansionFailed, err.to_string(), None))?;
-        }
-        e.since.pop();
-        e.game = game;
-        Ok(Outcome::State { state: Box::new(view(id, &e.game, brief)) })
-    }
+/// `expansions`: every installed expansion with its editions and options.
+pub fn expansions(mods: &[PathBuf]) -> Outcome {
+    let catalog = Catalog::discover(&paths::mod_roots(mods));
+    let expansions = catalog
+        .manifests
+        .values()
+        .map(|m| ExpansionInfo {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            version: m.version.clone(),
+            editions: m.editions.iter().map(|e| e.name.clone()).collect(),
+            default_edition: m.default_edition.clone(),
+            depends: m.depends.clone(),
+            options: m
+                .options
+                .iter()
+                .map(|o| OptionInfo {
+                    name: o.name.clone(),
+                    ty: meeple_host::manifest::describe_type(&o.ty),
+                    default: o.default.clone(),
+                    help: o.help.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    Outcome::Expansions { expansions, broken: catalog.broken.keys().cloned().collect() }
+}
 
-    fn replayed(&self, args: &ReplayArgs) -> Result<(Game, GameConfig)> {
-        let config = GameConfig::from_value(&args.replay.config).unwrap_or_default();
-        let loaded = load::from_config(&config, &self.mods).map_err(config_error)?;
-        let game = Game::from_replay(loaded.rules.clone(), &args.replay)
-            .map_err(|e| ProtocolError::new(Code::ReplayMismatch, e.to_string(), Some("replay")))?;
-        Ok((game, config))
-    }
+/// `create`: the config given inline or by path (neither: the default config).
+pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
+    let config = match (&args.config, &args.path) {
+        (Some(text), None) => GameConfig::parse("config", text).map_err(ProtocolError::config)?,
+        (None, Some(path)) => load::read_config(path.as_ref()).map_err(ProtocolError::config)?,
+        (None, None) => GameConfig::default(),
+        (Some(_), Some(_)) => return Err(ProtocolError::bad_field("config", "`config` or `path`, not both")),
+    };
+    Table::create(config, args.seed.unwrap_or(1), mods)
+}
+
+/// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
+/// that seat is to act.
+pub fn act(table: &mut Table, args: &ActArgs) -> Result<Vec<meeple_core::Event>> {
+    let action = match (args.action, args.index) {
+        (Some(a), None) => a,
+        (None, Some(i)) => table.action_at(i)?,
+        _ => return Err(ProtocolError::bad_field("action", "`action` or `index`")),
+    };
+    table.act(action, args.player)
+}
+
+/// `verify`: plays a replay back, checking every recorded hash.
+pub fn verify(replay: &meeple_core::Replay, mods: &[PathBuf]) -> Result<Outcome> {
+    let table = Table::from_replay(replay, mods)?;
+    let game = table.game();
+    Ok(Outcome::Verified {
+        actions: game.history().len(),
+        state_hash: meeple_core::replay::hash_hex(game.state().hash()),
+        scores: game.state().scores(),
+    })
 }
 
 /// Reads a request: its `cmd` first (so that an unknown one is named as such), then its
 /// fields, with the path of a field that does not fit.
 fn parse(request: &Value) -> Result<Request> {
-    let Value::Object(fields) = request else {
+    let Value::Object(object) = request else {
         return Err(ProtocolError::new(Code::BadRequest, "a request is a JSON object", None));
     };
-    let cmd = match fields.get("cmd") {
+    let cmd = match object.get("cmd") {
         Some(Value::String(cmd)) => cmd.as_str(),
-        Some(_) => return Err(bad_field("cmd", "a string")),
+        Some(_) => return Err(ProtocolError::bad_field("cmd", "a string")),
         None => return Err(ProtocolError::new(Code::BadRequest, "missing `cmd`", Some("cmd"))),
     };
     Ok(match cmd {
         "version" => Request::Version,
         "expansions" => Request::Expansions,
-        "create" => Request::Create(args(request)?),
-        "state" => Request::State(args(request)?),
-        "act" => Request::Act(args(request)?),
-        "undo" => Request::Undo(args(request)?),
-        "save" => Request::Save(args(request)?),
-        "load" => Request::Load(args(request)?),
-        "verify" => Request::Verify(args(request)?),
-        "close" => Request::Close(args(request)?),
+        "create" => Request::Create(fields(request)?),
+        "state" => Request::State(fields(request)?),
+        "act" => Request::Act(fields(request)?),
+        "undo" => Request::Undo(fields(request)?),
+        "save" => Request::Save(fields(request)?),
+        "load" => Request::Load(fields(request)?),
+        "verify" => Request::Verify(fields(request)?),
+        "close" => Request::Close(fields(request)?),
         _ => {
             let known = COMMANDS.join(", ");
             return Err(ProtocolError::new(
@@ -253,7 +203,7 @@ fn parse(request: &Value) -> Result<Request> {
 }
 
 /// A command's fields, with the path of one that does not fit.
-fn args<T: serde::de::DeserializeOwned>(request: &Value) -> Result<T> {
+pub fn fields<T: serde::de::DeserializeOwned>(request: &Value) -> Result<T> {
     serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { missing_field(e.inner()) } else { Some(path) };
@@ -268,28 +218,10 @@ fn missing_field(e: &serde_json::Error) -> Option<String> {
     Some(rest[..rest.find('`')?].to_string())
 }
 
-fn view(id: &str, game: &Game, brief: bool) -> StateView {
-    if brief { StateView::brief(id, game) } else { StateView::of(id, game) }
-}
-
-/// What changes when a tile is drawn: undo never goes back past it.
-fn draw_mark(game: &Game) -> (u32, u8, u32, usize) {
-    let st = game.state();
-    (st.turn().number, st.turn().part, st.tiles_left(), st.discarded().len())
-}
-
 fn failure(id: Value, e: ProtocolError) -> Reply {
     Reply { id, ok: false, result: None, error: Some(e) }
 }
 
-fn bad_field(field: &str, expected: &str) -> ProtocolError {
-    ProtocolError::new(Code::BadRequest, format!("`{field}`: expected {expected}"), Some(field))
-}
-
 fn unknown_game(id: &str) -> ProtocolError {
     ProtocolError::new(Code::UnknownGame, format!("no game `{id}` in this session"), Some("game"))
-}
-
-fn config_error(report: meeple_toml::Report) -> ProtocolError {
-    ProtocolError::new(Code::BadConfig, report.to_string(), Some("config"))
 }

@@ -1,0 +1,271 @@
+//! `meeple serve --listen` as its clients see it: real HTTP requests and real WebSocket
+//! connections to the program, and a `kill -9` in the middle of games.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// A running server and the address it bound.
+struct Server {
+    child: Child,
+    addr: String,
+    banner: String,
+}
+
+impl Server {
+    /// Starts `meeple serve --listen 127.0.0.1:0` on `db`, from the repository's root (so that
+    /// configs can be named by path).
+    fn start(db: &Path) -> Server {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .current_dir(repo)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("meeple starts");
+        let mut banner = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut banner).unwrap();
+        let addr = banner.split("http://").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or_default();
+        assert!(!addr.is_empty(), "the first line names the address: {banner:?}");
+        Server { addr: addr.to_string(), child, banner }
+    }
+
+    /// `kill -9`: no chance to flush or close anything.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// One HTTP request on a fresh connection: the status and the JSON body.
+    fn http(&self, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, Value) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let body = body.unwrap_or("");
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}Content-Length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).unwrap();
+        let status = reply.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status line");
+        let json = reply.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+        (status, serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {reply}")))
+    }
+
+    fn get(&self, path: &str) -> Value {
+        let (status, reply) = self.http("GET", path, None, None);
+        assert_eq!(status, 200, "{reply}");
+        reply["result"].clone()
+    }
+
+    /// Acts by index and returns the result; panics unless it succeeded.
+    fn act(&self, game: &str, token: &str, index: usize) -> Value {
+        let body = json!({ "index": index }).to_string();
+        let (status, reply) = self.http("POST", &format!("/games/{game}/act"), Some(token), Some(&body));
+        assert_eq!(status, 200, "{reply}");
+        reply["result"].clone()
+    }
+
+    /// Creates a game; returns its id and seat tokens.
+    fn create(&self, request: Value) -> (String, Vec<String>, String) {
+        let (status, reply) = self.http("POST", "/games", None, Some(&request.to_string()));
+        assert_eq!(status, 201, "{reply}");
+        let r = &reply["result"];
+        let seats = r["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap().to_string()).collect();
+        (r["game"].as_str().unwrap().to_string(), seats, r["owner"].as_str().unwrap().to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A database file of its own for each test.
+fn fresh_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-listen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.sqlite")
+}
+
+/// Plays `n` actions (or to the end) by the seat to act, choosing by a fixed rule.
+fn play(server: &Server, game: &str, seats: &[String], n: usize) -> Value {
+    let mut state = server.get(&format!("/games/{game}"))["state"].clone();
+    for k in 0..n {
+        if state["over"] == json!(true) {
+            break;
+        }
+        let seat = state["to_act"].as_u64().unwrap() as usize;
+        let legal = state["legal"].as_array().unwrap().len();
+        state = server.act(game, &seats[seat], (k * 7 + 3) % legal)["state"].clone();
+    }
+    state
+}
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+fn connect(server: &Server, game: &str, token: Option<&str>) -> Socket {
+    let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
+    let (ws, _) = tungstenite::connect(format!("ws://{}/games/{game}/ws{query}", server.addr)).expect("connects");
+    if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    }
+    ws
+}
+
+fn receive(ws: &mut Socket) -> Value {
+    loop {
+        match ws.read().expect("a message") {
+            Message::Text(text) => return serde_json::from_str(text.as_str()).unwrap(),
+            _ => continue,
+        }
+    }
+}
+
+fn send(ws: &mut Socket, request: Value) -> Value {
+    ws.send(Message::text(request.to_string())).unwrap();
+    let reply = receive(ws);
+    assert_eq!(reply["type"], json!("reply"), "a reply comes before the update it causes: {reply}");
+    reply
+}
+
+#[test]
+fn every_player_receives_the_same_updates_over_websockets() {
+    let server = Server::start(&fresh_db("ws"));
+    let (game, seats, _) = server.create(json!({"config": "players = [\"Ann\", \"Ben\"]\nseed = 5\n"}));
+    let mut sockets = [connect(&server, &game, Some(&seats[0])), connect(&server, &game, Some(&seats[1]))];
+    let mut spectator = connect(&server, &game, None);
+    for (seat, ws) in sockets.iter_mut().enumerate() {
+        let welcome = receive(ws);
+        assert_eq!(
+            (welcome["type"].clone(), welcome["seat"].clone(), welcome["seq"].clone()),
+            (json!("welcome"), json!(seat), json!(0))
+        );
+    }
+    let mut state = receive(&mut spectator)["state"].clone();
+    let refused = tungstenite::connect(format!("ws://{}/games/{game}/ws?token=0000", server.addr));
+    assert!(matches!(refused, Err(tungstenite::Error::Http(r)) if r.status() == 401), "a wrong token is refused");
+
+    let mut seen: [Vec<Value>; 3] = Default::default();
+    let mut k = 0;
+    while state["over"] == json!(false) {
+        let seat = state["to_act"].as_u64().unwrap() as usize;
+        if k % 10 == 0 {
+            let wrong = send(&mut sockets[1 - seat], json!({"id": k, "cmd": "act", "index": 0}));
+            assert_eq!(wrong["error"]["code"], json!("not-your-turn"), "{wrong}");
+            let watcher = send(&mut spectator, json!({"cmd": "act", "index": 0}));
+            assert_eq!(watcher["error"]["code"], json!("bad-token"), "{watcher}");
+        }
+        let legal = state["legal"].as_array().unwrap().len();
+        let reply = send(&mut sockets[seat], json!({"id": k, "cmd": "act", "index": (k * 13) % legal, "brief": true}));
+        assert_eq!((reply["ok"].clone(), reply["id"].clone()), (json!(true), json!(k)), "{reply}");
+        for (i, ws) in sockets.iter_mut().chain([&mut spectator]).enumerate() {
+            let update = receive(ws);
+            assert_eq!((update["type"].clone(), update["seq"].clone()), (json!("update"), json!(k + 1)), "{update}");
+            seen[i].push(update);
+        }
+        state = seen[2].last().unwrap()["state"].clone();
+        k += 1;
+    }
+    assert!(k > 72, "a whole game ({k} steps)");
+    assert_eq!(seen[0], seen[1], "both players saw the same updates");
+    assert_eq!(seen[0], seen[2], "and so did the spectator");
+    let last = &seen[0][k - 1];
+    assert!(last["events"].as_array().unwrap().iter().any(|e| e["event"] == json!("game-end")), "{last}");
+    assert_eq!(server.get(&format!("/games/{game}"))["state"], state, "the pushed state is the game's");
+    let log = server.get(&format!("/games/{game}/updates?since={}", k - 2));
+    assert_eq!(log["updates"].as_array().unwrap().len(), 2, "the last two updates, for a client that reconnects");
+}
+
+#[test]
+fn a_killed_server_restarts_with_every_game_as_it_was() {
+    let db = fresh_db("restart");
+    let server = Server::start(&db);
+    let (base, base_seats, _) = server.create(json!({"config": "players = 2\nseed = 7\n"}));
+    let (tb, tb_seats, tb_owner) = server.create(json!({"path": "configs/traders-builders-tollkeepers.toml"}));
+    play(&server, &base, &base_seats, 25);
+    play(&server, &tb, &tb_seats, 40);
+    // An undo is a step too: place a tile, take it back, place another.
+    let mut state = server.get(&format!("/games/{base}"))["state"].clone();
+    while state["turn"]["stage"] != json!("place-tile") {
+        state = play(&server, &base, &base_seats, 1);
+    }
+    let seat = state["to_act"].as_u64().unwrap() as usize;
+    server.act(&base, &base_seats[seat], 0);
+    let (status, undone) = server.http("POST", &format!("/games/{base}/undo"), Some(&base_seats[seat]), None);
+    assert_eq!(status, 200, "{undone}");
+    assert!(undone["result"]["state"] == state, "the tile is back in hand");
+    server.act(&base, &base_seats[seat], 1);
+
+    let before: Vec<Value> = [&base, &tb]
+        .iter()
+        .flat_map(|g| {
+            [format!("/games/{g}"), format!("/games/{g}/updates"), format!("/games/{g}/replay")].map(|p| server.get(&p))
+        })
+        .collect();
+    server.kill();
+
+    let server = Server::start(&db);
+    assert!(server.banner.contains("(2 games from"), "{}", server.banner);
+    let after: Vec<Value> = [&base, &tb]
+        .iter()
+        .flat_map(|g| {
+            [format!("/games/{g}"), format!("/games/{g}/updates"), format!("/games/{g}/replay")].map(|p| server.get(&p))
+        })
+        .collect();
+    assert!(before == after, "every game, its updates and its replay are as they were");
+
+    // The old tokens still hold, new ids do not repeat old ones, and the games play on.
+    let (third, _, _) = server.create(json!({}));
+    assert_eq!(third, "g3");
+    let end = play(&server, &base, &base_seats, 1000);
+    assert_eq!(end["over"], json!(true));
+    play(&server, &tb, &tb_seats, 10);
+    let (status, _) = server.http("DELETE", &format!("/games/{tb}"), Some(&tb_owner), None);
+    assert_eq!(status, 200);
+    server.kill();
+
+    let server = Server::start(&db);
+    assert!(server.banner.contains("(2 games from"), "a closed game stays closed: {}", server.banner);
+    assert_eq!(server.get(&format!("/games/{base}"))["state"], end);
+}
+
+#[test]
+fn http_errors_carry_their_codes_and_change_nothing() {
+    let server = Server::start(&fresh_db("errors"));
+    let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let url = format!("/games/{game}");
+    let act = format!("/games/{game}/act");
+    let before = server.get(&url);
+    let expect = |(status, reply): (u16, Value), want_status: u16, code: &str| {
+        assert_eq!((status, reply["error"]["code"].clone()), (want_status, json!(code)), "{reply}");
+        assert_eq!(server.get(&url), before, "{code}: the game is as it was");
+    };
+    expect(server.http("POST", "/games", None, Some("{\"config\": ")), 400, "bad-json");
+    expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": \"x\"}")), 400, "bad-request");
+    expect(server.http("GET", "/nowhere", None, None), 404, "unknown-command");
+    expect(server.http("GET", "/games/g99", None, None), 404, "unknown-game");
+    expect(server.http("POST", "/games", None, Some("{\"config\": \"players = 9\"}")), 400, "bad-config");
+    expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 9999}")), 409, "illegal-action");
+    expect(server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}")), 409, "not-your-turn");
+    expect(server.http("POST", &act, None, Some("{\"index\": 0}")), 401, "bad-token");
+    expect(server.http("POST", &act, Some("feed"), Some("{\"index\": 0}")), 401, "bad-token");
+    expect(server.http("POST", &format!("{url}/undo"), Some(&seats[0]), None), 409, "nothing-to-undo");
+    expect(server.http("DELETE", &url, Some(&seats[0]), None), 401, "bad-token");
+    let (status, listed) = server.http("GET", "/games", None, None);
+    assert_eq!((status, listed["result"]["games"][0]["game"].clone()), (200, json!(game)));
+    assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);
+    assert_eq!(server.http("GET", &url, None, None).0, 404, "closed");
+}

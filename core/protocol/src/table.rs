@@ -1,0 +1,135 @@
+//! A table: one game as clients drive it, with the config it was made from (for its replay) and
+//! what undo needs. A session keeps its games as tables; `meeple serve --listen` keeps one per
+//! room and replays its stored log through the same methods, so a restored game is the game.
+
+use crate::error::{Code, ProtocolError};
+use crate::state::StateView;
+use meeple_core::{Action, ActionError, Event, Game, Replay};
+use meeple_host::{GameConfig, load};
+use std::path::PathBuf;
+
+type Result<T> = std::result::Result<T, ProtocolError>;
+
+/// One game and its undo record.
+///
+/// Invariant: `game` is `anchor` with every action of `since` applied in order, and no tile was
+/// drawn after `anchor` (undo replays from there, so it never draws again).
+#[derive(Clone)]
+pub struct Table {
+    game: Game,
+    config: GameConfig,
+    anchor: Game,
+    /// Actions since the anchor, with the seat that took each.
+    since: Vec<(Action, Option<u8>)>,
+}
+
+impl Table {
+    /// A new game from a config, with `seed` when the config names none.
+    pub fn create(config: GameConfig, seed: u64, mods: &[PathBuf]) -> Result<Table> {
+        let loaded = load::from_config(&config, mods).map_err(ProtocolError::config)?;
+        let game = Game::new(loaded.rules.clone(), loaded.setup(seed))
+            .map_err(|e| ProtocolError::new(Code::BadConfig, e.to_string(), Some("config")))?;
+        Ok(Table::new(game, config))
+    }
+
+    /// A replay played back on the installed expansions, with the config it names.
+    pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
+        let config = GameConfig::from_value(&replay.config).unwrap_or_default();
+        let loaded = load::from_config(&config, mods).map_err(ProtocolError::config)?;
+        let game = Game::from_replay(loaded.rules.clone(), replay)
+            .map_err(|e| ProtocolError::new(Code::ReplayMismatch, e.to_string(), Some("replay")))?;
+        Ok(Table::new(game, config))
+    }
+
+    /// A table for a game at hand; undo starts from its current state.
+    pub fn new(mut game: Game, config: GameConfig) -> Table {
+        game.record_checkpoints();
+        Table { anchor: game.clone(), game, config, since: Vec::new() }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The config the game was made from.
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    /// The game's state as clients see it, whole or brief.
+    pub fn view(&self, id: &str, brief: bool) -> StateView {
+        if brief { StateView::brief(id, &self.game) } else { StateView::of(id, &self.game) }
+    }
+
+    /// The game as a replay, with its config.
+    pub fn replay(&self) -> Replay {
+        let mut replay = self.game.replay();
+        replay.config = self.config.to_value();
+        replay
+    }
+
+    /// The legal action at `index`.
+    pub fn action_at(&self, index: usize) -> Result<Action> {
+        let legal = self.game.legal_actions();
+        legal.get(index).copied().ok_or_else(|| {
+            let message = format!("no legal action {index} (there are {})", legal.len());
+            ProtocolError::new(Code::IllegalAction, message, Some("index"))
+        })
+    }
+
+    /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
+    pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
+        let actor = self.game.to_act();
+        if let Some(p) = seat
+            && actor != Some(p)
+        {
+            let who = actor.map_or("nobody".to_string(), |p| format!("seat {p}"));
+            return Err(ProtocolError::new(
+                Code::NotYourTurn,
+                format!("{who} is to act, not seat {p}"),
+                Some("player"),
+            ));
+        }
+        let mark = draw_mark(&self.game);
+        let events = match self.game.apply(action) {
+            Ok(events) => events.to_vec(),
+            Err(ActionError::Hook(h)) => return Err(ProtocolError::new(Code::ExpansionFailed, h.to_string(), None)),
+            Err(err) => return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some("action"))),
+        };
+        if draw_mark(&self.game) == mark {
+            self.since.push((action, actor));
+        } else {
+            self.anchor = self.game.clone();
+            self.since.clear();
+        }
+        Ok(events)
+    }
+
+    /// Takes back the last action since the last draw: the game at that draw, with every action
+    /// since but the last played again. With `seat`, only that seat's own action.
+    pub fn undo(&mut self, seat: Option<u8>) -> Result<()> {
+        let Some(((_, actor), kept)) = self.since.split_last() else {
+            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
+        };
+        if let Some(p) = seat
+            && *actor != Some(p)
+        {
+            let message = format!("the last action is not seat {p}'s to take back");
+            return Err(ProtocolError::new(Code::NotYourTurn, message, Some("player")));
+        }
+        let mut game = self.anchor.clone();
+        for &(a, _) in kept {
+            game.apply(a).map_err(|err| ProtocolError::new(Code::ExpansionFailed, err.to_string(), None))?;
+        }
+        self.since.pop();
+        self.game = game;
+        Ok(())
+    }
+}
+
+/// What changes when a tile is drawn: undo never goes back past it.
+fn draw_mark(game: &Game) -> (u32, u8, u32, usize) {
+    let st = game.state();
+    (st.turn().number, st.turn().part, st.tiles_left(), st.discarded().len())
+}

@@ -1,0 +1,165 @@
+//! Rooms: the games a server holds. A room is a table with its seat tokens, every update so far
+//! and the connections watching it. A step is taken, logged and announced under the room's
+//! lock, so every watcher receives the same updates in the same order as the log.
+
+use crate::store::{Logged, Step, Store, StoreError, StoredGame};
+use meeple_core::Event;
+use meeple_protocol::{Code, ProtocolError, StateView, Table};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+type Result<T> = std::result::Result<T, ProtocolError>;
+
+/// What happened at one step of a game, as watchers receive it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Update {
+    /// 1, 2, … within the game.
+    pub seq: u64,
+    /// The seat that took the step.
+    pub seat: Option<u8>,
+    /// The step: `{"act": action}` or `"undo"`.
+    pub step: Step,
+    /// What the engine reported (none for an undo).
+    pub events: Vec<Event>,
+}
+
+/// An update as pushed to a watcher: with the game's id and the state after it.
+#[derive(Serialize)]
+struct Pushed<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    game: &'a str,
+    #[serde(flatten)]
+    update: &'a Update,
+    state: StateView,
+}
+
+/// One game on the server.
+pub struct Room {
+    id: String,
+    table: Table,
+    owner: String,
+    seats: Vec<String>,
+    updates: Vec<Update>,
+    watchers: Vec<Sender<Arc<str>>>,
+}
+
+impl Room {
+    /// A new game's room.
+    pub fn new(id: String, table: Table, owner: String, seats: Vec<String>) -> Room {
+        Room { id, table, owner, seats, updates: Vec::new(), watchers: Vec::new() }
+    }
+
+    /// A stored game played back step by step, each state checked against its logged hash.
+    pub fn restore(stored: &StoredGame, mods: &[PathBuf]) -> std::result::Result<Room, String> {
+        let config = meeple_host::GameConfig::from_value(&stored.config).ok_or("unreadable config")?;
+        let table = Table::create(config, stored.seed, mods).map_err(|e| e.message)?;
+        let mut room = Room::new(stored.id.clone(), table, stored.owner.clone(), stored.seats.clone());
+        for logged in &stored.log {
+            let events = room.play(logged.step, None).map_err(|e| format!("step {}: {}", logged.seq, e.message))?;
+            if room.state_hash() != logged.state_hash {
+                return Err(format!("step {}: the game differs from the one logged", logged.seq));
+            }
+            room.updates.push(Update { seq: logged.seq, seat: logged.seat, step: logged.step, events });
+        }
+        Ok(room)
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The number of steps taken so far.
+    pub fn seq(&self) -> u64 {
+        self.updates.len() as u64
+    }
+
+    /// The updates after `since`.
+    pub fn updates_since(&self, since: u64) -> &[Update] {
+        let from = usize::try_from(since).unwrap_or(usize::MAX).min(self.updates.len());
+        &self.updates[from..]
+    }
+
+    /// The game's state as clients see it.
+    pub fn view(&self, brief: bool) -> StateView {
+        self.table.view(&self.id, brief)
+    }
+
+    /// The seat a token belongs to.
+    pub fn seat_of(&self, token: Option<&str>) -> Result<u8> {
+        let token =
+            token.ok_or_else(|| ProtocolError::new(Code::BadToken, "this needs a seat token", Some("token")))?;
+        let seat = self.seats.iter().position(|t| t == token);
+        seat.and_then(|s| u8::try_from(s).ok()).ok_or_else(|| {
+            ProtocolError::new(Code::BadToken, format!("not a seat token of game `{}`", self.id), Some("token"))
+        })
+    }
+
+    /// A seat's token.
+    pub fn token_of(&self, seat: u8) -> &str {
+        &self.seats[usize::from(seat)]
+    }
+
+    /// Whether `token` is the owner's (who may close the game).
+    pub fn is_owner(&self, token: Option<&str>) -> bool {
+        token == Some(self.owner.as_str())
+    }
+
+    /// Takes a step for `seat`: plays it, logs it (on disk before this returns), and pushes the
+    /// update to every watcher. On any error the game is as it was.
+    pub fn step(&mut self, store: &Mutex<Store>, seat: u8, step: Step) -> Result<&Update> {
+        let before = self.table.clone();
+        let events = self.play(step, Some(seat))?;
+        let logged = Logged { seq: self.seq() + 1, seat: Some(seat), step, state_hash: self.state_hash() };
+        if let Err(e) = lock(store).append(&self.id, &logged) {
+            self.table = before;
+            return Err(storage_failed(&e));
+        }
+        self.updates.push(Update { seq: logged.seq, seat: logged.seat, step, events });
+        self.announce();
+        Ok(&self.updates[self.updates.len() - 1])
+    }
+
+    fn play(&mut self, step: Step, seat: Option<u8>) -> Result<Vec<Event>> {
+        match step {
+            Step::Act(action) => self.table.act(action, seat),
+            Step::Undo => self.table.undo(seat).map(|()| Vec::new()),
+        }
+    }
+
+    fn state_hash(&self) -> String {
+        meeple_core::replay::hash_hex(self.table.game().state().hash())
+    }
+
+    /// Adds a watcher; it receives every update after the current one.
+    pub fn watch(&mut self, watcher: Sender<Arc<str>>) {
+        self.watchers.push(watcher);
+    }
+
+    /// Pushes the last update to every watcher, forgetting those that have gone.
+    fn announce(&mut self) {
+        let Some(update) = self.updates.last() else { return };
+        let pushed = Pushed { kind: "update", game: &self.id, update, state: self.table.view(&self.id, false) };
+        let text: Arc<str> = serde_json::to_string(&pushed).unwrap_or_default().into();
+        self.watchers.retain(|w| w.send(text.clone()).is_ok());
+    }
+}
+
+/// A lock that a panicking holder does not poison for everyone else: every room change either
+/// completes or is rolled back before anything can panic, so the data stays consistent.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The error a client gets when the log could not be written.
+pub fn storage_failed(e: &StoreError) -> ProtocolError {
+    ProtocolError::new(Code::StorageFailed, format!("{e}; nothing was changed"), None)
+}

@@ -1,0 +1,170 @@
+//! The HTTP routes (`docs/protocol.md`, "Over HTTP and WebSocket"): each one is a protocol
+//! command on the server's games, with the same results and error codes as over stdio.
+
+use crate::http::{Connection, ReadError, Request, Response};
+use crate::rooms::lock;
+use crate::{Server, ws};
+use meeple_protocol::messages::{CreateArgs, ReplayArgs};
+use meeple_protocol::{Code, ProtocolError, session};
+use serde_json::{Value, json};
+
+type Result<T> = std::result::Result<T, ProtocolError>;
+
+/// Answers requests on one connection until it closes or becomes a WebSocket.
+pub fn serve_connection(server: &Server, mut conn: Connection) {
+    loop {
+        let request = match conn.read_request() {
+            Ok(Some(request)) => request,
+            Ok(None) | Err(ReadError::Gone) => return,
+            Err(ReadError::Malformed(why)) => {
+                let error = ProtocolError::new(Code::BadRequest, why, None);
+                let _ = conn.respond(&failure(&error), true);
+                return;
+            }
+        };
+        if request.is_upgrade() {
+            return upgrade(server, conn, &request);
+        }
+        let response = match route(server, &request) {
+            Ok((status, result)) => Response { status, body: json!({"ok": true, "result": result}).to_string() },
+            Err(error) => failure(&error),
+        };
+        let close = request.wants_close();
+        if conn.respond(&response, close).is_err() || close {
+            return;
+        }
+    }
+}
+
+/// `GET /games/{id}/ws`: the game's updates pushed, and its commands taken, over a WebSocket.
+fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
+    let joined = match websocket_path(&request.path) {
+        Some(id) => server.room(id).and_then(|room| {
+            let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
+            Ok((room, seat))
+        }),
+        None => Err(no_route(request)),
+    };
+    match joined {
+        Ok((room, seat)) => {
+            if conn.accept_websocket(request).is_ok() {
+                ws::run(server, &room, seat, conn.into_stream());
+            }
+        }
+        Err(error) => {
+            let _ = conn.respond(&failure(&error), true);
+        }
+    }
+}
+
+fn websocket_path(path: &str) -> Option<&str> {
+    match segments(path).as_slice() {
+        ["games", id, "ws"] => Some(id),
+        _ => None,
+    }
+}
+
+fn segments(path: &str) -> Vec<&str> {
+    path.split('/').filter(|s| !s.is_empty()).collect()
+}
+
+fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
+    let brief = matches!(request.query("brief"), Some("true" | "1"));
+    let ok = |v: Value| Ok((200, v));
+    match (request.method.as_str(), segments(&request.path).as_slice()) {
+        ("OPTIONS", _) => ok(Value::Null),
+        ("GET", []) => ok(json!({"meeple": env!("CARGO_PKG_VERSION"), "protocol": meeple_protocol::PROTOCOL})),
+        ("GET", ["version"]) => ok(to_json(&session::version())),
+        ("GET", ["expansions"]) => ok(to_json(&session::expansions(&server.mods))),
+        ("POST", ["verify"]) => {
+            let args: ReplayArgs = session::fields(&body(request)?)?;
+            ok(to_json(&session::verify(&args.replay, &server.mods)?))
+        }
+        ("GET", ["games"]) => ok(list(server)),
+        ("POST", ["games"]) => create(server, request).map(|v| (201, v)),
+        ("GET", ["games", id]) => {
+            let room = server.room(id)?;
+            let room = lock(&room);
+            ok(json!({"seq": room.seq(), "state": room.view(brief)}))
+        }
+        ("DELETE", ["games", id]) => server.close(id, request.token()).map(|()| (200, json!({}))),
+        ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?)?),
+        ("POST", ["games", id, "undo"]) => ok(server.undo(id, request.token(), brief)?),
+        ("GET", ["games", id, "replay"]) => {
+            let room = server.room(id)?;
+            let replay = lock(&room).table().replay();
+            ok(json!({ "replay": replay }))
+        }
+        ("GET", ["games", id, "updates"]) => {
+            let since = match request.query("since") {
+                Some(s) => s.parse().map_err(|_| ProtocolError::bad_field("since", "a step number"))?,
+                None => 0,
+            };
+            let room = server.room(id)?;
+            let room = lock(&room);
+            ok(json!({"seq": room.seq(), "updates": room.updates_since(since)}))
+        }
+        _ => Err(no_route(request)),
+    }
+}
+
+fn no_route(request: &Request) -> ProtocolError {
+    let message = format!("no route {} {} (docs/protocol.md lists them)", request.method, request.path);
+    ProtocolError::new(Code::UnknownCommand, message, None)
+}
+
+/// `POST /games`: a game from a config, with the owner's token and one token per seat.
+fn create(server: &Server, request: &Request) -> Result<Value> {
+    let args: CreateArgs = session::fields(&body(request)?)?;
+    let created = server.create(&args)?;
+    let room = lock(&created.room);
+    let names = &room.table().game().setup().players;
+    let seats: Vec<Value> = (created.seats.iter().zip(names).enumerate())
+        .map(|(seat, (token, name))| json!({"seat": seat, "name": name, "token": token}))
+        .collect();
+    Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false)}))
+}
+
+fn list(server: &Server) -> Value {
+    let games: Vec<Value> = server
+        .game_ids()
+        .iter()
+        .filter_map(|id| server.room(id).ok())
+        .map(|room| {
+            let room = lock(&room);
+            let game = room.table().game();
+            json!({"game": room.id(), "players": game.setup().players, "to_act": game.to_act(),
+                   "over": game.is_over(), "seq": room.seq()})
+        })
+        .collect();
+    json!({ "games": games })
+}
+
+/// A request body as JSON; an empty body is `{}`.
+fn body(request: &Request) -> Result<Value> {
+    if request.body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(&request.body)
+        .map_err(|e| ProtocolError::new(Code::BadJson, format!("the body is not JSON: {e}"), None))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or_default()
+}
+
+fn failure(error: &ProtocolError) -> Response {
+    Response { status: status(error.code), body: json!({"ok": false, "error": error}).to_string() }
+}
+
+/// The HTTP status of each error code.
+fn status(code: Code) -> u16 {
+    match code {
+        Code::BadJson | Code::BadRequest | Code::BadConfig | Code::ReplayMismatch => 400,
+        Code::BadToken => 401,
+        Code::UnknownCommand | Code::UnknownGame => 404,
+        Code::IllegalAction | Code::NotYourTurn | Code::NothingToUndo => 409,
+        Code::ExpansionFailed => 500,
+        Code::StorageFailed => 503,
+    }
+}

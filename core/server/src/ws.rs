@@ -1,0 +1,110 @@
+//! A WebSocket on one game: a welcome with the state, then every update as it happens, and the
+//! seat's commands (`state`, `act`, `undo`) answered in between.
+
+use crate::Server;
+use crate::rooms::{Room, lock};
+use meeple_protocol::{Code, ProtocolError};
+use serde_json::{Value, json};
+use std::net::TcpStream;
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tungstenite::protocol::Role;
+use tungstenite::{Message, WebSocket};
+
+/// How long a read waits before the connection looks for updates to push: the most an update
+/// waits behind a quiet client.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Runs the connection until the client closes it. `seat` is `None` for a spectator.
+pub fn run(server: &Server, room: &Arc<Mutex<Room>>, seat: Option<u8>, stream: TcpStream) {
+    if stream.set_read_timeout(Some(POLL)).is_err() {
+        return;
+    }
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
+    let (tx, rx) = mpsc::channel();
+    // Welcome and subscription under one lock: no update is missed or seen twice.
+    let welcome = {
+        let mut room = lock(room);
+        room.watch(tx);
+        json!({"type": "welcome", "game": room.id(), "seat": seat, "seq": room.seq(), "state": room.view(false)})
+    };
+    if send(&mut ws, &welcome.to_string()).is_err() {
+        return;
+    }
+    let token = seat.map(|s| lock(room).token_of(s).to_string());
+    loop {
+        match ws.read() {
+            Ok(Message::Text(text)) => {
+                let reply = answer(server, room, token.as_deref(), text.as_str());
+                if send(&mut ws, &reply.to_string()).is_err() {
+                    return;
+                }
+            }
+            Ok(Message::Close(_)) => {}
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Err(_) => return,
+        }
+        if push(&mut ws, &rx).is_err() {
+            return;
+        }
+    }
+}
+
+/// Sends the updates waiting for this connection.
+fn push(ws: &mut WebSocket<TcpStream>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<()> {
+    while let Ok(update) = rx.try_recv() {
+        send(ws, &update)?;
+    }
+    // Also sends what tungstenite queued itself (a pong, the reply to a close).
+    ws.flush()
+}
+
+fn send(ws: &mut WebSocket<TcpStream>, text: &str) -> tungstenite::Result<()> {
+    ws.send(Message::text(text))
+}
+
+/// One command from the client: `{"id": …, "cmd": "state" | "act" | "undo", …}`, answered as
+/// `{"type": "reply", "id": …, "ok": …, "result" | "error": …}`.
+fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &str) -> Value {
+    let request: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None))),
+    };
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let game = lock(room).id().to_string();
+    let brief = request.get("brief").and_then(Value::as_bool).unwrap_or(false);
+    let result = match request.get("cmd").and_then(Value::as_str) {
+        Some("state") => {
+            let room = lock(room);
+            Ok(json!({"seq": room.seq(), "state": room.view(brief)}))
+        }
+        Some("act") => server.act(&game, token, without_id(request)),
+        Some("undo") => server.undo(&game, token, brief),
+        Some(other) => Err(ProtocolError::new(
+            Code::UnknownCommand,
+            format!("no command `{other}` on a game's WebSocket (known: state, act, undo)"),
+            Some("cmd"),
+        )),
+        None => Err(ProtocolError::bad_field("cmd", "a string")),
+    };
+    reply(id, result)
+}
+
+/// The request's own fields, for `act` (`id` and `cmd` are not its fields).
+fn without_id(mut request: Value) -> Value {
+    if let Value::Object(map) = &mut request {
+        map.remove("id");
+        map.remove("cmd");
+    }
+    request
+}
+
+fn reply(id: Value, result: Result<Value, ProtocolError>) -> Value {
+    match result {
+        Ok(result) => json!({"type": "reply", "id": id, "ok": true, "result": result}),
+        Err(error) => json!({"type": "reply", "id": id, "ok": false, "error": error}),
+    }
+}

@@ -1,0 +1,49 @@
+//! A game log that cannot be written: the client hears `storage-failed` and the game is exactly
+//! as it was, in memory and on disk; once the log can be written again, play goes on.
+
+use meeple_protocol::messages::CreateArgs;
+use meeple_server::Server;
+use serde_json::json;
+
+#[test]
+fn a_step_that_cannot_be_logged_is_not_taken() {
+    let dir = std::env::temp_dir().join(format!("meeple-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite");
+    let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    let created = server.create(&CreateArgs { seed: Some(4), ..CreateArgs::default() }).unwrap();
+    let seat0 = created.seats[0].clone();
+    let id = created.room.lock().unwrap().id().to_string();
+    server.act(&id, Some(&seat0), json!({"index": 0})).unwrap();
+    let before = created.room.lock().unwrap().view(false);
+
+    // Another program breaks the file under the server's feet.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("ALTER TABLE steps RENAME TO steps_away").unwrap();
+    let err = server.act(&id, Some(&seat0), json!({"index": 0})).unwrap_err();
+    assert_eq!(err.code, meeple_protocol::Code::StorageFailed, "{err:?}");
+    assert!(err.message.contains("games.sqlite"), "the message names the file: {}", err.message);
+    assert_eq!(created.room.lock().unwrap().view(false), before, "the game is as it was");
+    assert_eq!(created.room.lock().unwrap().seq(), 1);
+
+    other.execute_batch("ALTER TABLE steps_away RENAME TO steps").unwrap();
+    let taken = server.act(&id, Some(&seat0), json!({"index": 0})).unwrap();
+    assert_eq!(taken["seq"], json!(2));
+    drop(server);
+    let (reopened, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!((restored.games, restored.failed.len()), (1, 0));
+    let room = reopened.room(&id).unwrap();
+    assert_eq!(room.lock().unwrap().seq(), 2, "the refused step was never logged");
+
+    drop(reopened);
+
+    // A log that no longer plays back (here: a hash that differs) is reported, kept, not served.
+    other.execute_batch("UPDATE steps SET state_hash = '0' WHERE seq = 2").unwrap();
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!(restored.games, 0);
+    assert_eq!(restored.failed, vec![(id.clone(), "step 2: the game differs from the one logged".to_string())]);
+    assert!(server.room(&id).is_err());
+    let kept: i64 = other.query_row("SELECT count(*) FROM steps", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 2, "the log stays in the file");
+}
