@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Plays a whole game against meeple through protocol v1 (docs/protocol.md), with nothing but
-Python's standard library: starts `meeple serve --stdio`, creates a game, and picks a random
-legal action for every seat until the game is over, then prints the scores and checks the
-replay.
+Python's standard library: starts `meeple serve --stdio` (or talks to a running
+`meeple serve --listen` with --server), creates a game, and picks a random legal action for
+every seat until the game is over, then prints the scores and checks the replay.
 
     cargo build --release
     python3 examples/random_player.py                        # base game, two players
     python3 examples/random_player.py configs/traders-builders-tollkeepers.toml --seed 7
+    target/release/meeple serve --listen 127.0.0.1:8080 &    # then, over HTTP:
+    python3 examples/random_player.py --server http://127.0.0.1:8080
 """
 
 import argparse
@@ -14,6 +16,8 @@ import json
 import random
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 
 class Meeple:
@@ -44,15 +48,62 @@ class Meeple:
         self.proc.wait()
 
 
+class MeepleHTTP:
+    """A `meeple serve --listen` server: the same commands as HTTP routes, acting with the
+    token of the seat that `create` handed out."""
+
+    def __init__(self, url):
+        self.url = url.rstrip("/")
+        self.tokens = {}
+
+    def request(self, method, path, body=None, token=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req) as response:
+                reply = json.load(response)
+        except urllib.error.HTTPError as e:
+            reply = json.load(e)
+        if not reply["ok"]:
+            error = reply["error"]
+            raise RuntimeError(f"{method} {path}: {error['code']}: {error['message']}")
+        return reply["result"]
+
+    def ask(self, cmd, **fields):
+        if cmd == "version":
+            return self.request("GET", "/version")
+        if cmd == "create":
+            if "path" in fields:  # the server may run elsewhere: send the config itself
+                with open(fields.pop("path")) as f:
+                    fields["config"] = f.read()
+            created = self.request("POST", "/games", fields)
+            self.tokens[created["game"]] = [s["token"] for s in created["seats"]]
+            return created
+        if cmd == "act":
+            token = self.tokens[fields["game"]][fields["player"]]
+            return self.request("POST", f"/games/{fields['game']}/act", {"index": fields["index"]}, token)
+        if cmd == "save":
+            return self.request("GET", f"/games/{fields['game']}/replay")
+        if cmd == "verify":
+            return self.request("POST", "/verify", fields)
+        raise ValueError(cmd)
+
+    def close(self):
+        pass
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("config", nargs="?", help="a game config (TOML); default: the base game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--meeple", default="target/release/meeple", help="the meeple program")
+    parser.add_argument("--server", help="a meeple serve --listen server, e.g. http://127.0.0.1:8080")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    meeple = Meeple(args.meeple)
+    meeple = MeepleHTTP(args.server) if args.server else Meeple(args.meeple)
     print("meeple", meeple.ask("version")["meeple"])
     fields = {"seed": args.seed}
     if args.config:
