@@ -167,7 +167,7 @@ fn the_river_is_played_first_from_the_spring_to_the_lake() {
         let loaded = load_toml(&name, &config).unwrap();
         let rules = &loaded.rules;
         let is = |t: meeple_core::TileId, tag: &str| rules.tile(t).def.tags.iter().any(|x| x == tag);
-        assert_eq!(rules.tile(rules.start().unwrap()).key, "river:spring", "{name}: the spring is laid first");
+        assert_eq!(&*rules.tile(rules.start().unwrap()).key, "river:spring", "{name}: the spring is laid first");
         let count = |river: bool| -> u32 {
             (0..rules.tiles().len()).filter(|&t| is(t as _, "river") == river).map(|t| rules.counts()[t]).sum()
         };

@@ -4,8 +4,9 @@
 use crate::action::{Action, Target};
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation};
-use crate::tileset::SegmentKind;
+use crate::tileset::{SegmentKind, SideLetters};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// An action with everything a client needs to show it.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -14,13 +15,13 @@ pub enum ActionInfo {
     /// Place the drawn tile.
     PlaceTile {
         /// `tileset:tile`.
-        tile: String,
+        tile: Arc<str>,
         /// The square.
         pos: Pos,
         /// Quarter turns clockwise.
         rotation: Rotation,
         /// The tile's sides on the board after turning, N E S W (e.g. `RCRF`).
-        sides: String,
+        sides: SideLetters,
     },
     /// Place a figure on the tile just placed.
     PlaceFigure {

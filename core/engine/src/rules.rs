@@ -26,7 +26,7 @@ pub const FIELDS: u16 = 3;
 #[derive(Clone, Debug)]
 pub struct TileKind {
     /// `tileset:tile`, e.g. `base:D`.
-    pub key: String,
+    pub key: Arc<str>,
     /// The definition from the tileset file.
     pub def: TileDef,
     /// Packed side codes on the board for each rotation (N E S W, one byte each).
@@ -63,7 +63,7 @@ impl TileKind {
             }
         }
         let surrounded = def.segments.iter().any(|s| s.kind.closes_by_surrounding());
-        TileKind { key: format!("{set}:{}", def.id), def, sides, port_segment, surrounded }
+        TileKind { key: format!("{set}:{}", def.id).into(), def, sides, port_segment, surrounded }
     }
 
     /// The local segment at a board port for a rotation.
@@ -203,7 +203,7 @@ impl Rules {
 
     /// Finds a tile kind by `tileset:tile` key, or by tile id alone when only one tileset has it.
     pub fn tile_by_name(&self, name: &str) -> Result<TileId, String> {
-        if let Some(i) = self.tiles.iter().position(|t| t.key == name) {
+        if let Some(i) = self.tiles.iter().position(|t| *t.key == *name) {
             return Ok(i as TileId);
         }
         let hits: Vec<usize> = (0..self.tiles.len()).filter(|&i| self.tiles[i].def.id == name).collect();
@@ -212,7 +212,7 @@ impl Rules {
             [] => Err(format!("no tile `{name}` in this ruleset")),
             many => Err(format!(
                 "tile `{name}` is ambiguous: {}",
-                many.iter().map(|&i| self.tiles[i].key.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter().map(|&i| &*self.tiles[i].key).collect::<Vec<_>>().join(", ")
             )),
         }
     }
@@ -304,7 +304,7 @@ impl RulesBuilder {
             }
             let kind = TileKind::new(&tileset.id, def.clone());
             if self.tiles.iter().any(|t| t.key == kind.key) {
-                return Err(RulesError::Duplicate { what: "tile", id: kind.key });
+                return Err(RulesError::Duplicate { what: "tile", id: kind.key.to_string() });
             }
             if tileset.start == Some(i) && self.start.is_none() {
                 self.start = Some(self.tiles.len() as TileId);
@@ -324,7 +324,7 @@ impl RulesBuilder {
         let set = key.rsplit_once(':').map_or(key, |(set, _)| set);
         let kind = TileKind::new(set, def);
         if self.tiles.iter().any(|t| t.key == kind.key) {
-            return Err(RulesError::Duplicate { what: "tile", id: kind.key });
+            return Err(RulesError::Duplicate { what: "tile", id: kind.key.to_string() });
         }
         if start {
             self.start = Some(self.tiles.len() as TileId);
@@ -458,7 +458,7 @@ impl RulesBuilder {
 impl RulesBuilder {
     fn apply_start(&mut self) -> Result<(), RulesError> {
         let Some((key, replaced)) = self.new_start.take() else { return Ok(()) };
-        let id = self.tiles.iter().position(|t| t.key == key).filter(|&i| self.counts[i] > 0);
+        let id = self.tiles.iter().position(|t| *t.key == *key).filter(|&i| self.counts[i] > 0);
         let Some(id) = id else { return Err(RulesError::StartTile(key)) };
         if let Some(old) = self.start
             && replaced == ReplacedStart::ShuffleIn

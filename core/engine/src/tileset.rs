@@ -220,9 +220,51 @@ impl TileDef {
     }
 
     /// The side letters as seen on the board after turning the tile (N E S W, e.g. `RCRF`).
-    pub fn board_sides(&self, r: crate::geometry::Rotation) -> String {
+    pub fn board_sides(&self, r: crate::geometry::Rotation) -> SideLetters {
         let k = r.quarter_turns() as usize;
-        (0..4).map(|d| self.sides[(d + 4 - k) % 4].letter()).collect()
+        SideLetters(std::array::from_fn(|d| self.sides[(d + 4 - k) % 4].letter() as u8))
+    }
+}
+
+/// A tile's four sides as letters, north, east, south, west (`CRFR`): a string without the
+/// allocation, as states list one for every tile on the board and every placement.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SideLetters([u8; 4]);
+
+impl SideLetters {
+    /// The letters.
+    pub fn as_str(&self) -> &str {
+        // Always ASCII: built from `SideKind::letter`.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for SideLetters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for SideLetters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl Serialize for SideLetters {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl schemars::JsonSchema for SideLetters {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SideLetters".into()
+    }
+
+    /// Four letters: `C` city, `R` road, `F` field, `W` river.
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "pattern": "^[CRFW]{4}$" })
     }
 }
 

@@ -246,7 +246,7 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
     let rotation = Rotation::new(r.strip_prefix('r').and_then(|n| n.parse().ok()).ok_or_else(bad)?);
     let drawn = game.state().turn().tile.map(|t| game.rules().tile(t));
-    if !drawn.is_some_and(|d| d.def.id == tile || d.key == tile) {
+    if !drawn.is_some_and(|d| d.def.id == tile || *d.key == *tile) {
         return Err(format!("expected to place {tile}, but the drawn tile is {:?}", drawn.map(|d| &d.key)));
     }
     Ok(Action::PlaceTile { pos, rotation })

@@ -15,3 +15,13 @@ pub use state::{
     FeatureView, FigurePlace, FigureView, LegalAction, PendingView, PlayerView, StateView, TileView, TurnView,
 };
 pub use table::Table;
+
+/// A reply or state as JSON text, written into a buffer sized for a whole state (about 20 KB at
+/// the middle of a game), so that it is not grown and copied a dozen times on the way.
+pub fn to_json<T: serde::Serialize>(value: &T) -> String {
+    let mut out = Vec::with_capacity(24 * 1024);
+    if serde_json::to_writer(&mut out, value).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}

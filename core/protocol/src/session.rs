@@ -36,7 +36,7 @@ impl Session {
             Ok(request) => self.reply(&request),
             Err(e) => failure(Value::Null, ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None)),
         };
-        serde_json::to_string(&reply).unwrap_or_default()
+        crate::to_json(&reply)
     }
 
     /// Handles one request given as JSON: `{"id": …, "cmd": "…", …}`.

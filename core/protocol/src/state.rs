@@ -4,10 +4,12 @@
 
 use meeple_core::describe::ActionInfo;
 use meeple_core::figures::Location;
+use meeple_core::tileset::SideLetters;
 use meeple_core::{Action, Game, Pos, Rotation, SegmentKind, Stage};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The state of one game.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -50,7 +52,7 @@ pub struct TurnView {
     /// Where the turn stands.
     pub stage: Stage,
     /// The drawn tile (`tileset:tile`), until placed.
-    pub tile: Option<String>,
+    pub tile: Option<Arc<str>>,
     /// Tiles still to draw.
     pub tiles_left: u32,
 }
@@ -74,13 +76,13 @@ pub struct PlayerView {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TileView {
     /// `tileset:tile`.
-    pub tile: String,
+    pub tile: Arc<str>,
     /// Where it stands.
     pub pos: Pos,
     /// Quarter turns clockwise.
     pub rotation: Rotation,
     /// Its sides on the board, N E S W (`C` city, `R` road, `F` field, …).
-    pub sides: String,
+    pub sides: SideLetters,
 }
 
 /// A feature.
@@ -210,13 +212,23 @@ impl StateView {
                     .map(|(index, (action, info))| LegalAction {
                         index,
                         action,
-                        text: Some(info.to_string()),
+                        text: Some(text(&info)),
                         info: Some(info),
                     })
                     .collect(),
             },
         }
     }
+}
+
+/// An action's description for people, written once into a string of about its final size (a
+/// state holds one per legal action, and growing each string step by step cost more than
+/// the rest of its text).
+fn text(info: &ActionInfo) -> String {
+    use std::fmt::Write;
+    let mut text = String::with_capacity(96);
+    let _ = write!(text, "{info}");
+    text
 }
 
 fn player(game: &Game, p: u8, names: &[String]) -> PlayerView {

@@ -102,7 +102,7 @@ impl RulesData {
                 .tiles()
                 .iter()
                 .enumerate()
-                .map(|(i, t)| (t.key.clone(), t.def.clone(), rules.counts()[i], start == Some(i as u16)))
+                .map(|(i, t)| (t.key.to_string(), t.def.clone(), rules.counts()[i], start == Some(i as u16)))
                 .collect(),
             figures: rules.figures().to_vec(),
             tokens: rules.tokens().to_vec(),

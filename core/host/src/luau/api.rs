@@ -813,7 +813,7 @@ fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table>
     let kind = view.rules().tile(id);
     let def = &kind.def;
     let t = lua.create_table()?;
-    t.raw_set("key", kind.key.as_str())?;
+    t.raw_set("key", &*kind.key)?;
     t.raw_set("id", def.id.as_str())?;
     t.raw_set("name", def.name.as_str())?;
     t.raw_set("sides", def.side_letters())?;

@@ -450,7 +450,7 @@ impl Vm {
         let tiles = self.lua.create_table()?;
         let mut tile_names = Vec::with_capacity(rules.tiles().len());
         for (i, k) in rules.tiles().iter().enumerate() {
-            let name = self.lua.create_string(&k.key)?;
+            let name = self.lua.create_string(k.key.as_bytes())?;
             tiles.raw_set(i as i64, name.clone())?;
             tile_names.push(name);
         }
