@@ -189,11 +189,24 @@ fn every_player_receives_the_same_updates_over_websockets() {
     assert_eq!(log["updates"].as_array().unwrap().len(), 2, "the last two updates, for a client that reconnects");
 }
 
+/// What a client can see of each game: its state, its updates and (with the owner token) its replay.
+fn snapshot(server: &Server, games: &[(&str, &str)]) -> Vec<Value> {
+    let mut seen = Vec::new();
+    for (game, owner) in games {
+        seen.push(server.get(&format!("/games/{game}")));
+        seen.push(server.get(&format!("/games/{game}/updates")));
+        let (status, replay) = server.http("GET", &format!("/games/{game}/replay"), Some(owner), None);
+        assert_eq!(status, 200, "{replay}");
+        seen.push(replay);
+    }
+    seen
+}
+
 #[test]
 fn a_killed_server_restarts_with_every_game_as_it_was() {
     let db = fresh_db("restart");
     let server = Server::start(&db);
-    let (base, base_seats, _) = server.create(json!({"config": "players = 2\nseed = 7\n"}));
+    let (base, base_seats, base_owner) = server.create(json!({"config": "players = 2\nseed = 7\n"}));
     let (tb, tb_seats, tb_owner) = server.create(json!({"path": "configs/traders-builders-tollkeepers.toml"}));
     play(&server, &base, &base_seats, 25);
     play(&server, &tb, &tb_seats, 40);
@@ -209,22 +222,12 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
     assert!(undone["result"]["state"] == state, "the tile is back in hand");
     server.act(&base, &base_seats[seat], 1);
 
-    let before: Vec<Value> = [&base, &tb]
-        .iter()
-        .flat_map(|g| {
-            [format!("/games/{g}"), format!("/games/{g}/updates"), format!("/games/{g}/replay")].map(|p| server.get(&p))
-        })
-        .collect();
+    let before = snapshot(&server, &[(&base, &base_owner), (&tb, &tb_owner)]);
     server.kill();
 
     let server = Server::start(&db);
     assert!(server.banner.contains("(2 games from"), "{}", server.banner);
-    let after: Vec<Value> = [&base, &tb]
-        .iter()
-        .flat_map(|g| {
-            [format!("/games/{g}"), format!("/games/{g}/updates"), format!("/games/{g}/replay")].map(|p| server.get(&p))
-        })
-        .collect();
+    let after = snapshot(&server, &[(&base, &base_owner), (&tb, &tb_owner)]);
     assert!(before == after, "every game, its updates and its replay are as they were");
 
     // The old tokens still hold, new ids do not repeat old ones, and the games play on.
@@ -264,6 +267,7 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("POST", &act, Some("feed"), Some("{\"index\": 0}")), 401, "bad-token");
     expect(server.http("POST", &format!("{url}/undo"), Some(&seats[0]), None), 409, "nothing-to-undo");
     expect(server.http("DELETE", &url, Some(&seats[0]), None), 401, "bad-token");
+    expect(server.http("GET", &format!("{url}/replay"), Some(&seats[0]), None), 401, "bad-token");
     let (status, listed) = server.http("GET", "/games", None, None);
     assert_eq!((status, listed["result"]["games"][0]["game"].clone()), (200, json!(game)));
     assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);

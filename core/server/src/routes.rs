@@ -92,8 +92,13 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
         ("POST", ["games", id, "undo"]) => ok(server.undo(id, request.token(), brief)?),
         ("GET", ["games", id, "replay"]) => {
             let room = server.room(id)?;
-            let replay = lock(&room).table().replay();
-            ok(json!({ "replay": replay }))
+            let room = lock(&room);
+            // The seed in a replay tells the draw order: players get it once the game is over.
+            if !room.table().game().is_over() && !room.is_owner(request.token()) {
+                let message = "a replay reveals the draw order: until the game is over, only the owner token gets it";
+                return Err(ProtocolError::new(Code::BadToken, message, Some("token")));
+            }
+            ok(json!({ "replay": room.table().replay() }))
         }
         ("GET", ["games", id, "updates"]) => {
             let since = match request.query("since") {
