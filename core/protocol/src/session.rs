@@ -150,12 +150,17 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
 /// that seat is to act.
 pub fn act(table: &mut Table, args: &ActArgs) -> Result<Vec<meeple_core::Event>> {
-    let action = match (args.action, args.index) {
-        (Some(a), None) => a,
-        (None, Some(i)) => table.action_at(i)?,
-        _ => return Err(ProtocolError::bad_field("action", "`action` or `index`")),
-    };
+    let action = chosen(table, args)?;
     table.act(action, args.player)
+}
+
+/// The action `act` names: `action` itself, or the legal action at `index`.
+pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
+    match (args.action, args.index) {
+        (Some(a), None) => Ok(a),
+        (None, Some(i)) => table.action_at(i),
+        _ => Err(ProtocolError::bad_field("action", "`action` or `index`")),
+    }
 }
 
 /// `verify`: plays a replay back, checking every recorded hash.

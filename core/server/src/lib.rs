@@ -125,11 +125,7 @@ impl Server {
             map.insert("player".into(), seat.into());
         }
         let args: ActArgs = session::fields(&fields)?;
-        let action = match (args.action, args.index) {
-            (Some(a), None) => a,
-            (None, Some(i)) => room.table().action_at(i)?,
-            _ => return Err(ProtocolError::bad_field("action", "`action` or `index`")),
-        };
+        let action = session::chosen(room.table(), &args)?;
         let update = room.step(&self.store, seat, Step::Act(action))?;
         let (seq, events) = (update.seq, update.events.clone());
         Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief)}))
