@@ -6,6 +6,7 @@
 use meeple_core::Action;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
 /// The layout of the database; a file of another version is refused, not rewritten.
@@ -84,19 +85,36 @@ pub struct StoredGame {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// Held while the store is open, so that a second server cannot serve the same games
+    /// (the kernel lets go of it when the process ends, however it ends).
+    _lock: File,
+}
+
+/// Takes the lock file beside the database (`games.sqlite.lock`).
+fn lock_beside(path: &Path) -> Result<File, StoreError> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let err = |message: String| StoreError { path: path.to_path_buf(), message };
+    let file = File::create(&name).map_err(|e| err(format!("cannot create its lock file: {e}")))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(err("another meeple server is using it".into())),
+        Err(TryLockError::Error(e)) => Err(err(format!("cannot lock it: {e}"))),
+    }
 }
 
 impl Store {
     /// Opens (or creates) the database at `path`.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let err = |e: rusqlite::Error| StoreError { path: path.to_path_buf(), message: e.to_string() };
+        let lock = lock_beside(path)?;
         let conn = Connection::open(path).map_err(err)?;
         // WAL: a commit is one append and an fsync; FULL: the fsync happens at every commit.
         conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
         conn.pragma_update(None, "synchronous", "FULL").map_err(err)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(err)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        let store = Store { conn, path: path.to_path_buf(), _lock: lock };
         match version {
             0 => {
                 store.conn.execute_batch(SCHEMA).map_err(err)?;

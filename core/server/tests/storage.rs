@@ -12,6 +12,8 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    let second = Server::open(&db, Vec::new()).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(second.contains("another meeple server is using it"), "one server per file: {second}");
     let created = server.create(&CreateArgs { seed: Some(4), ..CreateArgs::default() }).unwrap();
     let seat0 = created.seats[0].clone();
     let id = created.room.lock().unwrap().id().to_string();
