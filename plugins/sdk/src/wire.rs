@@ -18,8 +18,8 @@
 //! - commands (a reply): n, then per command its number (`AddPoints` 0 … `Log` 12 in the order
 //!   of [`Command`]) and its fields; a string is a byte count and its UTF-8 bytes, a stored
 //!   value a kind (null, bool, int as two words, string, list, map) and its contents
-//! - own figures (after `figure_actions` and `on_action` calls): the expansion's figure kinds
-//!   as a counted list, then the figures of those kinds
+//! - own figures (after `figure_actions` and `on_action` calls, and after events from hosts of
+//!   ABI minor 2): the expansion's figure kinds as a counted list, then the figures of those kinds
 //! - offers (the reply of `figure_actions`; `on_action` sends the one taken): n, then per offer code, target (kind 0 none,
 //!   1 point, 2 segment, 3 figure; then x, y, point or segment, or the figure and two zeros),
 //!   and the label as a byte count and its UTF-8 bytes, or -1 for the label of the offer before
@@ -243,7 +243,7 @@ impl Writer {
             self.put(o.code as i64);
             self.target(&o.target);
             match previous {
-                Some(p) if *p == o.label => self.put(-1),
+                Some(p) if Arc::ptr_eq(p, &o.label) || *p == o.label => self.put(-1),
                 _ => self.str(&o.label),
             }
             previous = Some(&o.label);
@@ -445,8 +445,16 @@ impl<'a> Reader<'a> {
 
     /// Decodes figures with their ids.
     pub fn figures(&mut self) -> Option<Vec<(FigureId, Figure)>> {
+        let mut list = Vec::new();
+        self.figures_into(&mut list)?;
+        Some(list)
+    }
+
+    /// Decodes figures with their ids into a list (emptied first).
+    pub fn figures_into(&mut self, list: &mut Vec<(FigureId, Figure)>) -> Option<()> {
         let n = self.get()?;
-        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        list.clear();
+        list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
             let (id, owner, kind) = (self.get()? as FigureId, self.get()? as u8, self.get()? as FigureKindId);
             let at = self.location()?;
@@ -454,13 +462,24 @@ impl<'a> Reader<'a> {
             let attached_to = (attached >= 0).then_some(attached as FigureId);
             list.push((id, Figure { kind, owner, at, face, attached_to }));
         }
-        Some(list)
+        Some(())
     }
 
     /// Decodes an expansion's own figure kinds and their figures.
     pub fn own_figures(&mut self) -> Option<OwnFigures> {
-        let kinds = self.list()?.into_iter().map(|k| k as FigureKindId).collect();
-        Some(OwnFigures { kinds, figures: self.figures()? })
+        let mut own = OwnFigures::default();
+        self.own_figures_into(&mut own)?;
+        Some(own)
+    }
+
+    /// Decodes an expansion's own figure kinds and their figures into `own` (a reused buffer).
+    pub fn own_figures_into(&mut self, own: &mut OwnFigures) -> Option<()> {
+        let n = self.count()?;
+        own.kinds.clear();
+        for _ in 0..n {
+            own.kinds.push(self.get()? as FigureKindId);
+        }
+        self.figures_into(&mut own.figures)
     }
 
     /// Decodes offers.
