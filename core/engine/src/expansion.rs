@@ -143,9 +143,9 @@ impl HookSet {
 pub struct Interest {
     /// `tile_placed` only for these tile kinds (`None`: every tile).
     pub tiles: Option<Vec<TileId>>,
-    /// `feature_completed`, `feature_scored` and `modify_score` only for features of these kinds
-    /// (`None`: every kind).
-    pub features: Option<Vec<SegmentKind>>,
+    /// `feature_completed`, `feature_scored` or `modify_score` only for features of the kinds
+    /// listed with it (a hook not listed: every kind).
+    pub features: Vec<(HookKind, Vec<SegmentKind>)>,
     /// Hooks called only while the expansion's storage holds one of the keys (in any hook but
     /// `setup`, `on_action`, `on_decision` and `final_scoring`, which are always called).
     pub when_stored: Vec<(HookKind, Vec<String>)>,
@@ -153,7 +153,7 @@ pub struct Interest {
 
 impl Interest {
     /// Every call.
-    pub const ALL: Interest = Interest { tiles: None, features: None, when_stored: Vec::new() };
+    pub const ALL: Interest = Interest { tiles: None, features: Vec::new(), when_stored: Vec::new() };
 }
 
 /// An [`Interest`] ready for the turn machine's questions.
@@ -161,8 +161,8 @@ impl Interest {
 pub(crate) struct Wants {
     /// Per tile kind, whether `tile_placed` is wanted (`None`: every tile).
     tiles: Option<Vec<bool>>,
-    /// Bit per [`SegmentKind`] of the features wanted.
-    features: u32,
+    /// Per hook, a bit per [`SegmentKind`] of the features wanted.
+    features: [u32; HookKind::ALL.len()],
     /// Per hook, the storage keys one of which must be held.
     stored: Vec<(HookKind, Vec<String>)>,
 }
@@ -178,7 +178,10 @@ impl Wants {
             }
             wanted
         });
-        let features = interest.features.map_or(u32::MAX, |kinds| kinds.iter().fold(0, |m, &k| m | 1 << k as u32));
+        let mut features = [u32::MAX; HookKind::ALL.len()];
+        for (hook, kinds) in interest.features {
+            features[hook as usize] = kinds.iter().fold(0, |m, &k| m | 1 << k as u32);
+        }
         let always = [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
         let stored = interest.when_stored.into_iter().filter(|(h, _)| !always.contains(h)).collect();
         Wants { tiles, features, stored }
@@ -190,15 +193,16 @@ impl Wants {
             Event::TilePlaced { tile, .. } => {
                 self.tiles.as_ref().is_none_or(|w| w.get(tile as usize).copied().unwrap_or(true))
             }
-            Event::FeatureCompleted { kind, .. } | Event::FeatureScored { kind, .. } => self.feature(kind),
+            Event::FeatureCompleted { kind, .. } => self.feature(HookKind::FeatureCompleted, kind),
+            Event::FeatureScored { kind, .. } => self.feature(HookKind::FeatureScored, kind),
             _ => true,
         }
     }
 
-    /// Whether features of a kind are wanted (`feature_completed`, `feature_scored`,
+    /// Whether a hook is wanted for features of a kind (`feature_completed`, `feature_scored`,
     /// `modify_score`).
-    pub(crate) fn feature(&self, kind: SegmentKind) -> bool {
-        self.features & 1 << kind as u32 != 0
+    pub(crate) fn feature(&self, hook: HookKind, kind: SegmentKind) -> bool {
+        self.features[hook as usize] & 1 << kind as u32 != 0
     }
 
     /// Whether a hook is wanted with this storage.

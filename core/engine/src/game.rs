@@ -760,7 +760,9 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::ModifyScore) {
             let wants = rules.wants(e);
-            if !wants.feature(scoring.kind) || !wants.hook(HookKind::ModifyScore, self.state.storage_of(e)) {
+            if !wants.feature(HookKind::ModifyScore, scoring.kind)
+                || !wants.hook(HookKind::ModifyScore, self.state.storage_of(e))
+            {
                 continue;
             }
             let (cmds, rng) = {

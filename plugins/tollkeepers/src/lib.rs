@@ -155,7 +155,7 @@ impl Expansion for Tollkeepers {
             .collect();
         Interest {
             tiles: Some(tiles),
-            features: Some(vec![SegmentKind::Road]),
+            features: vec![(HookKind::FeatureCompleted, vec![SegmentKind::Road])],
             when_stored: vec![
                 (HookKind::TurnEnd, vec![ledger::FLIPS.into()]),
                 (HookKind::FigureActions, vec![ledger::VILLAGES.into()]),
