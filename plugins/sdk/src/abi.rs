@@ -9,6 +9,10 @@
 //!   returns output by calling a [`Sink`] that copies the bytes into the receiver's own buffer.
 //! - Return codes: [`OK`], [`ERROR`] (the sink got a UTF-8 message), [`PANICKED`] (the sink got
 //!   the panic message).
+//! - Minor versions, each readable by the other side's older builds: 1 added the call's facts to
+//!   [`HostV1`]; 2 added [`HostV1::abi_minor`], the expansion's `Interest` in the reply to the
+//!   ruleset (only to hosts that announce 2) and the expansion's own figures after each event
+//!   (older plugins stop reading after the event).
 
 use std::ffi::c_void;
 
