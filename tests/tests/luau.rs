@@ -2,7 +2,7 @@
 //! `file:line`, games left unchanged and still playable, deterministic randomness, load-time
 //! errors located in the script.
 
-use meeple_core::{Action, ActionError, Game, Pos, Rotation};
+use meeple_core::{Action, ActionError, Event, Game, Pos, Rotation, SegmentKind};
 use meeple_tests::{load_toml, repo};
 use std::path::{Path, PathBuf};
 
@@ -166,6 +166,57 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
     let root = write_mod("tamper", &[("init.luau", "string.rep = nil\n")]);
     let err = load_mod(&root, "tamper").unwrap_err();
     assert!(err.contains("tamper/init.luau:1:") && err.contains("readonly"), "{err}");
+}
+
+#[test]
+fn only_the_calls_a_handler_can_act_on_are_made() {
+    // Counts its calls in storage: with `only`, road completions and the turn ends before the
+    // first city never reach the script.
+    let script = r#"
+local function count(view, out, key)
+    out:set_storage(key, (view:storage(key) or 0) + 1)
+end
+meeple.on("feature_completed", function(view, ev, out) count(view, out, ev.kind) end, { kinds = { "city" } })
+meeple.on("turn_end", function(view, ev, out) count(view, out, "turns") end, { stored = { "city" } })
+"#;
+    let root = write_mod("picky", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "picky").unwrap();
+    let e = loaded.rules.expansions().iter().position(|x| x.id() == "picky").unwrap() as u16;
+    let stored = |game: &Game, key: &str| match game.state().storage(e, key) {
+        Some(meeple_core::Value::Int(n)) => *n as usize,
+        _ => 0,
+    };
+    let mut bot = meeple_core::bots::RandomBot::new(3);
+    for seed in 0..10 {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        let (mut cities, mut turns_with_city) = (0, 0);
+        while !game.is_over() {
+            let action = meeple_core::bots::Bot::choose(&mut bot, &game);
+            game.apply(action).unwrap();
+            for ev in game.events() {
+                match ev {
+                    Event::FeatureCompleted { kind: SegmentKind::City, .. } => cities += 1,
+                    Event::TurnEnd { .. } if cities > 0 => turns_with_city += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(stored(&game, "road"), 0, "no road completion reached the script");
+        assert_eq!(stored(&game, "city"), cities);
+        assert_eq!(stored(&game, "turns"), turns_with_city);
+    }
+
+    for (hook, only, message) in [
+        ("turn_end", "{ kinds = { \"city\" } }", "`kinds` is only for feature_completed"),
+        ("feature_completed", "{ kinds = { \"castle\" } }", "unknown feature kind `castle`"),
+        ("on_action", "{ stored = { \"x\" } }", "this hook is always called"),
+        ("turn_end", "{ when = {} }", "unknown key `when`"),
+    ] {
+        let bad = format!("meeple.on(\"{hook}\", function() end, {only})\n");
+        let root = write_mod("bad-only", &[("init.luau", &bad)]);
+        let err = load_mod(&root, "bad-only").unwrap_err();
+        assert!(err.contains("bad-only/init.luau:1:") && err.contains(message), "{err}");
+    }
 }
 
 #[test]

@@ -135,6 +135,84 @@ impl HookSet {
     }
 }
 
+/// Which calls of its hooks an expansion can act on, in one ruleset ([`Expansion::interest`]).
+/// The core skips every other call: it is a promise that the expansion would neither emit a
+/// command nor offer anything there, so skipping changes nothing but the time spent. The
+/// default is every call.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interest {
+    /// `tile_placed` only for these tile kinds (`None`: every tile).
+    pub tiles: Option<Vec<TileId>>,
+    /// `feature_completed`, `feature_scored` or `modify_score` only for features of the kinds
+    /// listed with it (a hook not listed: every kind).
+    pub features: Vec<(HookKind, Vec<SegmentKind>)>,
+    /// Hooks called only while the expansion's storage holds one of the keys (in any hook but
+    /// `setup`, `on_action`, `on_decision` and `final_scoring`, which are always called).
+    pub when_stored: Vec<(HookKind, Vec<String>)>,
+}
+
+impl Interest {
+    /// Every call.
+    pub const ALL: Interest = Interest { tiles: None, features: Vec::new(), when_stored: Vec::new() };
+}
+
+/// An [`Interest`] ready for the turn machine's questions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Wants {
+    /// Per tile kind, whether `tile_placed` is wanted (`None`: every tile).
+    tiles: Option<Vec<bool>>,
+    /// Per hook, a bit per [`SegmentKind`] of the features wanted.
+    features: [u32; HookKind::ALL.len()],
+    /// Per hook, the storage keys one of which must be held.
+    stored: Vec<(HookKind, Vec<String>)>,
+}
+
+impl Wants {
+    pub(crate) fn new(interest: Interest, tile_kinds: usize) -> Wants {
+        let tiles = interest.tiles.map(|list| {
+            let mut wanted = vec![false; tile_kinds];
+            for t in list {
+                if let Some(w) = wanted.get_mut(t as usize) {
+                    *w = true;
+                }
+            }
+            wanted
+        });
+        let mut features = [u32::MAX; HookKind::ALL.len()];
+        for (hook, kinds) in interest.features {
+            features[hook as usize] = kinds.iter().fold(0, |m, &k| m | 1 << k as u32);
+        }
+        let always = [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
+        let stored = interest.when_stored.into_iter().filter(|(h, _)| !always.contains(h)).collect();
+        Wants { tiles, features, stored }
+    }
+
+    /// Whether an event is one the expansion wants.
+    pub(crate) fn event(&self, event: &Event) -> bool {
+        match *event {
+            Event::TilePlaced { tile, .. } => {
+                self.tiles.as_ref().is_none_or(|w| w.get(tile as usize).copied().unwrap_or(true))
+            }
+            Event::FeatureCompleted { kind, .. } => self.feature(HookKind::FeatureCompleted, kind),
+            Event::FeatureScored { kind, .. } => self.feature(HookKind::FeatureScored, kind),
+            _ => true,
+        }
+    }
+
+    /// Whether a hook is wanted for features of a kind (`feature_completed`, `feature_scored`,
+    /// `modify_score`).
+    pub(crate) fn feature(&self, hook: HookKind, kind: SegmentKind) -> bool {
+        self.features[hook as usize] & 1 << kind as u32 != 0
+    }
+
+    /// Whether a hook is wanted with this storage.
+    pub(crate) fn hook(&self, hook: HookKind, storage: Option<&std::collections::BTreeMap<String, Value>>) -> bool {
+        self.stored
+            .iter()
+            .all(|(h, keys)| *h != hook || storage.is_some_and(|s| keys.iter().any(|k| s.contains_key(k.as_str()))))
+    }
+}
+
 /// A change an expansion asks for. Names are resolved and everything is checked by the core.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -334,6 +412,12 @@ pub trait Expansion: Send + Sync {
 
     /// The hooks to call.
     fn hooks(&self) -> HookSet;
+
+    /// Which calls of its hooks can matter to it in this ruleset; the core skips the others
+    /// (asked once per ruleset, before the first hook call that it could skip).
+    fn interest(&self, _rules: &crate::rules::Rules) -> Interest {
+        Interest::ALL
+    }
 
     /// Extra score categories (the expansion's id is added for it when it scores).
     fn categories(&self) -> Vec<String> {

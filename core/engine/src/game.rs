@@ -571,6 +571,9 @@ impl Game {
         if !subs.is_empty() && !v.is_empty() {
             let mut allowed = vec![true; v.len()];
             for &e in subs {
+                if !rules.wants(e).hook(HookKind::CanPlaceTile, self.state.storage_of(e)) {
+                    continue;
+                }
                 let view = View::local(&rules, &self.state, e);
                 rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed)?;
             }
@@ -654,6 +657,9 @@ impl Game {
         self.state.turn.offers.clear();
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::FigureActions) {
+            if !rules.wants(e).hook(HookKind::FigureActions, self.state.storage_of(e)) {
+                continue;
+            }
             let mut offers = Vec::new();
             let view = View::local(&rules, &self.state, e);
             rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
@@ -753,6 +759,12 @@ impl Game {
         let mut scoring = self.base_scoring(feature, completed);
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::ModifyScore) {
+            let wants = rules.wants(e);
+            if !wants.feature(HookKind::ModifyScore, scoring.kind)
+                || !wants.hook(HookKind::ModifyScore, self.state.storage_of(e))
+            {
+                continue;
+            }
             let (cmds, rng) = {
                 let view = View::local(&rules, &self.state, e);
                 let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
@@ -898,7 +910,13 @@ impl Game {
         }
         self.depth += 1;
         let event = self.events.last().cloned().expect("just pushed");
-        let result = subs.iter().try_for_each(|&e| self.call(e, hook, |x, view, out| x.on_event(view, &event, out)));
+        let result = subs.iter().try_for_each(|&e| {
+            let wants = rules.wants(e);
+            if !wants.event(&event) || !wants.hook(hook, self.state.storage_of(e)) {
+                return Ok(());
+            }
+            self.call(e, hook, |x, view, out| x.on_event(view, &event, out))
+        });
         self.depth -= 1;
         result
     }

@@ -1,11 +1,11 @@
 //! A ruleset: the tile kinds in play with their counts, the figure kinds, token supplies, score
 //! categories and the expansions whose hooks run. Built once, shared by every game (`Arc`).
 
-use crate::expansion::{Expansion, HookKind};
+use crate::expansion::{Expansion, HookKind, Wants};
 use crate::figures::{FigureKind, FigureKindId};
 use crate::geometry::{Port, Rotation, Side};
 use crate::tileset::{SegmentKind, SideKind, TileDef, Tileset};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a tile kind in [`Rules::tiles`].
 pub type TileId = u16;
@@ -144,6 +144,8 @@ pub struct Rules {
     categories: Vec<String>,
     expansions: Vec<Arc<dyn Expansion>>,
     subscribers: Vec<Vec<u16>>,
+    /// Per expansion, which calls of its hooks it can act on (asked at the first call).
+    wants: Vec<OnceLock<Wants>>,
     hash: String,
 }
 
@@ -260,6 +262,11 @@ impl Rules {
     /// Indices of the expansions subscribed to a hook, in hook order.
     pub fn subscribers(&self, hook: HookKind) -> &[u16] {
         &self.subscribers[hook as usize]
+    }
+
+    /// Which calls of its hooks an expansion can act on ([`Expansion::interest`], asked once).
+    pub(crate) fn wants(&self, e: u16) -> &Wants {
+        self.wants[e as usize].get_or_init(|| Wants::new(self.expansions[e as usize].interest(self), self.tiles.len()))
     }
 
     /// True when some expansion has hooks at all (apply then keeps a snapshot to roll back to).
@@ -448,6 +455,7 @@ impl RulesBuilder {
             figures: self.figures,
             tokens: self.tokens,
             categories,
+            wants: self.expansions.iter().map(|_| OnceLock::new()).collect(),
             expansions: self.expansions,
             subscribers,
             hash: self.hash,

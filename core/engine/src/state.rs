@@ -184,6 +184,21 @@ impl GameState {
         &self.figures
     }
 
+    /// The figures of one kind, every player's, by id (each player's figures of a kind are
+    /// numbered together).
+    pub fn figures_of_kind(&self, kind: FigureKindId) -> impl Iterator<Item = (FigureId, &Figure)> {
+        let kinds = self.figure_kinds as usize;
+        let players = if (kind as usize) < kinds { self.players as usize } else { 0 };
+        (0..players).flat_map(move |p| {
+            let i = p * kinds + kind as usize;
+            let range = match (self.figure_index.get(i), self.figure_index.get(i + 1)) {
+                (Some(&a), Some(&b)) => a as usize..b as usize,
+                _ => 0..0,
+            };
+            range.map(|f| (f as FigureId, &self.figures[f]))
+        })
+    }
+
     /// One figure.
     pub fn figure(&self, id: FigureId) -> &Figure {
         &self.figures[id as usize]

@@ -317,13 +317,7 @@ impl<'a> View<'a> {
     /// Every figure of a kind, of every player, wherever it is.
     pub fn figures_of_kind(&self, kind: FigureKindId) -> Vec<(FigureId, Figure)> {
         match self.source {
-            Source::Local(s) => s
-                .figures()
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.kind == kind)
-                .map(|(i, f)| (i as FigureId, *f))
-                .collect(),
+            Source::Local(s) => s.figures_of_kind(kind).map(|(i, f)| (i, *f)).collect(),
             _ => ask!(self, Query::FiguresOfKind(kind), Answer::Figures(v) => v),
         }
     }

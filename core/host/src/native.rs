@@ -12,11 +12,13 @@ use meeple_core::action::{Decision, Offer};
 use meeple_core::figures::FigureKindId;
 use meeple_core::view::Query;
 use meeple_core::{
-    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, View,
+    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Placement, Rules, Scoring, TileId,
+    View,
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
 use meeple_plugin_sdk::proto::{
-    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_reply, encode, encode_answer, tag, tagged_message,
+    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_interest, decode_reply, encode, encode_answer,
+    tag, tagged_message,
 };
 use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
@@ -174,6 +176,12 @@ unsafe extern "C" fn host_log(ctx: *mut c_void, level: u32, message: Bytes) {
 
 #[allow(unsafe_code)]
 unsafe extern "C" fn host_query(ctx: *mut c_void, query: Bytes, sink: *mut c_void, write: abi::Sink) -> u32 {
+    if ctx.is_null() {
+        let message = b"no query is answered outside a hook call";
+        // SAFETY: the plugin passed `sink` and `write` together for this query.
+        unsafe { write(sink, Bytes::from_slice(message)) };
+        return abi::ERROR;
+    }
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; `query` is valid for this call.
     let (ctx, input) = unsafe { (&*(ctx as *const CallCtx<'_>), query.as_slice()) };
     let (status, bytes) = match decode::<Query>(input) {
@@ -213,8 +221,8 @@ pub struct NativeExpansion {
     instance: u32,
     hooks: HookSet,
     categories: Vec<String>,
-    /// Set once the plugin got the ruleset (before its first hook call).
-    ruleset_sent: OnceLock<()>,
+    /// Set once the plugin got the ruleset (before its first hook call): what it said it wants.
+    interest: OnceLock<Interest>,
     /// The figure kinds its manifest declares (`id:…`), found at the first call that needs them.
     own_kinds: OnceLock<Vec<FigureKindId>>,
 }
@@ -245,6 +253,7 @@ impl NativeExpansion {
             log: host_log,
             query: host_query,
             facts: abi::Facts::default(),
+            abi_minor: abi::ABI_MINOR,
         };
         // SAFETY: the table comes from a checked plugin; every pointer passed lives for the call.
         #[allow(unsafe_code)]
@@ -268,7 +277,7 @@ impl NativeExpansion {
             instance: created.instance,
             hooks,
             categories: created.categories,
-            ruleset_sent: OnceLock::new(),
+            interest: OnceLock::new(),
             own_kinds: OnceLock::new(),
         })
     }
@@ -280,12 +289,44 @@ impl NativeExpansion {
 
     /// Calls the plugin with a tagged call; sends the ruleset first if it has not got it yet.
     fn call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
-        if self.ruleset_sent.get().is_none() {
-            let rules = Call::Rules { rules: RulesData::of(view.rules()), expansion: view.expansion() };
-            self.raw_call(view, hook, &message(&rules))?;
-            let _ = self.ruleset_sent.set(());
-        }
+        self.send_rules(view.rules(), view.expansion(), hook)?;
         self.raw_call(view, hook, bytes)
+    }
+
+    /// Sends the ruleset unless the plugin has it, and keeps what the plugin wants of it.
+    fn send_rules(&self, rules: &Rules, expansion: u16, hook: HookKind) -> Result<&Interest, HookError> {
+        if let Some(interest) = self.interest.get() {
+            return Ok(interest);
+        }
+        let bytes = message(&Call::Rules { rules: RulesData::of(rules), expansion });
+        let mut reply = Vec::new();
+        let host = HostV1 {
+            struct_size: size_of::<HostV1>() as u32,
+            ctx: std::ptr::null_mut(),
+            log: host_log,
+            query: host_query,
+            facts: abi::Facts::default(),
+            abi_minor: abi::ABI_MINOR,
+        };
+        // SAFETY: a checked plugin table; `host`, the bytes and the reply buffer all live until
+        // the call returns (a null context: no query is answered, and logs are dropped).
+        #[allow(unsafe_code)]
+        let status = unsafe {
+            (self.lib.table.call)(
+                &host,
+                self.instance,
+                Bytes::from_slice(&bytes),
+                &mut reply as *mut Vec<u8> as *mut c_void,
+                vec_sink,
+            )
+        };
+        let fail = |message: String| HookError::new(&self.id, hook, message);
+        let interest = match status {
+            abi::OK => decode_interest(&reply).map_err(fail)?,
+            abi::PANICKED => return Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(&reply)))),
+            _ => return Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(&reply)))),
+        };
+        Ok(self.interest.get_or_init(|| interest))
     }
 
     fn raw_call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
@@ -310,6 +351,7 @@ impl NativeExpansion {
             log: host_log,
             query: host_query,
             facts: abi::Facts::of(view),
+            abi_minor: abi::ABI_MINOR,
         };
         // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
         // until the call returns, and the plugin only writes through `vec_sink`.
@@ -392,6 +434,12 @@ impl Expansion for NativeExpansion {
         &self.id
     }
 
+    fn interest(&self, rules: &Rules) -> Interest {
+        // A ruleset the plugin cannot take shows at its first hook call, as that call's error.
+        let index = rules.expansions().iter().position(|x| x.id() == self.id);
+        index.and_then(|i| self.send_rules(rules, i as u16, HookKind::Setup).ok().cloned()).unwrap_or(Interest::ALL)
+    }
+
     fn hooks(&self) -> HookSet {
         self.hooks
     }
@@ -453,8 +501,14 @@ impl Expansion for NativeExpansion {
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         let Some(hook) = HookKind::for_event(event) else { return Ok(()) };
         let figure = |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
-        with_call(tag::EVENT, Some(hook as u8), |w| w.event(event, figure), |b| self.call_commands(view, hook, b, out))
-            .unwrap_or(Ok(()))
+        let fill = |w: &mut Writer| {
+            let known = w.event(event, figure);
+            if known {
+                self.write_own_figures(view, w);
+            }
+            known
+        };
+        with_call(tag::EVENT, Some(hook as u8), fill, |b| self.call_commands(view, hook, b, out)).unwrap_or(Ok(()))
     }
 
     fn modify_score(&self, view: &View<'_>, scoring: &Scoring, out: &mut Commands<'_>) -> HookResult {

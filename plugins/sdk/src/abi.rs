@@ -9,13 +9,17 @@
 //!   returns output by calling a [`Sink`] that copies the bytes into the receiver's own buffer.
 //! - Return codes: [`OK`], [`ERROR`] (the sink got a UTF-8 message), [`PANICKED`] (the sink got
 //!   the panic message).
+//! - Minor versions, each readable by the other side's older builds: 1 added the call's facts to
+//!   [`HostV1`]; 2 added [`HostV1::abi_minor`], the expansion's `Interest` in the reply to the
+//!   ruleset (only to hosts that announce 2) and the expansion's own figures after each event
+//!   (older plugins stop reading after the event).
 
 use std::ffi::c_void;
 
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 1;
+pub const ABI_MINOR: u32 = 2;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 
@@ -72,6 +76,28 @@ pub struct HostV1 {
     pub query: unsafe extern "C" fn(ctx: *mut c_void, query: Bytes, sink: *mut c_void, write: Sink) -> u32,
     /// Minor 1: what nearly every hook asks first, so that it needs no query.
     pub facts: Facts,
+    /// Minor 2: the host's [`ABI_MINOR`]. From 2 the host takes the expansion's `Interest` in
+    /// the reply to the ruleset (see [`crate::proto::reply::INTEREST`]).
+    pub abi_minor: u32,
+}
+
+impl HostV1 {
+    /// The host's minor version, from the table's size for hosts older than minor 2.
+    ///
+    /// # Safety
+    /// `host` must point at a host table at least `struct_size` bytes long.
+    pub unsafe fn minor(host: *const HostV1) -> u32 {
+        // SAFETY: each field is read only when the table is long enough to hold it.
+        unsafe {
+            if (*host).struct_size as usize >= std::mem::size_of::<HostV1>() {
+                (*host).abi_minor
+            } else if (*host).struct_size as usize >= std::mem::offset_of!(HostV1, abi_minor) {
+                1
+            } else {
+                0
+            }
+        }
+    }
 }
 
 /// Facts about the game at the moment of a call (all zero outside a hook call).

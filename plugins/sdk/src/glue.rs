@@ -2,11 +2,15 @@
 //! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
 
 use crate::abi::{Bytes, ERROR, Facts, HostV1, OK, PANICKED, Sink, vec_sink};
-use crate::proto::{Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply, tag};
-use crate::wire::{OwnFigures, Reader};
+use crate::proto::{
+    Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply_into, reply, tag,
+    tagged_message,
+};
+use crate::wire::{OwnFigures, Reader, Writer};
 use meeple_core::Value;
+use meeple_core::action::Offer;
 use meeple_core::view::{Answer, Query, ViewSource};
-use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Rules, View};
+use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Interest, Rules, View};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -28,10 +32,44 @@ thread_local! {
     static HOST: Cell<*const HostV1> = const { Cell::new(std::ptr::null()) };
 }
 
+thread_local! {
+    /// Reused between calls: the reply being written …
+    static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// … and the expansion's own figures and the offers of `figure_actions`.
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+#[derive(Default)]
+struct Buffers {
+    own: OwnFigures,
+    offers: Vec<Offer>,
+}
+
+/// Takes the thread's reused buffers (fresh ones if a call on this thread holds them).
+fn take_buffers() -> Buffers {
+    BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()))
+}
+
+/// Gives buffers back for the next call, emptied.
+fn give_back(mut buffers: Buffers) {
+    buffers.offers.clear();
+    BUFFERS.with(|b| *b.borrow_mut() = buffers);
+}
+
 /// Runs an entry point: its reply goes to the sink; an error or a panic becomes a status.
 fn guarded(sink: *mut c_void, write: Sink, f: impl FnOnce() -> Result<Vec<u8>, String>) -> u32 {
-    let (status, bytes) = match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(bytes)) => (OK, bytes),
+    guarded_into(sink, write, |out| {
+        *out = f()?;
+        Ok(())
+    })
+}
+
+/// Runs an entry point that writes its reply into a buffer, which goes to the sink.
+fn guarded_into(sink: *mut c_void, write: Sink, f: impl FnOnce(&mut Vec<u8>) -> Result<(), String>) -> u32 {
+    let mut out = REPLY.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    out.clear();
+    let (status, bytes) = match catch_unwind(AssertUnwindSafe(|| f(&mut out))) {
+        Ok(Ok(())) => (OK, out),
         Ok(Err(message)) => (ERROR, message.into_bytes()),
         Err(payload) => {
             let message = payload
@@ -44,6 +82,7 @@ fn guarded(sink: *mut c_void, write: Sink, f: impl FnOnce() -> Result<Vec<u8>, S
     };
     // SAFETY: the caller passed `sink` and `write` together for this call.
     unsafe { write(sink, Bytes::from_slice(&bytes)) };
+    REPLY.with(|r| *r.borrow_mut() = bytes);
     status
 }
 
@@ -79,30 +118,52 @@ where
 pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c_void, write: Sink) -> u32 {
     // SAFETY: the host keeps the call bytes alive for the call.
     let input = unsafe { call.as_slice() };
-    guarded(sink, write, || {
+    guarded_into(sink, write, |out| {
         let inst = INSTANCES
             .read()
             .map_err(|_| "instance table poisoned".to_string())?
             .get(instance as usize)
             .cloned()
             .ok_or_else(|| format!("no plugin instance {instance}"))?;
-        let (call, own) = read_call(input)?;
+        let mut buffers = take_buffers();
+        let (call, brought) = read_call(input, &mut buffers.own)?;
         if let Call::Rules { rules, expansion } = call {
             let _ = inst.rules.set((rules.build()?, expansion));
-            return Ok(Vec::new());
+            // SAFETY: the table the host passed to this call.
+            if unsafe { HostV1::minor(host) } < 2 {
+                return Ok(());
+            }
+            let rules = &inst.rules.get().expect("just set").0;
+            let interest = inst.expansion.interest(rules);
+            if interest != Interest::ALL {
+                *out = tagged_message(reply::INTEREST, &interest);
+            }
+            return Ok(());
         }
         let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
         HOST.with(|h| h.set(host));
-        let source = HostSource::new(host, own);
+        let own = std::mem::take(&mut buffers.own);
+        let source = HostSource::new(host, brought.then_some(own));
         let view = View::remote(rules, &source, *index);
-        let result = dispatch(inst.expansion.as_ref(), &view, call);
+        let result = dispatch(inst.expansion.as_ref(), &view, call, std::mem::take(&mut buffers.offers));
         HOST.with(|h| h.set(std::ptr::null()));
-        Ok(encode_reply(&result))
+        let mut w = Writer(std::mem::take(out));
+        encode_reply_into(&result, &mut w);
+        *out = w.0;
+        if let Some(own) = source.own {
+            buffers.own = own;
+        }
+        if let Ok(reply) = result {
+            buffers.offers = reply.offers;
+        }
+        give_back(buffers);
+        Ok(())
     })
 }
 
-/// Decodes a call from its tagged bytes, with the expansion's own figures when they came along.
-fn read_call(input: &[u8]) -> Result<(Call, Option<OwnFigures>), String> {
+/// Decodes a call from its tagged bytes; the expansion's own figures, when they came along, go
+/// to `own` (and the flag says so).
+fn read_call(input: &[u8], own: &mut OwnFigures) -> Result<(Call, bool), String> {
     let (&t, rest) = input.split_first().ok_or("an empty call")?;
     let bad = || format!("a malformed call (tag {t})");
     let mut r = Reader::new(rest);
@@ -112,21 +173,27 @@ fn read_call(input: &[u8]) -> Result<(Call, Option<OwnFigures>), String> {
             let mut offers = r.offers().ok_or_else(bad)?;
             Call::OnAction { offer: offers.pop().filter(|_| offers.is_empty()).ok_or_else(bad)? }
         }
-        _ => return Ok((read_plain_call(t, rest).ok_or_else(bad)??, None)),
+        tag::EVENT => {
+            // Hosts of ABI minor 2 send the own figures after the event; older ones do not.
+            let (&hook, words) = rest.split_first().ok_or_else(bad)?;
+            let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
+            r = Reader::new(words);
+            let event = Call::Event { event: r.event(hook).ok_or_else(bad)? };
+            if r.at_end() {
+                return Ok((event, false));
+            }
+            event
+        }
+        _ => return Ok((read_plain_call(t, rest).ok_or_else(bad)??, false)),
     };
-    let own = r.own_figures().filter(|_| r.at_end()).ok_or_else(bad)?;
-    Ok((call, Some(own)))
+    r.own_figures_into(own).filter(|_| r.at_end()).ok_or_else(bad)?;
+    Ok((call, true))
 }
 
 /// Decodes a call that brings nothing else (`None`: malformed).
 fn read_plain_call(t: u8, rest: &[u8]) -> Option<Result<Call, String>> {
     Some(Ok(match t {
         tag::MESSAGE => return Some(decode(rest)),
-        tag::EVENT => {
-            let (&hook, words) = rest.split_first()?;
-            let hook = *HookKind::ALL.get(hook as usize)?;
-            Call::Event { event: Reader::new(words).event(hook)? }
-        }
         tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring()? },
         tag::CANDIDATES => {
             let (tile, candidates) = Reader::new(rest).candidates()?;
@@ -136,9 +203,10 @@ fn read_plain_call(t: u8, rest: &[u8]) -> Option<Result<Call, String>> {
     }))
 }
 
-fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
+/// Runs a hook; `offers` is an empty list to fill (a reused buffer).
+fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call, offers: Vec<Offer>) -> CallResult {
     let mut out = Commands::new(None);
-    let mut reply = Reply::default();
+    let mut reply = Reply { offers, ..Reply::default() };
     let done: HookResult = match call {
         Call::Rules { .. } => Ok(()),
         Call::Setup => e.setup(view, &mut out),
@@ -180,11 +248,8 @@ thread_local! {
 impl HostSource {
     fn new(host: *const HostV1, own: Option<OwnFigures>) -> HostSource {
         // SAFETY: `host` is the table the host passed to this call; `facts` is read only when
-        // the table is long enough to hold it.
-        let facts = unsafe {
-            let size = (*host).struct_size as usize;
-            (size >= std::mem::size_of::<HostV1>()).then(|| (*host).facts)
-        };
+        // the table is long enough to hold it (minor 1).
+        let facts = unsafe { (HostV1::minor(host) >= 1).then(|| (*host).facts) };
         HostSource { host, facts, own }
     }
 

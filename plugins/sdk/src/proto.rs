@@ -9,7 +9,7 @@ use meeple_core::rules::TokenKind;
 use meeple_core::state::Stage;
 use meeple_core::tileset::TileDef;
 use meeple_core::view::{Answer, TurnInfo};
-use meeple_core::{Command, Event, HookError, Placement, Rules, Scoring, Value, View};
+use meeple_core::{Command, Event, HookError, Interest, Placement, Rules, Scoring, Value, View};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -203,6 +203,9 @@ pub mod reply {
     pub const OFFERS: u8 = 1;
     /// Wire commands follow: `Ok` with commands and nothing else (most replies).
     pub const COMMANDS: u8 = 2;
+    /// A MessagePack `Interest` follows: the reply to the ruleset, to hosts of ABI minor 2 or
+    /// later, from an expansion that does not want every call (an empty reply means every call).
+    pub const INTEREST: u8 = 3;
 }
 
 /// The first byte of a query's answer says how the rest is encoded.
@@ -257,13 +260,36 @@ pub fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
 
 /// Encodes a hook's result as a reply.
 pub fn encode_reply(result: &CallResult) -> Vec<u8> {
+    let mut w = Writer::default();
+    encode_reply_into(result, &mut w);
+    w.0
+}
+
+/// Encodes a hook's result as a reply, after what the writer holds (a reused buffer).
+pub fn encode_reply_into(result: &CallResult, w: &mut Writer) {
     match result {
-        Ok(r) if r.is_empty() => Vec::new(),
-        Ok(r) if r.commands.is_empty() && r.forbidden.is_empty() => tagged_wire(reply::OFFERS, |w| w.offers(&r.offers)),
-        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
-            tagged_wire(reply::COMMANDS, |w| w.commands(&r.commands))
+        Ok(r) if r.is_empty() => {}
+        Ok(r) if r.commands.is_empty() && r.forbidden.is_empty() => {
+            w.0.push(reply::OFFERS);
+            w.offers(&r.offers);
         }
-        other => tagged_message(reply::MESSAGE, other),
+        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
+            w.0.push(reply::COMMANDS);
+            w.commands(&r.commands);
+        }
+        other => {
+            w.0.push(reply::MESSAGE);
+            rmp_serde::encode::write(&mut w.0, other).expect("meeple messages always encode");
+        }
+    }
+}
+
+/// Decodes the reply to the ruleset: what the expansion wants (empty: every call).
+pub fn decode_interest(bytes: &[u8]) -> Result<Interest, String> {
+    match bytes.split_first() {
+        None => Ok(Interest::ALL),
+        Some((&reply::INTEREST, rest)) => decode(rest),
+        Some((t, _)) => Err(format!("a reply to the ruleset with unknown tag {t}")),
     }
 }
 

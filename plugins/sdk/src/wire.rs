@@ -18,8 +18,8 @@
 //! - commands (a reply): n, then per command its number (`AddPoints` 0 … `Log` 12 in the order
 //!   of [`Command`]) and its fields; a string is a byte count and its UTF-8 bytes, a stored
 //!   value a kind (null, bool, int as two words, string, list, map) and its contents
-//! - own figures (after `figure_actions` and `on_action` calls): the expansion's figure kinds
-//!   as a counted list, then the figures of those kinds
+//! - own figures (after `figure_actions` and `on_action` calls, and after events from hosts of
+//!   ABI minor 2): the expansion's figure kinds as a counted list, then the figures of those kinds
 //! - offers (the reply of `figure_actions`; `on_action` sends the one taken): n, then per offer code, target (kind 0 none,
 //!   1 point, 2 segment, 3 figure; then x, y, point or segment, or the figure and two zeros),
 //!   and the label as a byte count and its UTF-8 bytes, or -1 for the label of the offer before
@@ -69,12 +69,7 @@ impl Writer {
     }
 
     fn target(&mut self, t: &Target) {
-        self.words(&match *t {
-            Target::None => [0, 0, 0, 0],
-            Target::Point { pos, point } => [1, pos.x as i64, pos.y as i64, point as i64],
-            Target::Segment { pos, segment } => [2, pos.x as i64, pos.y as i64, segment as i64],
-            Target::Figure { figure } => [3, figure as i64, 0, 0],
-        });
+        target_words(t).into_iter().for_each(|n| self.put(n as i64));
     }
 
     fn str(&mut self, s: &str) {
@@ -240,11 +235,17 @@ impl Writer {
         self.put(offers.len() as i64);
         let mut previous: Option<&Arc<str>> = None;
         for o in offers {
-            self.put(o.code as i64);
-            self.target(&o.target);
-            match previous {
-                Some(p) if *p == o.label => self.put(-1),
-                _ => self.str(&o.label),
+            let same = previous.is_some_and(|p| Arc::ptr_eq(p, &o.label) || *p == o.label);
+            // Code, target and the label's length (-1: the label before) as six words at once.
+            let [kind, a, b, c] = target_words(&o.target);
+            let label = if same { -1 } else { o.label.len() as i32 };
+            let mut words = [0u8; 24];
+            for (chunk, n) in words.chunks_exact_mut(4).zip([o.code as i32, kind, a, b, c, label]) {
+                chunk.copy_from_slice(&n.to_le_bytes());
+            }
+            self.0.extend_from_slice(&words);
+            if !same {
+                self.0.extend_from_slice(o.label.as_bytes());
             }
             previous = Some(&o.label);
         }
@@ -262,6 +263,16 @@ impl Writer {
     }
 }
 
+/// A target as four words: its kind (0 none, 1 point, 2 segment, 3 figure) and its fields.
+fn target_words(t: &Target) -> [i32; 4] {
+    match *t {
+        Target::None => [0, 0, 0, 0],
+        Target::Point { pos, point } => [1, pos.x, pos.y, point as i32],
+        Target::Segment { pos, segment } => [2, pos.x, pos.y, segment as i32],
+        Target::Figure { figure } => [3, figure as i32, 0, 0],
+    }
+}
+
 /// Reads words from a byte buffer.
 pub struct Reader<'a> {
     bytes: &'a [u8],
@@ -272,12 +283,6 @@ impl<'a> Reader<'a> {
     /// Reads from the start of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
         Reader { bytes, at: 0 }
-    }
-
-    /// The next word, left to read.
-    fn peek(&self) -> Option<i64> {
-        let w = self.bytes.get(self.at..self.at + 4)?;
-        Some(i32::from_le_bytes([w[0], w[1], w[2], w[3]]) as i64)
     }
 
     /// The next word.
@@ -307,22 +312,19 @@ impl<'a> Reader<'a> {
     }
 
     fn target(&mut self) -> Option<Target> {
-        let (kind, a, b, c) = (self.get()?, self.get()?, self.get()?, self.get()?);
-        let pos = Pos::new(a as i32, b as i32);
-        Some(match kind {
-            0 => Target::None,
-            1 => Target::Point { pos, point: u8::try_from(c).ok()? },
-            2 => Target::Segment { pos, segment: u8::try_from(c).ok()? },
-            3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
-            _ => return None,
-        })
+        target_of(self.get()?, self.get()?, self.get()?, self.get()?)
     }
 
     fn str(&mut self) -> Option<String> {
+        self.str_ref().map(str::to_string)
+    }
+
+    /// A string, borrowed from the bytes.
+    fn str_ref(&mut self) -> Option<&'a str> {
         let len = self.count()?;
         let bytes = self.bytes.get(self.at..self.at.checked_add(len)?)?;
         self.at += len;
-        String::from_utf8(bytes.to_vec()).ok()
+        std::str::from_utf8(bytes).ok()
     }
 
     fn value(&mut self, depth: u32) -> Option<Value> {
@@ -445,8 +447,16 @@ impl<'a> Reader<'a> {
 
     /// Decodes figures with their ids.
     pub fn figures(&mut self) -> Option<Vec<(FigureId, Figure)>> {
+        let mut list = Vec::new();
+        self.figures_into(&mut list)?;
+        Some(list)
+    }
+
+    /// Decodes figures with their ids into a list (emptied first).
+    pub fn figures_into(&mut self, list: &mut Vec<(FigureId, Figure)>) -> Option<()> {
         let n = self.get()?;
-        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        list.clear();
+        list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
             let (id, owner, kind) = (self.get()? as FigureId, self.get()? as u8, self.get()? as FigureKindId);
             let at = self.location()?;
@@ -454,13 +464,24 @@ impl<'a> Reader<'a> {
             let attached_to = (attached >= 0).then_some(attached as FigureId);
             list.push((id, Figure { kind, owner, at, face, attached_to }));
         }
-        Some(list)
+        Some(())
     }
 
     /// Decodes an expansion's own figure kinds and their figures.
     pub fn own_figures(&mut self) -> Option<OwnFigures> {
-        let kinds = self.list()?.into_iter().map(|k| k as FigureKindId).collect();
-        Some(OwnFigures { kinds, figures: self.figures()? })
+        let mut own = OwnFigures::default();
+        self.own_figures_into(&mut own)?;
+        Some(own)
+    }
+
+    /// Decodes an expansion's own figure kinds and their figures into `own` (a reused buffer).
+    pub fn own_figures_into(&mut self, own: &mut OwnFigures) -> Option<()> {
+        let n = self.count()?;
+        own.kinds.clear();
+        for _ in 0..n {
+            own.kinds.push(self.get()? as FigureKindId);
+        }
+        self.figures_into(&mut own.figures)
     }
 
     /// Decodes offers.
@@ -469,14 +490,21 @@ impl<'a> Reader<'a> {
         let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
         let mut previous: Option<Arc<str>> = None;
         for _ in 0..n {
-            let code = u32::try_from(self.get()?).ok()?;
-            let target = self.target()?;
-            let label = match self.peek()? {
+            // Code, target and the label's length at once (-1: the label before).
+            let words = self.bytes.get(self.at..self.at + 24)?;
+            let word =
+                |i: usize| i32::from_le_bytes([words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]]);
+            let code = u32::try_from(word(0)).ok()?;
+            let target = target_of(word(1) as i64, word(2) as i64, word(3) as i64, word(4) as i64)?;
+            let label = match word(5) {
                 -1 => {
-                    self.get();
+                    self.at += 24;
                     previous.clone()?
                 }
-                _ => Arc::from(self.str()?),
+                _ => {
+                    self.at += 20;
+                    Arc::from(self.str_ref()?)
+                }
             };
             previous = Some(label.clone());
             list.push(Offer { code, target, label });
@@ -499,6 +527,18 @@ impl<'a> Reader<'a> {
         }
         Some((tile, list))
     }
+}
+
+/// A target from its four words.
+fn target_of(kind: i64, a: i64, b: i64, c: i64) -> Option<Target> {
+    let pos = Pos::new(a as i32, b as i32);
+    Some(match kind {
+        0 => Target::None,
+        1 => Target::Point { pos, point: u8::try_from(c).ok()? },
+        2 => Target::Segment { pos, segment: u8::try_from(c).ok()? },
+        3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
+        _ => return None,
+    })
 }
 
 fn segment_kind(n: i64) -> Option<SegmentKind> {

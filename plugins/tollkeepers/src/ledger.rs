@@ -8,14 +8,15 @@
 
 use meeple_plugin_sdk::meeple_core::expansion::{Command, Commands};
 use meeple_plugin_sdk::meeple_core::figures::{FigureKindId, Location};
+use meeple_plugin_sdk::meeple_core::game::MAX_PLAYERS;
 use meeple_plugin_sdk::meeple_core::{Pos, Value, View};
 use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Storage key of the intersections: `tile x y point` per village, `;`-separated.
-const VILLAGES: &str = "villages";
+pub const VILLAGES: &str = "villages";
 /// Storage key of the players whose tollhouse turns over: `;`-separated.
-const FLIPS: &str = "flips";
+pub const FLIPS: &str = "flips";
 
 /// An intersection on the board: a village where two to four roads end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,12 +45,12 @@ pub struct House {
 /// Per player (0-based), the tollhouse if it is on the board. Read from the figures
 /// themselves: where a tollhouse stands and its face are the core's to keep.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Houses(pub Vec<Option<House>>);
+pub struct Houses(pub [Option<House>; MAX_PLAYERS]);
 
 impl Houses {
     /// The tollhouses, of figure kind `kind`.
     pub fn read(view: &View<'_>, kind: FigureKindId) -> Houses {
-        let mut houses = Houses(vec![None; view.players() as usize]);
+        let mut houses = Houses([None; MAX_PLAYERS]);
         for (figure, f) in view.figures_of_kind(kind) {
             if let (Location::Point { tile, point }, Some(slot)) = (f.at, houses.0.get_mut(f.owner as usize)) {
                 *slot = Some(House { figure, tile, point, face: f.face });
@@ -183,7 +184,8 @@ mod tests {
 
     #[test]
     fn a_tollhouse_is_found_on_its_village() {
-        let houses = Houses(vec![None, Some(House { figure: 17, tile: 3, point: 0, face: 2 })]);
+        let mut houses = Houses::default();
+        houses.0[1] = Some(House { figure: 17, tile: 3, point: 0, face: 2 });
         assert_eq!(houses.at(3, 0).map(|(p, _)| p), Some(1));
         assert_eq!(houses.at(3, 1), None);
         assert!(!houses.none_placed());

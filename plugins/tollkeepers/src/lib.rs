@@ -20,12 +20,14 @@ mod roads;
 use ledger::{House, Houses, Village};
 use meeple_plugin_sdk::meeple_core::action::{Offer, Target};
 use meeple_plugin_sdk::meeple_core::figures::{FigureKindId, Location};
+use meeple_plugin_sdk::meeple_core::game::MAX_PLAYERS;
 use meeple_plugin_sdk::meeple_core::{
-    Command, Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Pos, SegmentKind, View,
+    Command, Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Pos, Rules, SegmentKind,
+    TileId, View,
 };
 use meeple_plugin_sdk::{Settings, declare_plugin};
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Offer code: place the tollhouse from the supply.
 pub const PLACE: u32 = 1;
@@ -46,6 +48,10 @@ enum Flip {
 
 struct Tollkeepers {
     flip: Flip,
+    /// The tollhouse's figure kind, found at the first call (an instance plays one ruleset).
+    kind: OnceLock<FigureKindId>,
+    /// The labels of the offers, made once.
+    labels: OnceLock<[Arc<str>; 2]>,
 }
 
 impl Tollkeepers {
@@ -55,7 +61,7 @@ impl Tollkeepers {
             Some("owner-turn") => Flip::OwnerTurn,
             Some(other) => return Err(format!("option flip: unknown value `{other}`")),
         };
-        Ok(Tollkeepers { flip })
+        Ok(Tollkeepers { flip, kind: OnceLock::new(), labels: OnceLock::new() })
     }
 
     /// A tile with intersections adds them to the ledger.
@@ -71,7 +77,7 @@ impl Tollkeepers {
 
     /// The toll of a completed road, for every tollhouse at one of its ends.
     fn road_completed(&self, view: &View<'_>, feature: u16, out: &mut Commands<'_>) {
-        let houses = Houses::read(view, Self::kind(view));
+        let houses = Houses::read(view, self.kind(view));
         if houses.none_placed() {
             return;
         }
@@ -106,7 +112,7 @@ impl Tollkeepers {
         if !flips.iter().any(due) {
             return;
         }
-        let houses = Houses::read(view, Self::kind(view));
+        let houses = Houses::read(view, self.kind(view));
         for &p in flips.iter().filter(|p| due(p)) {
             if let Some(house) = houses.0[p as usize] {
                 out.push(Command::SetFigureFace { figure: house.figure, face: 3 - house.face });
@@ -117,8 +123,8 @@ impl Tollkeepers {
     }
 
     /// The tollhouse's figure kind (the manifest declares it).
-    fn kind(view: &View<'_>) -> FigureKindId {
-        view.rules().figure_by_name(TOLLHOUSE).expect("the manifest declares the tollhouse")
+    fn kind(&self, view: &View<'_>) -> FigureKindId {
+        *self.kind.get_or_init(|| view.rules().figure_by_name(TOLLHOUSE).expect("the manifest declares the tollhouse"))
     }
 }
 
@@ -140,6 +146,23 @@ impl Expansion for Tollkeepers {
         .fold(HookSet::NONE, |s, h| s.with(h))
     }
 
+    /// Only the tiles with intersections, completed roads, turn ends with a tollhouse to turn
+    /// over, and figure phases once an intersection is on the board: every other call does
+    /// nothing.
+    fn interest(&self, rules: &Rules) -> Interest {
+        let tiles = (0..rules.tiles().len() as TileId)
+            .filter(|&t| !roads::intersections(&rules.tile(t).def).is_empty())
+            .collect();
+        Interest {
+            tiles: Some(tiles),
+            features: vec![(HookKind::FeatureCompleted, vec![SegmentKind::Road])],
+            when_stored: vec![
+                (HookKind::TurnEnd, vec![ledger::FLIPS.into()]),
+                (HookKind::FigureActions, vec![ledger::VILLAGES.into()]),
+            ],
+        }
+    }
+
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         match *event {
             Event::TilePlaced { tile, index, pos, .. } => self.tile_placed(view, tile, index, pos, out),
@@ -156,15 +179,20 @@ impl Expansion for Tollkeepers {
         if villages.is_empty() {
             return Ok(());
         }
-        let houses = Houses::read(view, Self::kind(view));
+        let houses = Houses::read(view, self.kind(view));
         let player = view.turn().player;
-        let (code, verb) = match houses.0[player as usize] {
-            Some(_) => (MOVE, "move the tollhouse to"),
-            None => (PLACE, "place the tollhouse on"),
+        let [place, move_to] =
+            self.labels.get_or_init(|| ["place the tollhouse on".into(), "move the tollhouse to".into()]);
+        let (code, label) = match houses.0[player as usize] {
+            Some(_) => (MOVE, move_to),
+            None => (PLACE, place),
         };
         offers.reserve(villages.len());
-        let label: Arc<str> = verb.into();
-        for v in villages.iter().filter(|v| houses.at(v.tile, v.point).is_none()) {
+        let (mut taken, mut n) = ([(0, 0); MAX_PLAYERS], 0);
+        for h in houses.0.iter().flatten() {
+            (taken[n], n) = ((h.tile, h.point), n + 1);
+        }
+        for v in villages.iter().filter(|v| !taken[..n].contains(&(v.tile, v.point))) {
             let target = Target::Point { pos: v.pos, point: v.point };
             offers.push(Offer { code, target, label: label.clone() });
         }
@@ -176,7 +204,7 @@ impl Expansion for Tollkeepers {
         let bad = |m: &str| HookError::new(ID, HookKind::OnAction, m);
         let player = view.turn().player;
         let (figure, tollhouse) = view
-            .figures_of_kind(Self::kind(view))
+            .figures_of_kind(self.kind(view))
             .into_iter()
             .find(|(_, f)| f.owner == player)
             .ok_or_else(|| bad("this player has no tollhouse"))?;
@@ -193,7 +221,7 @@ impl Expansion for Tollkeepers {
 
     /// 1 per picture and traveller group beside each unfinished road ending at a tollhouse.
     fn final_scoring(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
-        for (player, house) in Houses::read(view, Self::kind(view)).0.iter().enumerate() {
+        for (player, house) in Houses::read(view, self.kind(view)).0.iter().enumerate() {
             let Some(house) = house else { continue };
             let placed = view.placed(house.tile).expect("a tollhouse's tile");
             let def = &view.rules().tile(placed.tile).def;

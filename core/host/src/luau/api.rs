@@ -10,7 +10,7 @@ use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::state::Stage;
-use meeple_core::tileset::{End, TileDef};
+use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, HookKind, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
@@ -69,9 +69,9 @@ pub const API: &[ApiEntry] = &[
     e(
         M,
         "on",
-        "hook: HookName, handler: (...any) -> ()",
+        "hook: HookName, handler: (...any) -> (), only: Only?",
         "()",
-        "Registers the handler of a hook (once per hook). Only while the script loads.",
+        "Registers the handler of a hook (once per hook). Only while the script loads. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held); the others are skipped, so the handler must do nothing in them.",
     ),
     e(M, "tile", "key: string", "TileKind", "The definition of a tile kind (`tileset:tile`). Only during a hook call."),
     e(
@@ -278,6 +278,7 @@ type Location = { kind: string, seg: number?, tile: number?, point: number? }
 type Figure = { id: number, kind: string, owner: number, at: Location, face: number, attached_to: number? }
 type Target = { kind: string, seg: number?, tile: number?, point: (number | string)?, figure: number? }
 type Candidate = { x: number, y: number, rotation: number }
+type Only = { kinds: {string}?, stored: {string}? }
 type TileKind = { key: string, id: string, name: string, sides: string, segments: {Segment}, points: {NamedPoint}, illustrations: {Illustration}, tags: {string} }
 type OfferInfo = { code: number, target: Target, label: string }
 type DecisionInfo = { player: number, kind: string, options: {string}, data: any }
@@ -290,6 +291,8 @@ type ScoringInfo = { feature: number, kind: string, completed: boolean, final: b
 
 /// The registry key of the table of handlers registered by `meeple.on`.
 pub(crate) const HANDLERS: &str = "meeple.handlers";
+/// The registry key of the table of `only` arguments given to `meeple.on`, by hook name.
+pub(crate) const ONLY: &str = "meeple.only";
 const MODULES: &str = "meeple.modules";
 
 fn rt(msg: impl std::fmt::Display) -> mlua::Error {
@@ -299,6 +302,7 @@ fn rt(msg: impl std::fmt::Display) -> mlua::Error {
 /// Installs the `meeple` table and the registries a VM needs.
 pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
+    lua.set_named_registry_value(ONLY, lua.create_table()?)?;
     lua.set_named_registry_value(MODULES, lua.create_table()?)?;
     let m = lua.create_table()?;
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
@@ -340,20 +344,65 @@ const SORTED_PAIRS: &str = r#"return function(t)
     end
 end"#;
 
-fn on(lua: &Lua, (hook, handler): (String, mlua::Function)) -> mlua::Result<()> {
+fn on(lua: &Lua, (hook, handler, only): (String, mlua::Function, Option<Table>)) -> mlua::Result<()> {
     let ctx = context(lua)?;
     if !ctx.loading() {
         return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
     }
-    if HookKind::parse(&hook).is_none() {
+    let Some(kind) = HookKind::parse(&hook) else {
         let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
         return Err(rt(format!("unknown hook `{hook}`; hooks are: {}", names.join(", "))));
-    }
+    };
     let handlers: Table = lua.named_registry_value(HANDLERS)?;
     if !handlers.raw_get::<LuaValue>(hook.as_str())?.is_nil() {
         return Err(rt(format!("a handler for `{hook}` is already registered")));
     }
+    if let Some(only) = only {
+        read_only(kind, &only)?;
+        lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?;
+    }
     handlers.raw_set(hook, handler)
+}
+
+/// Feature kinds and storage keys from an `only` argument of `meeple.on`.
+type Only = (Option<Vec<SegmentKind>>, Option<Vec<String>>);
+
+/// What the `only` argument of `meeple.on` asks for: feature kinds and storage keys.
+pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
+    let name = hook.name();
+    let mut kinds = None;
+    let mut stored = None;
+    for pair in only.pairs::<String, LuaValue>() {
+        let (key, value) = pair?;
+        let list = |value: LuaValue| -> mlua::Result<Vec<String>> {
+            let LuaValue::Table(t) = value else {
+                return Err(rt(format!("meeple.on `{name}`: `{key}` must be a list")));
+            };
+            t.sequence_values::<String>().collect()
+        };
+        match key.as_str() {
+            "kinds" => {
+                let feature_hooks = [HookKind::FeatureCompleted, HookKind::FeatureScored, HookKind::ModifyScore];
+                if !feature_hooks.contains(&hook) {
+                    let why = "`kinds` is only for feature_completed, feature_scored and modify_score";
+                    return Err(rt(format!("meeple.on `{name}`: {why}")));
+                }
+                let parse = |n: &String| {
+                    SegmentKind::parse(n).ok_or_else(|| rt(format!("meeple.on `{name}`: unknown feature kind `{n}`")))
+                };
+                kinds = Some(list(value)?.iter().map(parse).collect::<mlua::Result<Vec<_>>>()?);
+            }
+            "stored" => {
+                let always = [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
+                if always.contains(&hook) {
+                    return Err(rt(format!("meeple.on `{name}`: this hook is always called; `stored` is not for it")));
+                }
+                stored = Some(list(value)?);
+            }
+            other => return Err(rt(format!("meeple.on `{name}`: unknown key `{other}` in `only` (kinds, stored)"))),
+        }
+    }
+    Ok((kinds, stored))
 }
 
 /// `math.random` over the expansion's random stream.

@@ -20,7 +20,8 @@ use crate::paths::display_path;
 use crate::ruleset::{Selected, collect_files};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::{
-    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Placement, Scoring, TileId, Value, View,
+    Commands, Event, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Placement, Scoring, TileId, Value,
+    View,
 };
 use meeple_toml::{Diagnostic, Report};
 use std::cell::RefCell;
@@ -122,6 +123,7 @@ pub struct LuauExpansion {
     instance: u64,
     script: Arc<Script>,
     hooks: HookSet,
+    interest: Interest,
     categories: Vec<String>,
 }
 
@@ -132,9 +134,10 @@ impl LuauExpansion {
         let script = Arc::new(script);
         let vm = vm::Vm::new(&script).map_err(|e| error_report(&script, &e))?;
         let hooks = vm.hooks();
+        let interest = vm.interest();
         let instance = NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed);
         VMS.with(|m| m.borrow_mut().insert(instance, Rc::new(vm)));
-        Ok(LuauExpansion { instance, script, hooks, categories })
+        Ok(LuauExpansion { instance, script, hooks, interest, categories })
     }
 
     /// The script's files and settings.
@@ -187,6 +190,10 @@ impl Expansion for LuauExpansion {
 
     fn hooks(&self) -> HookSet {
         self.hooks
+    }
+
+    fn interest(&self, _rules: &meeple_core::Rules) -> Interest {
+        self.interest.clone()
     }
 
     fn categories(&self) -> Vec<String> {

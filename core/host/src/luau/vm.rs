@@ -18,7 +18,7 @@
 use super::api;
 use super::{Limits, Script};
 use meeple_core::action::{Decision, Offer};
-use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Placement, Scoring, TileId, View};
+use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Interest, Placement, Scoring, TileId, View};
 use meeple_plugin_sdk::wire::Writer;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
@@ -327,6 +327,8 @@ const MAIL_BYTES: usize = 64 * 1024;
 
 /// A VM with the script loaded and its handlers collected.
 pub(crate) struct Vm {
+    /// What the script's `meeple.on` calls said can matter.
+    interest: Interest,
     handlers: Vec<Option<Function>>,
     /// The `view` and `out` tables the prelude made.
     view: Table,
@@ -381,6 +383,15 @@ impl Vm {
         ctx.loading.set(false);
 
         let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
+        let only: Table = lua.named_registry_value(api::ONLY).map_err(fail)?;
+        let mut interest = Interest::ALL;
+        for hook in HookKind::ALL {
+            if let Some(t) = only.raw_get::<Option<Table>>(hook.name()).map_err(fail)? {
+                let (kinds, stored) = api::read_only(hook, &t).map_err(fail)?;
+                interest.features.extend(kinds.map(|k| (hook, k)));
+                interest.when_stored.extend(stored.map(|k| (hook, k)));
+            }
+        }
         let mut handlers = vec![None; HookKind::ALL.len()];
         let by_number = lua.create_table().map_err(fail)?;
         for hook in HookKind::ALL {
@@ -415,6 +426,7 @@ impl Vm {
             }
         }
         Ok(Vm {
+            interest,
             handlers,
             view,
             out,
@@ -428,6 +440,11 @@ impl Vm {
             ctx,
             lua,
         })
+    }
+
+    /// Which calls of its hooks can matter (the `only` arguments of `meeple.on`).
+    pub fn interest(&self) -> Interest {
+        self.interest.clone()
     }
 
     /// The hooks the script registered.
