@@ -64,7 +64,13 @@ impl std::fmt::Display for ActionInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ActionInfo::PlaceTile { tile, pos, rotation, sides } => {
-                write!(f, "place {tile} at {pos} turned {}° ({sides})", rotation.quarter_turns() as u32 * 90)
+                // Strings written as they are rather than through `{}`: a state describes every
+                // placement, and the formatting machinery cost more than the text.
+                f.write_str("place ")?;
+                f.write_str(tile)?;
+                write!(f, " at ({}, {}) turned {}° (", pos.x, pos.y, rotation.quarter_turns() as u32 * 90)?;
+                f.write_str(sides.as_str())?;
+                f.write_str(")")
             }
             ActionInfo::PlaceFigure { figure, with, segment, feature, ports, .. } => {
                 let at = if ports.is_empty() { "inside the tile".to_string() } else { ports.join(" ") };
