@@ -12,9 +12,10 @@ use std::sync::Arc;
 
 /// Arguments of `meeple serve`.
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "listen"])))]
 pub struct Args {
     /// Speak the protocol on stdin and stdout, one JSON request per line, one reply per line.
-    #[arg(long, conflicts_with = "listen", required_unless_present = "listen")]
+    #[arg(long)]
     stdio: bool,
     /// Serve HTTP and WebSocket on this address, e.g. 127.0.0.1:8080 (port 0: any free port).
     #[arg(long, value_name = "ADDR")]
