@@ -261,6 +261,8 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("GET", "/nowhere", None, None), 404, "unknown-command");
     expect(server.http("GET", "/games/g99", None, None), 404, "unknown-game");
     expect(server.http("POST", "/games", None, Some("{\"config\": \"players = 9\"}")), 400, "bad-config");
+    expect(server.http("POST", "/games", None, Some("{\"path\": \"/etc/hostname\"}")), 400, "bad-request");
+    expect(server.http("POST", "/games", None, Some("{\"path\": \"configs/../../x.toml\"}")), 400, "bad-request");
     expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 9999}")), 409, "illegal-action");
     expect(server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}")), 409, "not-your-turn");
     expect(server.http("POST", &act, None, Some("{\"index\": 0}")), 401, "bad-token");

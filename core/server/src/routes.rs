@@ -121,6 +121,9 @@ fn no_route(request: &Request) -> ProtocolError {
 /// `POST /games`: a game from a config, with the owner's token and one token per seat.
 fn create(server: &Server, request: &Request) -> Result<Value> {
     let args: CreateArgs = session::fields(&body(request)?)?;
+    if let Some(path) = &args.path {
+        check_config_path(path)?;
+    }
     let created = server.create(&args)?;
     let room = lock(&created.room);
     let names = &room.table().game().setup().players;
@@ -128,6 +131,18 @@ fn create(server: &Server, request: &Request) -> Result<Value> {
         .map(|(seat, (token, name))| json!({"seat": seat, "name": name, "token": token}))
         .collect();
     Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false)}))
+}
+
+/// A config named by path must lie below the server's working directory: a client on the
+/// network must not make the server read (and quote problems from) any file it can reach.
+fn check_config_path(path: &str) -> Result<()> {
+    use std::path::Component;
+    let inside = std::path::Path::new(path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if inside {
+        Ok(())
+    } else {
+        Err(ProtocolError::bad_field("path", "a relative path below the server's working directory (no `..`)"))
+    }
 }
 
 fn list(server: &Server) -> Value {
