@@ -161,6 +161,19 @@ struct CallCtx<'a> {
     expansion: &'a str,
 }
 
+/// The host's side of a call: its callbacks, this ABI minor, and the call's context and facts
+/// (a null context when no view backs the call: queries then go unanswered, logs are dropped).
+fn host_table(ctx: *mut c_void, facts: abi::Facts) -> HostV1 {
+    HostV1 {
+        struct_size: size_of::<HostV1>() as u32,
+        ctx,
+        log: host_log,
+        query: host_query,
+        facts,
+        abi_minor: abi::ABI_MINOR,
+    }
+}
+
 #[allow(unsafe_code)]
 unsafe extern "C" fn host_log(ctx: *mut c_void, level: u32, message: Bytes) {
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; the message is valid for this call.
@@ -247,14 +260,7 @@ impl NativeExpansion {
         };
         let bytes = encode(&settings);
         let mut reply = Vec::new();
-        let host = HostV1 {
-            struct_size: size_of::<HostV1>() as u32,
-            ctx: std::ptr::null_mut(),
-            log: host_log,
-            query: host_query,
-            facts: abi::Facts::default(),
-            abi_minor: abi::ABI_MINOR,
-        };
+        let host = host_table(std::ptr::null_mut(), abi::Facts::default());
         // SAFETY: the table comes from a checked plugin; every pointer passed lives for the call.
         #[allow(unsafe_code)]
         let status = unsafe {
@@ -300,14 +306,7 @@ impl NativeExpansion {
         }
         let bytes = message(&Call::Rules { rules: RulesData::of(rules), expansion });
         let mut reply = Vec::new();
-        let host = HostV1 {
-            struct_size: size_of::<HostV1>() as u32,
-            ctx: std::ptr::null_mut(),
-            log: host_log,
-            query: host_query,
-            facts: abi::Facts::default(),
-            abi_minor: abi::ABI_MINOR,
-        };
+        let host = host_table(std::ptr::null_mut(), abi::Facts::default());
         // SAFETY: a checked plugin table; `host`, the bytes and the reply buffer all live until
         // the call returns (a null context: no query is answered, and logs are dropped).
         #[allow(unsafe_code)]
@@ -345,14 +344,7 @@ impl NativeExpansion {
         reply: &mut Vec<u8>,
     ) -> Result<Reply, HookError> {
         let ctx = CallCtx { view, expansion: &self.id };
-        let host = HostV1 {
-            struct_size: size_of::<HostV1>() as u32,
-            ctx: &ctx as *const CallCtx<'_> as *mut c_void,
-            log: host_log,
-            query: host_query,
-            facts: abi::Facts::of(view),
-            abi_minor: abi::ABI_MINOR,
-        };
+        let host = host_table(&ctx as *const CallCtx<'_> as *mut c_void, abi::Facts::of(view));
         // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
         // until the call returns, and the plugin only writes through `vec_sink`.
         #[allow(unsafe_code)]

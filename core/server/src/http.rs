@@ -191,11 +191,9 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         201 => "Created",
-        204 => "No Content",
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
-        405 => "Method Not Allowed",
         409 => "Conflict",
         500 => "Internal Server Error",
         503 => "Service Unavailable",

@@ -74,11 +74,6 @@ impl Server {
         Ok((server, restored))
     }
 
-    /// The log file.
-    pub fn db_path(&self) -> PathBuf {
-        lock(&self.store).path().to_path_buf()
-    }
-
     /// Creates a game, logs it, and hands out its tokens.
     pub fn create(&self, args: &CreateArgs) -> Result<Created, ProtocolError> {
         let table = session::create(args, &self.mods)?;

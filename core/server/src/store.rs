@@ -126,11 +126,6 @@ impl Store {
         Ok(store)
     }
 
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     fn error(&self, message: impl std::fmt::Display) -> StoreError {
         StoreError { path: self.path.clone(), message: message.to_string() }
     }
