@@ -17,8 +17,8 @@ use meeple_core::{
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
 use meeple_plugin_sdk::proto::{
-    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_interest, decode_reply, encode, encode_answer,
-    tag, tagged_message,
+    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_interest, decode_query, decode_reply, encode,
+    encode_answer, encode_wire_answer_into, tag, tagged_message,
 };
 use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
@@ -197,14 +197,32 @@ unsafe extern "C" fn host_query(ctx: *mut c_void, query: Bytes, sink: *mut c_voi
     }
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; `query` is valid for this call.
     let (ctx, input) = unsafe { (&*(ctx as *const CallCtx<'_>), query.as_slice()) };
-    let (status, bytes) = match decode::<Query>(input) {
-        Ok(q) if query_is_valid(ctx.view, &q) => (abi::OK, encode_answer(&ctx.view.answer(&q))),
-        Ok(q) => (abi::ERROR, format!("invalid query {q:?}").into_bytes()),
-        Err(e) => (abi::ERROR, e.into_bytes()),
-    };
-    // SAFETY: the plugin passed `sink` and `write` together for this query.
-    unsafe { write(sink, Bytes::from_slice(&bytes)) };
-    status
+    ANSWER.with(|out| {
+        let mut out = out.borrow_mut();
+        out.0.clear();
+        let status = match decode_query(input) {
+            Ok((q, wire)) if query_is_valid(ctx.view, &q) => {
+                let answer = ctx.view.answer(&q);
+                if wire {
+                    encode_wire_answer_into(&answer, &mut out);
+                } else {
+                    out.0 = encode_answer(&answer);
+                }
+                abi::OK
+            }
+            Ok((q, _)) => {
+                out.0 = format!("invalid query {q:?}").into_bytes();
+                abi::ERROR
+            }
+            Err(e) => {
+                out.0 = e.into_bytes();
+                abi::ERROR
+            }
+        };
+        // SAFETY: the plugin passed `sink` and `write` together for this query.
+        unsafe { write(sink, Bytes::from_slice(&out.0)) };
+        status
+    })
 }
 
 /// A plugin's query must not make the host index out of range.
@@ -376,6 +394,8 @@ thread_local! {
     /// Reused buffers: the call being written and the reply being read.
     static CALL: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
     static REPLY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Reused for the answers to a plugin's queries.
+    static ANSWER: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
 }
 
 impl NativeExpansion {

@@ -12,14 +12,15 @@
 //! - Minor versions, each readable by the other side's older builds: 1 added the call's facts to
 //!   [`HostV1`]; 2 added [`HostV1::abi_minor`], the expansion's `Interest` in the reply to the
 //!   ruleset (only to hosts that announce 2) and the expansion's own figures after each event
-//!   (older plugins stop reading after the event).
+//!   (older plugins stop reading after the event); 3 added queries and answers in the wire
+//!   format (a plugin sends them only to hosts that announce 3, see [`crate::proto::query`]).
 
 use std::ffi::c_void;
 
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 2;
+pub const ABI_MINOR: u32 = 3;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 

@@ -2,7 +2,7 @@
 //! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
 
 use crate::abi::{Bytes, ERROR, Facts, HostV1, OK, PANICKED, Sink, vec_sink};
-use crate::proto::{
+use crate::proto::{self,
     Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply_into, reply, tag,
     tagged_message,
 };
@@ -236,6 +236,8 @@ struct HostSource {
     facts: Option<Facts>,
     /// The expansion's own figures, when the call brought them.
     own: Option<OwnFigures>,
+    /// Whether the host takes queries in the wire format (ABI minor 3).
+    wire: bool,
 }
 
 thread_local! {
@@ -249,8 +251,10 @@ impl HostSource {
     fn new(host: *const HostV1, own: Option<OwnFigures>) -> HostSource {
         // SAFETY: `host` is the table the host passed to this call; `facts` is read only when
         // the table is long enough to hold it (minor 1).
-        let facts = unsafe { (HostV1::minor(host) >= 1).then(|| (*host).facts) };
-        HostSource { host, facts, own }
+        let minor = unsafe { HostV1::minor(host) };
+        // SAFETY: as above.
+        let facts = (minor >= 1).then(|| unsafe { (*host).facts });
+        HostSource { host, facts, own, wire: minor >= 3 }
     }
 
     /// A stored value, from the cache when the storage has not changed since it was read.
@@ -270,18 +274,33 @@ impl HostSource {
     }
 
     fn ask_host(&self, query: &Query) -> Answer {
-        let bytes = encode(query);
-        let mut answer = Vec::new();
-        // SAFETY: `host` is the table the host passed to this call, alive until it returns.
-        let status = unsafe {
-            let host = &*self.host;
-            (host.query)(host.ctx, Bytes::from_slice(&bytes), &mut answer as *mut Vec<u8> as *mut c_void, vec_sink)
-        };
-        if status != OK {
-            panic!("the host could not answer {query:?}: {}", String::from_utf8_lossy(&answer));
-        }
-        decode_answer(&answer).unwrap_or_else(|e| panic!("{e}"))
+        ASKED.with(|asked| {
+            let (question, answer) = &mut *asked.borrow_mut();
+            question.0.clear();
+            answer.clear();
+            if self.wire {
+                question.0.push(proto::query::WIRE);
+                question.query(query);
+            } else {
+                question.0 = encode(query);
+            }
+            // SAFETY: `host` is the table the host passed to this call, alive until it returns.
+            let status = unsafe {
+                let host = &*self.host;
+                let sink = answer as *mut Vec<u8> as *mut c_void;
+                (host.query)(host.ctx, Bytes::from_slice(&question.0), sink, vec_sink)
+            };
+            if status != OK {
+                panic!("the host could not answer {query:?}: {}", String::from_utf8_lossy(answer));
+            }
+            decode_answer(answer).unwrap_or_else(|e| panic!("{e}"))
+        })
     }
+}
+
+thread_local! {
+    /// Reused for a query and its answer.
+    static ASKED: RefCell<(Writer, Vec<u8>)> = RefCell::new((Writer::default(), Vec::new()));
 }
 
 impl ViewSource for HostSource {

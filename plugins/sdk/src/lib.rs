@@ -25,6 +25,7 @@ pub mod abi;
 pub mod glue;
 pub mod proto;
 pub mod wire;
+pub mod wire_view;
 
 pub use meeple_core;
 pub use proto::Settings;

@@ -8,7 +8,7 @@ use meeple_core::figures::FigureKind;
 use meeple_core::rules::TokenKind;
 use meeple_core::state::Stage;
 use meeple_core::tileset::TileDef;
-use meeple_core::view::{Answer, TurnInfo};
+use meeple_core::view::{Answer, Query, TurnInfo};
 use meeple_core::{Command, Event, HookError, Interest, Placement, Rules, Scoring, Value, View};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -214,6 +214,16 @@ pub mod answer {
     pub const MESSAGE: u8 = 0;
     /// Wire figures follow (`Answer::Figures`: every figure, those on a feature or of a kind).
     pub const FIGURES: u8 = 1;
+    /// A wire answer follows ([`crate::wire_view`]): the answer to a wire query.
+    pub const WIRE: u8 = 2;
+}
+
+/// The first byte of a query says how it is encoded.
+pub mod query {
+    /// A wire query follows ([`crate::wire_view`]), to be answered in wire form; sent to hosts
+    /// of ABI minor 3 or later. Any other first byte starts a MessagePack `Query` (0xc1 is a
+    /// byte MessagePack never uses).
+    pub const WIRE: u8 = 0xc1;
 }
 
 /// A tag byte, then a MessagePack message.
@@ -248,10 +258,30 @@ pub fn encode_answer(a: &Answer) -> Vec<u8> {
     }
 }
 
+/// Encodes the answer to a wire query, after what the writer holds (a reused buffer).
+pub fn encode_wire_answer_into(a: &Answer, w: &mut Writer) {
+    let start = w.0.len();
+    w.0.push(answer::WIRE);
+    if !w.answer(a) {
+        w.0.truncate(start);
+        w.0.push(answer::MESSAGE);
+        rmp_serde::encode::write(&mut w.0, a).expect("meeple messages always encode");
+    }
+}
+
+/// Decodes a query: a wire query (true) or a MessagePack one.
+pub fn decode_query(bytes: &[u8]) -> Result<(Query, bool), String> {
+    match bytes.split_first() {
+        Some((&query::WIRE, rest)) => read_whole(rest, "query", Reader::query).map(|q| (q, true)),
+        _ => decode(bytes).map(|q| (q, false)),
+    }
+}
+
 /// Decodes the answer to a query.
 pub fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
     match bytes.split_first() {
         Some((&answer::MESSAGE, rest)) => decode(rest),
+        Some((&answer::WIRE, rest)) => read_whole(rest, "wire answer", Reader::answer),
         Some((&answer::FIGURES, rest)) => read_whole(rest, "figures answer", Reader::figures).map(Answer::Figures),
         Some((t, _)) => Err(format!("an answer with unknown tag {t}")),
         None => Err("an empty answer".into()),

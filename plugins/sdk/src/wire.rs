@@ -54,7 +54,7 @@ impl Writer {
         ns.iter().for_each(|&n| self.put(n));
     }
 
-    fn location(&mut self, at: &Location) {
+    pub(crate) fn location(&mut self, at: &Location) {
         match *at {
             Location::Supply => self.words(&[0, 0, 0]),
             Location::Segment { segment } => self.words(&[1, segment as i64, 0]),
@@ -63,7 +63,7 @@ impl Writer {
         }
     }
 
-    fn list(&mut self, items: impl ExactSizeIterator<Item = i64>) {
+    pub(crate) fn list(&mut self, items: impl ExactSizeIterator<Item = i64>) {
         self.put(items.len() as i64);
         items.for_each(|n| self.put(n));
     }
@@ -72,12 +72,12 @@ impl Writer {
         target_words(t).into_iter().for_each(|n| self.put(n as i64));
     }
 
-    fn str(&mut self, s: &str) {
+    pub(crate) fn str(&mut self, s: &str) {
         self.put(s.len() as i64);
         self.0.extend_from_slice(s.as_bytes());
     }
 
-    fn value(&mut self, v: &Value) {
+    pub(crate) fn value(&mut self, v: &Value) {
         match v {
             Value::Null => self.put(0),
             Value::Bool(b) => self.words(&[1, *b as i64]),
@@ -292,7 +292,7 @@ impl<'a> Reader<'a> {
         Some(i32::from_le_bytes([w[0], w[1], w[2], w[3]]) as i64)
     }
 
-    fn location(&mut self) -> Option<Location> {
+    pub(crate) fn location(&mut self) -> Option<Location> {
         let (k, a, b) = (self.get()?, self.get()?, self.get()?);
         Some(match k {
             0 => Location::Supply,
@@ -302,12 +302,12 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn list(&mut self) -> Option<Vec<i64>> {
+    pub(crate) fn list(&mut self) -> Option<Vec<i64>> {
         let n = self.get()?;
         (0..n).map(|_| self.get()).collect()
     }
 
-    fn count(&mut self) -> Option<usize> {
+    pub(crate) fn count(&mut self) -> Option<usize> {
         usize::try_from(self.get()?).ok().filter(|&n| n <= self.bytes.len())
     }
 
@@ -315,19 +315,19 @@ impl<'a> Reader<'a> {
         target_of(self.get()?, self.get()?, self.get()?, self.get()?)
     }
 
-    fn str(&mut self) -> Option<String> {
+    pub(crate) fn str(&mut self) -> Option<String> {
         self.str_ref().map(str::to_string)
     }
 
     /// A string, borrowed from the bytes.
-    fn str_ref(&mut self) -> Option<&'a str> {
+    pub(crate) fn str_ref(&mut self) -> Option<&'a str> {
         let len = self.count()?;
         let bytes = self.bytes.get(self.at..self.at.checked_add(len)?)?;
         self.at += len;
         std::str::from_utf8(bytes).ok()
     }
 
-    fn value(&mut self, depth: u32) -> Option<Value> {
+    pub(crate) fn value(&mut self, depth: u32) -> Option<Value> {
         if depth > 64 {
             return None;
         }

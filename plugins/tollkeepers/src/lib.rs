@@ -248,3 +248,6 @@ impl Expansion for Tollkeepers {
 }
 
 declare_plugin!("tollkeepers", "1.0.0", |settings: &Settings| Ok(Box::new(Tollkeepers::new(settings)?)));
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
