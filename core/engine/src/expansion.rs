@@ -10,9 +10,10 @@ use crate::action::Target;
 use crate::action::{Decision, Event, Offer};
 use crate::board::Placement;
 use crate::features::SegId;
-use crate::figures::FigureId;
+use crate::figures::{FigureId, FigureKindId};
 use crate::rng::GameRng;
 use crate::rules::TileId;
+use crate::state::GameState;
 use crate::tileset::SegmentKind;
 use crate::value::Value;
 pub use crate::view::View;
@@ -149,11 +150,20 @@ pub struct Interest {
     /// Hooks called only while the expansion's storage holds one of the keys (in any hook but
     /// `setup`, `on_action`, `on_decision` and `final_scoring`, which are always called).
     pub when_stored: Vec<(HookKind, Vec<String>)>,
+    /// Hooks called only while a figure of one of the kinds, anybody's, stands on the board
+    /// (in the same hooks as `when_stored`). Absent from the messages of older plugins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when_on_board: Vec<(HookKind, Vec<FigureKindId>)>,
 }
 
 impl Interest {
     /// Every call.
-    pub const ALL: Interest = Interest { tiles: None, features: Vec::new(), when_stored: Vec::new() };
+    pub const ALL: Interest =
+        Interest { tiles: None, features: Vec::new(), when_stored: Vec::new(), when_on_board: Vec::new() };
+
+    /// The hooks that are called whatever an expansion says it wants.
+    pub const ALWAYS_CALLED: [HookKind; 4] =
+        [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
 }
 
 /// An [`Interest`] ready for the turn machine's questions.
@@ -165,6 +175,8 @@ pub(crate) struct Wants {
     features: [u32; HookKind::ALL.len()],
     /// Per hook, the storage keys one of which must be held.
     stored: Vec<(HookKind, Vec<String>)>,
+    /// Per hook, the figure kinds one of which must stand on the board.
+    on_board: Vec<(HookKind, Vec<FigureKindId>)>,
 }
 
 impl Wants {
@@ -182,9 +194,10 @@ impl Wants {
         for (hook, kinds) in interest.features {
             features[hook as usize] = kinds.iter().fold(0, |m, &k| m | 1 << k as u32);
         }
-        let always = [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
+        let always = Interest::ALWAYS_CALLED;
         let stored = interest.when_stored.into_iter().filter(|(h, _)| !always.contains(h)).collect();
-        Wants { tiles, features, stored }
+        let on_board = interest.when_on_board.into_iter().filter(|(h, _)| !always.contains(h)).collect();
+        Wants { tiles, features, stored, on_board }
     }
 
     /// Whether an event is one the expansion wants.
@@ -205,11 +218,17 @@ impl Wants {
         self.features[hook as usize] & 1 << kind as u32 != 0
     }
 
-    /// Whether a hook is wanted with this storage.
-    pub(crate) fn hook(&self, hook: HookKind, storage: Option<&std::collections::BTreeMap<String, Value>>) -> bool {
-        self.stored
+    /// Whether a hook of expansion `e` is wanted in this state (its storage, its figures).
+    pub(crate) fn hook(&self, hook: HookKind, state: &GameState, e: u16) -> bool {
+        let storage = || state.storage_of(e);
+        let stored = self
+            .stored
             .iter()
-            .all(|(h, keys)| *h != hook || storage.is_some_and(|s| keys.iter().any(|k| s.contains_key(k.as_str()))))
+            .all(|(h, keys)| *h != hook || storage().is_some_and(|s| keys.iter().any(|k| s.contains_key(k.as_str()))));
+        stored
+            && self.on_board.iter().all(|(h, kinds)| {
+                *h != hook || kinds.iter().any(|&k| state.figures_of_kind(k).any(|(_, f)| f.at.is_on_board()))
+            })
     }
 }
 

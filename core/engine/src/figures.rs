@@ -112,6 +112,13 @@ pub enum Location {
     Aside,
 }
 
+impl Location {
+    /// Whether the figure stands on the board (on a segment or a point).
+    pub fn is_on_board(self) -> bool {
+        matches!(self, Location::Segment { .. } | Location::Point { .. })
+    }
+}
+
 /// One figure of one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Figure {

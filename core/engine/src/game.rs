@@ -571,7 +571,7 @@ impl Game {
         if !subs.is_empty() && !v.is_empty() {
             let mut allowed = vec![true; v.len()];
             for &e in subs {
-                if !rules.wants(e).hook(HookKind::CanPlaceTile, self.state.storage_of(e)) {
+                if !rules.wants(e).hook(HookKind::CanPlaceTile, &self.state, e) {
                     continue;
                 }
                 let view = View::local(&rules, &self.state, e);
@@ -657,7 +657,7 @@ impl Game {
         self.state.turn.offers.clear();
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::FigureActions) {
-            if !rules.wants(e).hook(HookKind::FigureActions, self.state.storage_of(e)) {
+            if !rules.wants(e).hook(HookKind::FigureActions, &self.state, e) {
                 continue;
             }
             let mut offers = Vec::new();
@@ -760,8 +760,7 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::ModifyScore) {
             let wants = rules.wants(e);
-            if !wants.feature(HookKind::ModifyScore, scoring.kind)
-                || !wants.hook(HookKind::ModifyScore, self.state.storage_of(e))
+            if !wants.feature(HookKind::ModifyScore, scoring.kind) || !wants.hook(HookKind::ModifyScore, &self.state, e)
             {
                 continue;
             }
@@ -912,7 +911,7 @@ impl Game {
         let event = self.events.last().cloned().expect("just pushed");
         let result = subs.iter().try_for_each(|&e| {
             let wants = rules.wants(e);
-            if !wants.event(&event) || !wants.hook(hook, self.state.storage_of(e)) {
+            if !wants.event(&event) || !wants.hook(hook, &self.state, e) {
                 return Ok(());
             }
             self.call(e, hook, |x, view, out| x.on_event(view, &event, out))

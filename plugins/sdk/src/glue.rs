@@ -2,20 +2,20 @@
 //! questions go to the host. `declare_plugin!` wires a plugin's factory to these functions.
 
 use crate::abi::{Bytes, ERROR, Facts, HostV1, OK, PANICKED, Sink, vec_sink};
-use crate::proto::{self,
-    Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply_into, reply, tag,
+use crate::proto::{
+    self, Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply_into, reply, tag,
     tagged_message,
 };
 use crate::wire::{OwnFigures, Reader, Writer};
 use meeple_core::Value;
 use meeple_core::action::Offer;
+use meeple_core::board::Placement;
 use meeple_core::view::{Answer, Query, ViewSource};
 use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Interest, Rules, View};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{OnceLock, RwLock};
 
 pub use crate::proto::Settings;
 
@@ -25,48 +25,66 @@ struct Instance {
     rules: OnceLock<(Rules, u16)>,
 }
 
-static INSTANCES: RwLock<Vec<Arc<Instance>>> = RwLock::new(Vec::new());
+/// Every instance made, never dropped: an instance lives as long as the rulesets that use it,
+/// which the host keeps until it exits (the library is never unloaded either).
+static INSTANCES: RwLock<Vec<&'static Instance>> = RwLock::new(Vec::new());
 
 thread_local! {
-    /// The host of the call in progress on this thread (for logging).
-    static HOST: Cell<*const HostV1> = const { Cell::new(std::ptr::null()) };
+    /// What the calls on this thread reuse. One thread-local for all of it: in a library, each
+    /// access to one is a call into the dynamic linker.
+    static STATE: CallState = const {
+        CallState { host: Cell::new(std::ptr::null()), reply: Cell::new(Vec::new()), buffers: Cell::new(Buffers::new()) }
+    };
 }
 
-thread_local! {
-    /// Reused between calls: the reply being written …
-    static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// … and the expansion's own figures and the offers of `figure_actions`.
-    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+/// A thread's state between and during calls.
+struct CallState {
+    /// The host of the call in progress (for logging), or null.
+    host: Cell<*const HostV1>,
+    /// The reply being written.
+    reply: Cell<Vec<u8>>,
+    /// The buffers of a call's inputs and outputs (empty ones while a call holds them).
+    buffers: Cell<Buffers>,
 }
 
-#[derive(Default)]
+/// Reused between calls: the expansion's own figures, the offers of `figure_actions`, and the
+/// candidates of `can_place_tile` with their verdicts.
 struct Buffers {
     own: OwnFigures,
     offers: Vec<Offer>,
+    candidates: Vec<Placement>,
+    allowed: Vec<bool>,
 }
 
-/// Takes the thread's reused buffers (fresh ones if a call on this thread holds them).
-fn take_buffers() -> Buffers {
-    BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()))
-}
-
-/// Gives buffers back for the next call, emptied.
-fn give_back(mut buffers: Buffers) {
-    buffers.offers.clear();
-    BUFFERS.with(|b| *b.borrow_mut() = buffers);
+impl Buffers {
+    const fn new() -> Buffers {
+        Buffers {
+            own: OwnFigures { kinds: Vec::new(), figures: Vec::new() },
+            offers: Vec::new(),
+            candidates: Vec::new(),
+            allowed: Vec::new(),
+        }
+    }
 }
 
 /// Runs an entry point: its reply goes to the sink; an error or a panic becomes a status.
 fn guarded(sink: *mut c_void, write: Sink, f: impl FnOnce() -> Result<Vec<u8>, String>) -> u32 {
-    guarded_into(sink, write, |out| {
-        *out = f()?;
-        Ok(())
+    STATE.with(|state| {
+        guarded_into(state, sink, write, |out| {
+            *out = f()?;
+            Ok(())
+        })
     })
 }
 
 /// Runs an entry point that writes its reply into a buffer, which goes to the sink.
-fn guarded_into(sink: *mut c_void, write: Sink, f: impl FnOnce(&mut Vec<u8>) -> Result<(), String>) -> u32 {
-    let mut out = REPLY.with(|r| std::mem::take(&mut *r.borrow_mut()));
+fn guarded_into(
+    state: &CallState,
+    sink: *mut c_void,
+    write: Sink,
+    f: impl FnOnce(&mut Vec<u8>) -> Result<(), String>,
+) -> u32 {
+    let mut out = state.reply.take();
     out.clear();
     let (status, bytes) = match catch_unwind(AssertUnwindSafe(|| f(&mut out))) {
         Ok(Ok(())) => (OK, out),
@@ -80,9 +98,12 @@ fn guarded_into(sink: *mut c_void, write: Sink, f: impl FnOnce(&mut Vec<u8>) -> 
             (PANICKED, message.into_bytes())
         }
     };
-    // SAFETY: the caller passed `sink` and `write` together for this call.
-    unsafe { write(sink, Bytes::from_slice(&bytes)) };
-    REPLY.with(|r| *r.borrow_mut() = bytes);
+    // An empty reply needs no copy: the host's buffer is empty already.
+    if !bytes.is_empty() {
+        // SAFETY: the caller passed `sink` and `write` together for this call.
+        unsafe { write(sink, Bytes::from_slice(&bytes)) };
+    }
+    state.reply.set(bytes);
     status
 }
 
@@ -106,7 +127,7 @@ where
             HookKind::ALL.iter().filter(|h| expansion.hooks().contains(**h)).map(|h| h.name().to_string()).collect();
         let categories = expansion.categories();
         let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
-        all.push(Arc::new(Instance { expansion, rules: OnceLock::new() }));
+        all.push(Box::leak(Box::new(Instance { expansion, rules: OnceLock::new() })));
         Ok(encode(&Created { instance: (all.len() - 1) as u32, hooks, categories }))
     })
 }
@@ -118,52 +139,60 @@ where
 pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c_void, write: Sink) -> u32 {
     // SAFETY: the host keeps the call bytes alive for the call.
     let input = unsafe { call.as_slice() };
-    guarded_into(sink, write, |out| {
-        let inst = INSTANCES
-            .read()
-            .map_err(|_| "instance table poisoned".to_string())?
-            .get(instance as usize)
-            .cloned()
-            .ok_or_else(|| format!("no plugin instance {instance}"))?;
-        let mut buffers = take_buffers();
-        let (call, brought) = read_call(input, &mut buffers.own)?;
-        if let Call::Rules { rules, expansion } = call {
-            let _ = inst.rules.set((rules.build()?, expansion));
-            // SAFETY: the table the host passed to this call.
-            if unsafe { HostV1::minor(host) } < 2 {
-                return Ok(());
-            }
-            let rules = &inst.rules.get().expect("just set").0;
-            let interest = inst.expansion.interest(rules);
-            if interest != Interest::ALL {
-                *out = tagged_message(reply::INTEREST, &interest);
-            }
+    STATE.with(|state| guarded_into(state, sink, write, |out| run(state, host, instance, input, out)))
+}
+
+/// Runs one call of an instance, writing its reply into `out`.
+fn run(state: &CallState, host: *const HostV1, instance: u32, input: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+    let inst: &'static Instance = *INSTANCES
+        .read()
+        .map_err(|_| "instance table poisoned".to_string())?
+        .get(instance as usize)
+        .ok_or_else(|| format!("no plugin instance {instance}"))?;
+    let mut buffers = state.buffers.replace(Buffers::new());
+    let (call, brought) = read_call(input, &mut buffers)?;
+    if let Call::Rules { rules, expansion } = call {
+        let _ = inst.rules.set((rules.build()?, expansion));
+        // SAFETY: the table the host passed to this call.
+        let minor = unsafe { HostV1::minor(host) };
+        if minor < 2 {
             return Ok(());
         }
-        let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
-        HOST.with(|h| h.set(host));
-        let own = std::mem::take(&mut buffers.own);
-        let source = HostSource::new(host, brought.then_some(own));
-        let view = View::remote(rules, &source, *index);
-        let result = dispatch(inst.expansion.as_ref(), &view, call, std::mem::take(&mut buffers.offers));
-        HOST.with(|h| h.set(std::ptr::null()));
-        let mut w = Writer(std::mem::take(out));
-        encode_reply_into(&result, &mut w);
-        *out = w.0;
-        if let Some(own) = source.own {
-            buffers.own = own;
+        let rules = &inst.rules.get().expect("just set").0;
+        let mut interest = inst.expansion.interest(rules);
+        if minor < 3 {
+            // Unknown to those hosts; without it they call more often, which is always right.
+            interest.when_on_board.clear();
         }
-        if let Ok(reply) = result {
-            buffers.offers = reply.offers;
+        if interest != Interest::ALL {
+            *out = tagged_message(reply::INTEREST, &interest);
         }
-        give_back(buffers);
-        Ok(())
-    })
+        return Ok(());
+    }
+    let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
+    state.host.set(host);
+    let own = std::mem::take(&mut buffers.own);
+    let source = HostSource::new(host, brought.then_some(own));
+    let view = View::remote(rules, &source, *index);
+    let result = dispatch(inst.expansion.as_ref(), &view, call, &mut buffers);
+    state.host.set(std::ptr::null());
+    let mut w = Writer(std::mem::take(out));
+    encode_reply_into(&result, &mut w);
+    *out = w.0;
+    if let Some(own) = source.own {
+        buffers.own = own;
+    }
+    if let Ok(reply) = result {
+        buffers.offers = reply.offers;
+        buffers.offers.clear();
+    }
+    state.buffers.set(buffers);
+    Ok(())
 }
 
 /// Decodes a call from its tagged bytes; the expansion's own figures, when they came along, go
-/// to `own` (and the flag says so).
-fn read_call(input: &[u8], own: &mut OwnFigures) -> Result<(Call, bool), String> {
+/// to the buffers (and the flag says so), as do candidate placements.
+fn read_call(input: &[u8], buffers: &mut Buffers) -> Result<(Call, bool), String> {
     let (&t, rest) = input.split_first().ok_or("an empty call")?;
     let bad = || format!("a malformed call (tag {t})");
     let mut r = Reader::new(rest);
@@ -184,9 +213,14 @@ fn read_call(input: &[u8], own: &mut OwnFigures) -> Result<(Call, bool), String>
             }
             event
         }
+        tag::CANDIDATES => {
+            let mut candidates = std::mem::take(&mut buffers.candidates);
+            let tile = r.candidates_into(&mut candidates).filter(|_| r.at_end()).ok_or_else(bad)?;
+            return Ok((Call::CanPlaceTile { tile, candidates }, false));
+        }
         _ => return Ok((read_plain_call(t, rest).ok_or_else(bad)??, false)),
     };
-    r.own_figures_into(own).filter(|_| r.at_end()).ok_or_else(bad)?;
+    r.own_figures_into(&mut buffers.own).filter(|_| r.at_end()).ok_or_else(bad)?;
     Ok((call, true))
 }
 
@@ -195,25 +229,25 @@ fn read_plain_call(t: u8, rest: &[u8]) -> Option<Result<Call, String>> {
     Some(Ok(match t {
         tag::MESSAGE => return Some(decode(rest)),
         tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring()? },
-        tag::CANDIDATES => {
-            let (tile, candidates) = Reader::new(rest).candidates()?;
-            Call::CanPlaceTile { tile, candidates }
-        }
         _ => return None,
     }))
 }
 
-/// Runs a hook; `offers` is an empty list to fill (a reused buffer).
-fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call, offers: Vec<Offer>) -> CallResult {
+/// Runs a hook, with reused buffers: the offers to fill (empty), and those that get the
+/// candidates and verdicts of `can_place_tile` back.
+fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call, buffers: &mut Buffers) -> CallResult {
     let mut out = Commands::new(None);
-    let mut reply = Reply { offers, ..Reply::default() };
+    let mut reply = Reply { offers: std::mem::take(&mut buffers.offers), ..Reply::default() };
     let done: HookResult = match call {
         Call::Rules { .. } => Ok(()),
         Call::Setup => e.setup(view, &mut out),
         Call::CanPlaceTile { tile, candidates } => {
-            let mut allowed = vec![true; candidates.len()];
+            let mut allowed = std::mem::take(&mut buffers.allowed);
+            allowed.clear();
+            allowed.resize(candidates.len(), true);
             let r = e.can_place_tile(view, tile, &candidates, &mut allowed);
             reply.forbidden = (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect();
+            (buffers.candidates, buffers.allowed) = (candidates, allowed);
             r
         }
         Call::FigureActions => e.figure_actions(view, &mut reply.offers),
@@ -244,7 +278,9 @@ thread_local! {
     /// Stored values by key, with the storage version they were read at. A version names one
     /// content of one expansion's storage in any game (`GameState::storage_version`), so an
     /// entry stays right for every call that brings the same version.
-    static STORED: RefCell<HashMap<String, (u64, Option<Value>)>> = RefCell::new(HashMap::new());
+    /// A list, not a map: an expansion reads a handful of keys, and hashing each would cost more
+    /// than comparing them.
+    static STORED: RefCell<Vec<(String, u64, Option<Value>)>> = const { RefCell::new(Vec::new()) };
 }
 
 impl HostSource {
@@ -259,8 +295,8 @@ impl HostSource {
 
     /// A stored value, from the cache when the storage has not changed since it was read.
     fn storage(&self, key: &str, version: u64) -> Answer {
-        let cached = STORED.with(|c| match c.borrow().get(key) {
-            Some((v, value)) if *v == version => Some(value.clone()),
+        let cached = STORED.with(|c| match c.borrow().iter().find(|(k, ..)| k == key) {
+            Some((_, v, value)) if *v == version => Some(value.clone()),
             _ => None,
         });
         if let Some(value) = cached {
@@ -268,7 +304,13 @@ impl HostSource {
         }
         let answer = self.ask_host(&Query::Storage(key.to_string()));
         if let Answer::Value(value) = &answer {
-            STORED.with(|c| c.borrow_mut().insert(key.to_string(), (version, value.clone())));
+            STORED.with(|c| {
+                let mut c = c.borrow_mut();
+                match c.iter_mut().find(|(k, ..)| k == key) {
+                    Some(entry) => (entry.1, entry.2) = (version, value.clone()),
+                    None => c.push((key.to_string(), version, value.clone())),
+                }
+            });
         }
         answer
     }
@@ -323,13 +365,11 @@ impl ViewSource for HostSource {
 
 /// Writes a line to the host's log (only during a hook call; otherwise it is dropped).
 pub fn log(level: u32, message: &str) {
-    HOST.with(|h| {
-        let host = h.get();
-        if !host.is_null() {
-            // SAFETY: set for the duration of a call by `call`, which the host keeps alive.
-            unsafe { ((*host).log)((*host).ctx, level, Bytes::from_slice(message.as_bytes())) }
-        }
-    });
+    let host = STATE.with(|s| s.host.get());
+    if !host.is_null() {
+        // SAFETY: set for the duration of a call by `call`, which the host keeps alive.
+        unsafe { ((*host).log)((*host).ctx, level, Bytes::from_slice(message.as_bytes())) }
+    }
 }
 
 /// A [`HookError`] for a plugin's own failures.

@@ -519,13 +519,20 @@ impl<'a> Reader<'a> {
 
     /// Decodes a drawn tile and its candidates.
     pub fn candidates(&mut self) -> Option<(u16, Vec<Placement>)> {
+        let mut list = Vec::new();
+        Some((self.candidates_into(&mut list)?, list))
+    }
+
+    /// Decodes a drawn tile's candidates into a list (emptied first), and returns the tile.
+    pub fn candidates_into(&mut self, list: &mut Vec<Placement>) -> Option<u16> {
         let (tile, n) = (self.get()? as u16, self.get()?);
-        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        list.clear();
+        list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
             let pos = Pos::new(self.get()? as i32, self.get()? as i32);
             list.push(Placement { pos, rotation: Rotation::new(self.get()? as u8) });
         }
-        Some((tile, list))
+        Some(tile)
     }
 }
 

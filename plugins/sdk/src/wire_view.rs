@@ -276,7 +276,8 @@ mod tests {
     #[test]
     fn every_answer_but_decisions_survives_the_round_trip() {
         let tile = TileInfo { index: 3, tile: 17, pos: Pos::new(2, -9), rotation: Rotation::new(3), first_segment: 40 };
-        let figure = Figure { kind: 2, owner: 1, at: Location::Point { tile: 3, point: 1 }, face: 2, attached_to: None };
+        let figure =
+            Figure { kind: 2, owner: 1, at: Location::Point { tile: 3, point: 1 }, face: 2, attached_to: None };
         let answers = [
             Answer::Int(-5),
             Answer::Int(u64::MAX as i64 - 7),

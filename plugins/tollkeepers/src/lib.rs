@@ -146,9 +146,9 @@ impl Expansion for Tollkeepers {
         .fold(HookSet::NONE, |s, h| s.with(h))
     }
 
-    /// Only the tiles with intersections, completed roads, turn ends with a tollhouse to turn
-    /// over, and figure phases once an intersection is on the board: every other call does
-    /// nothing.
+    /// Only the tiles with intersections, completed roads once a tollhouse stands, turn ends
+    /// with a tollhouse to turn over, and figure phases once an intersection is on the board:
+    /// every other call does nothing.
     fn interest(&self, rules: &Rules) -> Interest {
         let tiles = (0..rules.tiles().len() as TileId)
             .filter(|&t| !roads::intersections(&rules.tile(t).def).is_empty())
@@ -160,6 +160,11 @@ impl Expansion for Tollkeepers {
                 (HookKind::TurnEnd, vec![ledger::FLIPS.into()]),
                 (HookKind::FigureActions, vec![ledger::VILLAGES.into()]),
             ],
+            // A road completed before any tollhouse stands pays no toll.
+            when_on_board: rules
+                .figure_by_name(TOLLHOUSE)
+                .map(|kind| vec![(HookKind::FeatureCompleted, vec![kind])])
+                .unwrap_or_default(),
         }
     }
 
@@ -248,6 +253,3 @@ impl Expansion for Tollkeepers {
 }
 
 declare_plugin!("tollkeepers", "1.0.0", |settings: &Settings| Ok(Box::new(Tollkeepers::new(settings)?)));
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
