@@ -178,6 +178,7 @@ local function count(view, out, key)
 end
 meeple.on("feature_completed", function(view, ev, out) count(view, out, ev.kind) end, { kinds = { "city" } })
 meeple.on("turn_end", function(view, ev, out) count(view, out, "turns") end, { stored = { "city" } })
+meeple.on("tile_placed", function(view, ev, out) count(view, out, "tiles") end, { on_board = { "meeple" } })
 "#;
     let root = write_mod("picky", &[("init.luau", script)]);
     let loaded = load_mod(&root, "picky").unwrap();
@@ -189,14 +190,18 @@ meeple.on("turn_end", function(view, ev, out) count(view, out, "turns") end, { s
     let mut bot = meeple_core::bots::RandomBot::new(3);
     for seed in 0..10 {
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
-        let (mut cities, mut turns_with_city) = (0, 0);
+        let (mut cities, mut turns_with_city, mut tiles_with_meeple) = (0, 0, 0);
+        let meeple = loaded.rules.figure_by_name("meeple").unwrap();
         while !game.is_over() {
+            // A tile is laid before any figure of its turn moves.
+            let on_board = game.state().figures_of_kind(meeple).any(|(_, f)| f.at.is_on_board());
             let action = meeple_core::bots::Bot::choose(&mut bot, &game);
             game.apply(action).unwrap();
             for ev in game.events() {
                 match ev {
                     Event::FeatureCompleted { kind: SegmentKind::City, .. } => cities += 1,
                     Event::TurnEnd { .. } if cities > 0 => turns_with_city += 1,
+                    Event::TilePlaced { .. } if on_board => tiles_with_meeple += 1,
                     _ => {}
                 }
             }
@@ -204,12 +209,15 @@ meeple.on("turn_end", function(view, ev, out) count(view, out, "turns") end, { s
         assert_eq!(stored(&game, "road"), 0, "no road completion reached the script");
         assert_eq!(stored(&game, "city"), cities);
         assert_eq!(stored(&game, "turns"), turns_with_city);
+        assert_eq!(stored(&game, "tiles"), tiles_with_meeple);
+        assert!(tiles_with_meeple > 0 && tiles_with_meeple < game.state().board().tiles().len(), "{tiles_with_meeple}");
     }
 
     for (hook, only, message) in [
         ("turn_end", "{ kinds = { \"city\" } }", "`kinds` is only for feature_completed"),
         ("feature_completed", "{ kinds = { \"castle\" } }", "unknown feature kind `castle`"),
         ("on_action", "{ stored = { \"x\" } }", "this hook is always called"),
+        ("setup", "{ on_board = { \"meeple\" } }", "this hook is always called; `on_board` is not for it"),
         ("turn_end", "{ when = {} }", "unknown key `when`"),
     ] {
         let bad = format!("meeple.on(\"{hook}\", function() end, {only})\n");

@@ -11,7 +11,7 @@ use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
-use meeple_core::{Command, HookKind, TileInfo, Value, View};
+use meeple_core::{Command, HookKind, Interest, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 
@@ -71,7 +71,7 @@ pub const API: &[ApiEntry] = &[
         "on",
         "hook: HookName, handler: (...any) -> (), only: Only?",
         "()",
-        "Registers the handler of a hook (once per hook). Only while the script loads. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held); the others are skipped, so the handler must do nothing in them.",
+        "Registers the handler of a hook (once per hook). Only while the script loads. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held; `on_board`: figure kinds, one of which must stand on the board, anybody's); the others are skipped, so the handler must do nothing in them.",
     ),
     e(M, "tile", "key: string", "TileKind", "The definition of a tile kind (`tileset:tile`). Only during a hook call."),
     e(
@@ -278,7 +278,7 @@ type Location = { kind: string, seg: number?, tile: number?, point: number? }
 type Figure = { id: number, kind: string, owner: number, at: Location, face: number, attached_to: number? }
 type Target = { kind: string, seg: number?, tile: number?, point: (number | string)?, figure: number? }
 type Candidate = { x: number, y: number, rotation: number }
-type Only = { kinds: {string}?, stored: {string}? }
+type Only = { kinds: {string}?, stored: {string}?, on_board: {string}? }
 type TileKind = { key: string, id: string, name: string, sides: string, segments: {Segment}, points: {NamedPoint}, illustrations: {Illustration}, tags: {string} }
 type OfferInfo = { code: number, target: Target, label: string }
 type DecisionInfo = { player: number, kind: string, options: {string}, data: any }
@@ -364,14 +364,21 @@ fn on(lua: &Lua, (hook, handler, only): (String, mlua::Function, Option<Table>))
     handlers.raw_set(hook, handler)
 }
 
-/// Feature kinds and storage keys from an `only` argument of `meeple.on`.
-type Only = (Option<Vec<SegmentKind>>, Option<Vec<String>>);
+/// What the `only` argument of `meeple.on` asks for.
+#[derive(Default)]
+pub(crate) struct Only {
+    /// Feature kinds.
+    pub kinds: Option<Vec<SegmentKind>>,
+    /// Storage keys.
+    pub stored: Option<Vec<String>>,
+    /// Figure kinds, as the script names them (resolved once the ruleset is known).
+    pub on_board: Option<Vec<String>>,
+}
 
-/// What the `only` argument of `meeple.on` asks for: feature kinds and storage keys.
+/// Reads the `only` argument of `meeple.on`.
 pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
     let name = hook.name();
-    let mut kinds = None;
-    let mut stored = None;
+    let mut read = Only::default();
     for pair in only.pairs::<String, LuaValue>() {
         let (key, value) = pair?;
         let list = |value: LuaValue| -> mlua::Result<Vec<String>> {
@@ -390,19 +397,22 @@ pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
                 let parse = |n: &String| {
                     SegmentKind::parse(n).ok_or_else(|| rt(format!("meeple.on `{name}`: unknown feature kind `{n}`")))
                 };
-                kinds = Some(list(value)?.iter().map(parse).collect::<mlua::Result<Vec<_>>>()?);
+                read.kinds = Some(list(value)?.iter().map(parse).collect::<mlua::Result<Vec<_>>>()?);
             }
-            "stored" => {
-                let always = [HookKind::Setup, HookKind::OnAction, HookKind::OnDecision, HookKind::FinalScoring];
-                if always.contains(&hook) {
-                    return Err(rt(format!("meeple.on `{name}`: this hook is always called; `stored` is not for it")));
+            "stored" | "on_board" => {
+                if Interest::ALWAYS_CALLED.contains(&hook) {
+                    return Err(rt(format!("meeple.on `{name}`: this hook is always called; `{key}` is not for it")));
                 }
-                stored = Some(list(value)?);
+                let names = Some(list(value)?);
+                if key == "stored" { read.stored = names } else { read.on_board = names }
             }
-            other => return Err(rt(format!("meeple.on `{name}`: unknown key `{other}` in `only` (kinds, stored)"))),
+            other => {
+                let known = "kinds, stored, on_board";
+                return Err(rt(format!("meeple.on `{name}`: unknown key `{other}` in `only` ({known})")));
+            }
         }
     }
-    Ok((kinds, stored))
+    Ok(read)
 }
 
 /// `math.random` over the expansion's random stream.

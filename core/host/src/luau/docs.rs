@@ -17,8 +17,9 @@ pub fn lua_api_markdown() -> String {
     s += "Players are numbered from 1. Segments, features, figures and placed tiles are ids. Figure kinds,\n";
     s += "tokens and score categories are names; a bare name means the script's own expansion.\n";
     s += "Editor support: point luau-lsp at `docs/meeple.d.luau` (see `docs/modding.md`).\n";
-    s += "A third argument, `meeple.on(hook, handler, { kinds = {\"city\"} })` or `{ stored = {\"key\"} }`,\n";
-    s += "says which calls can matter (features of those kinds; while the storage holds one of the keys),\n";
+    s += "A third argument, `meeple.on(hook, handler, { kinds = {\"city\"} })`, `{ stored = {\"key\"} }` or\n";
+    s += "`{ on_board = {\"builder\"} }`, says which calls can matter (features of those kinds; while the\n";
+    s += "storage holds one of the keys; while a figure of one of the kinds, anybody's, stands on the board),\n";
     s += "and the engine skips the others: a promise that the handler would do nothing in them.\n\n";
     s += "## Hooks\n\n| hook | handler | called |\n|---|---|---|\n";
     for h in HOOKS {

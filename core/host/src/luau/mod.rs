@@ -124,6 +124,8 @@ pub struct LuauExpansion {
     script: Arc<Script>,
     hooks: HookSet,
     interest: Interest,
+    /// The figure kinds of `on_board`, by name: resolved against each ruleset.
+    on_board: Vec<(HookKind, Vec<String>)>,
     categories: Vec<String>,
 }
 
@@ -134,10 +136,10 @@ impl LuauExpansion {
         let script = Arc::new(script);
         let vm = vm::Vm::new(&script).map_err(|e| error_report(&script, &e))?;
         let hooks = vm.hooks();
-        let interest = vm.interest();
+        let (interest, on_board) = vm.interest();
         let instance = NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed);
         VMS.with(|m| m.borrow_mut().insert(instance, Rc::new(vm)));
-        Ok(LuauExpansion { instance, script, hooks, interest, categories })
+        Ok(LuauExpansion { instance, script, hooks, interest, on_board, categories })
     }
 
     /// The script's files and settings.
@@ -192,8 +194,19 @@ impl Expansion for LuauExpansion {
         self.hooks
     }
 
-    fn interest(&self, _rules: &meeple_core::Rules) -> Interest {
-        self.interest.clone()
+    fn interest(&self, rules: &meeple_core::Rules) -> Interest {
+        let mut interest = self.interest.clone();
+        let ids = || rules.figures().iter().map(|f| f.id.as_str());
+        for (hook, names) in &self.on_board {
+            let kinds: Result<Vec<_>, _> =
+                names.iter().map(|n| api::resolve(ids(), &self.script.id, n, "figure kind")).collect();
+            match kinds {
+                Ok(kinds) => interest.when_on_board.push((*hook, kinds.into_iter().map(|k| k as u8).collect())),
+                // Called always then, which is never wrong; the modder learns why from the log.
+                Err(e) => tracing::warn!(expansion = self.script.id, hook = hook.name(), "on_board: {e}"),
+            }
+        }
+        interest
     }
 
     fn categories(&self) -> Vec<String> {

@@ -327,8 +327,10 @@ const MAIL_BYTES: usize = 64 * 1024;
 
 /// A VM with the script loaded and its handlers collected.
 pub(crate) struct Vm {
-    /// What the script's `meeple.on` calls said can matter.
+    /// What the script's `meeple.on` calls said can matter …
     interest: Interest,
+    /// … and the figure kinds of their `on_board`, by name.
+    on_board: Vec<(HookKind, Vec<String>)>,
     handlers: Vec<Option<Function>>,
     /// The `view` and `out` tables the prelude made.
     view: Table,
@@ -384,12 +386,13 @@ impl Vm {
 
         let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
         let only: Table = lua.named_registry_value(api::ONLY).map_err(fail)?;
-        let mut interest = Interest::ALL;
+        let (mut interest, mut on_board) = (Interest::ALL, Vec::new());
         for hook in HookKind::ALL {
             if let Some(t) = only.raw_get::<Option<Table>>(hook.name()).map_err(fail)? {
-                let (kinds, stored) = api::read_only(hook, &t).map_err(fail)?;
-                interest.features.extend(kinds.map(|k| (hook, k)));
-                interest.when_stored.extend(stored.map(|k| (hook, k)));
+                let only = api::read_only(hook, &t).map_err(fail)?;
+                interest.features.extend(only.kinds.map(|k| (hook, k)));
+                interest.when_stored.extend(only.stored.map(|k| (hook, k)));
+                on_board.extend(only.on_board.map(|k| (hook, k)));
             }
         }
         let mut handlers = vec![None; HookKind::ALL.len()];
@@ -427,6 +430,7 @@ impl Vm {
         }
         Ok(Vm {
             interest,
+            on_board,
             handlers,
             view,
             out,
@@ -442,9 +446,10 @@ impl Vm {
         })
     }
 
-    /// Which calls of its hooks can matter (the `only` arguments of `meeple.on`).
-    pub fn interest(&self) -> Interest {
-        self.interest.clone()
+    /// Which calls of its hooks can matter (the `only` arguments of `meeple.on`), and the
+    /// figure kinds named by their `on_board`.
+    pub fn interest(&self) -> (Interest, Vec<(HookKind, Vec<String>)>) {
+        (self.interest.clone(), self.on_board.clone())
     }
 
     /// The hooks the script registered.
