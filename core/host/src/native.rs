@@ -400,19 +400,20 @@ thread_local! {
 
 impl NativeExpansion {
     /// Writes the figures of the kinds the expansion declares, sent with the calls in which it
-    /// decides about them.
+    /// decides about them. Straight from the game state: this runs at nearly every call.
     fn write_own_figures(&self, view: &View<'_>, w: &mut Writer) {
         let kinds = self.own_kinds.get_or_init(|| {
             let prefix = format!("{}:", self.id);
             let figures = view.rules().figures();
             (0..figures.len() as FigureKindId).filter(|&k| figures[k as usize].id.starts_with(&prefix)).collect()
         });
-        let figures = match kinds[..] {
-            [] => Vec::new(),
-            [kind] => view.figures_of_kind(kind),
-            _ => kinds.iter().flat_map(|&k| view.figures_of_kind(k)).collect(),
-        };
-        w.own_figures_of(kinds, &figures);
+        match view.state() {
+            Some(state) => w.own_figures_from(kinds, kinds.iter().flat_map(|&k| state.figures_of_kind(k))),
+            None => {
+                let figures: Vec<_> = kinds.iter().flat_map(|&k| view.figures_of_kind(k)).collect();
+                w.own_figures_of(kinds, &figures)
+            }
+        }
     }
 }
 

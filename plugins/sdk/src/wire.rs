@@ -55,12 +55,7 @@ impl Writer {
     }
 
     pub(crate) fn location(&mut self, at: &Location) {
-        match *at {
-            Location::Supply => self.words(&[0, 0, 0]),
-            Location::Segment { segment } => self.words(&[1, segment as i64, 0]),
-            Location::Point { tile, point } => self.words(&[2, tile as i64, point as i64]),
-            Location::Aside => self.words(&[3, 0, 0]),
-        }
+        location_words(at).into_iter().for_each(|n| self.put(n as i64));
     }
 
     pub(crate) fn list(&mut self, items: impl ExactSizeIterator<Item = i64>) {
@@ -209,13 +204,21 @@ impl Writer {
 
     /// Appends figures with their ids.
     pub fn figures(&mut self, figures: &[(FigureId, Figure)]) {
-        self.0.reserve(4 + 32 * figures.len());
+        self.0.reserve(4 + FIGURE_BYTES * figures.len());
         self.put(figures.len() as i64);
-        for (id, f) in figures {
-            self.words(&[*id as i64, f.owner as i64, f.kind as i64]);
-            self.location(&f.at);
-            self.words(&[f.face as i64, f.attached_to.map_or(-1, |a| a as i64)]);
+        figures.iter().for_each(|(id, f)| self.figure(*id, f));
+    }
+
+    /// One figure's eight words at once.
+    fn figure(&mut self, id: FigureId, f: &Figure) {
+        let [at, a, b] = location_words(&f.at);
+        let words =
+            [id as i32, f.owner as i32, f.kind as i32, at, a, b, f.face as i32, f.attached_to.map_or(-1, i32::from)];
+        let mut bytes = [0u8; FIGURE_BYTES];
+        for (chunk, n) in bytes.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&n.to_le_bytes());
         }
+        self.0.extend_from_slice(&bytes);
     }
 
     /// Appends an expansion's own figure kinds and their figures.
@@ -227,6 +230,23 @@ impl Writer {
     pub fn own_figures_of(&mut self, kinds: &[FigureKindId], figures: &[(FigureId, Figure)]) {
         self.list(kinds.iter().map(|&k| k as i64));
         self.figures(figures);
+    }
+
+    /// Appends own figure kinds and their figures, as they come (the count is written last).
+    pub fn own_figures_from<'f>(
+        &mut self,
+        kinds: &[FigureKindId],
+        figures: impl Iterator<Item = (FigureId, &'f Figure)>,
+    ) {
+        self.list(kinds.iter().map(|&k| k as i64));
+        let count_at = self.0.len();
+        self.put(0);
+        let mut n = 0i32;
+        for (id, f) in figures {
+            self.figure(id, f);
+            n += 1;
+        }
+        self.0[count_at..count_at + 4].copy_from_slice(&n.to_le_bytes());
     }
 
     /// Appends offers.
@@ -263,6 +283,19 @@ impl Writer {
     }
 }
 
+/// Bytes of one figure: eight words.
+const FIGURE_BYTES: usize = 32;
+
+/// A location as three words: its kind (0 supply, 1 segment, 2 point, 3 aside) and its fields.
+fn location_words(at: &Location) -> [i32; 3] {
+    match *at {
+        Location::Supply => [0, 0, 0],
+        Location::Segment { segment } => [1, segment as i32, 0],
+        Location::Point { tile, point } => [2, tile as i32, point as i32],
+        Location::Aside => [3, 0, 0],
+    }
+}
+
 /// A target as four words: its kind (0 none, 1 point, 2 segment, 3 figure) and its fields.
 fn target_words(t: &Target) -> [i32; 4] {
     match *t {
@@ -293,13 +326,7 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn location(&mut self) -> Option<Location> {
-        let (k, a, b) = (self.get()?, self.get()?, self.get()?);
-        Some(match k {
-            0 => Location::Supply,
-            1 => Location::Segment { segment: a as u16 },
-            2 => Location::Point { tile: a as u16, point: b as u8 },
-            _ => Location::Aside,
-        })
+        Some(location_of(self.get()? as i32, self.get()? as i32, self.get()? as i32))
     }
 
     pub(crate) fn list(&mut self) -> Option<Vec<i64>> {
@@ -458,10 +485,13 @@ impl<'a> Reader<'a> {
         list.clear();
         list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
-            let (id, owner, kind) = (self.get()? as FigureId, self.get()? as u8, self.get()? as FigureKindId);
-            let at = self.location()?;
-            let (face, attached) = (self.get()? as u8, self.get()?);
-            let attached_to = (attached >= 0).then_some(attached as FigureId);
+            // A figure's words at once: one bounds check instead of eight.
+            let bytes = self.bytes.get(self.at..self.at + FIGURE_BYTES)?;
+            self.at += FIGURE_BYTES;
+            let w = |i: usize| i32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+            let at = location_of(w(3), w(4), w(5));
+            let attached_to = u16::try_from(w(7)).ok();
+            let (id, owner, kind, face) = (w(0) as FigureId, w(1) as u8, w(2) as FigureKindId, w(6) as u8);
             list.push((id, Figure { kind, owner, at, face, attached_to }));
         }
         Some(())
@@ -546,6 +576,16 @@ fn target_of(kind: i64, a: i64, b: i64, c: i64) -> Option<Target> {
         3 => Target::Figure { figure: FigureId::try_from(a).ok()? },
         _ => return None,
     })
+}
+
+/// A location from its three words.
+fn location_of(kind: i32, a: i32, b: i32) -> Location {
+    match kind {
+        0 => Location::Supply,
+        1 => Location::Segment { segment: a as u16 },
+        2 => Location::Point { tile: a as u16, point: b as u8 },
+        _ => Location::Aside,
+    }
 }
 
 fn segment_kind(n: i64) -> Option<SegmentKind> {
