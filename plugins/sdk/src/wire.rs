@@ -526,6 +526,7 @@ impl<'a> Reader<'a> {
                 |i: usize| i32::from_le_bytes([words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]]);
             let code = u32::try_from(word(0)).ok()?;
             let target = target_of(word(1) as i64, word(2) as i64, word(3) as i64, word(4) as i64)?;
+            // The label before is shared, not copied: one reference more per offer.
             let label = match word(5) {
                 -1 => {
                     self.at += 24;
@@ -533,10 +534,11 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     self.at += 20;
-                    Arc::from(self.str_ref()?)
+                    let label: Arc<str> = Arc::from(self.str_ref()?);
+                    previous = Some(label.clone());
+                    label
                 }
             };
-            previous = Some(label.clone());
             list.push(Offer { code, target, label });
         }
         Some(list)
