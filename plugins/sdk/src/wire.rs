@@ -54,6 +54,15 @@ impl Writer {
         ns.iter().for_each(|&n| self.put(n));
     }
 
+    /// Appends a record of `N` words with one copy (the hot lists: figures, offers, candidates).
+    fn record<const N: usize>(&mut self, words: [i32; N]) {
+        let mut bytes = [[0u8; 4]; N];
+        for (b, n) in bytes.iter_mut().zip(words) {
+            *b = n.to_le_bytes();
+        }
+        self.0.extend_from_slice(bytes.as_flattened());
+    }
+
     pub(crate) fn location(&mut self, at: &Location) {
         location_words(at).into_iter().for_each(|n| self.put(n as i64));
     }
@@ -212,13 +221,16 @@ impl Writer {
     /// One figure's eight words at once.
     fn figure(&mut self, id: FigureId, f: &Figure) {
         let [at, a, b] = location_words(&f.at);
-        let words =
-            [id as i32, f.owner as i32, f.kind as i32, at, a, b, f.face as i32, f.attached_to.map_or(-1, i32::from)];
-        let mut bytes = [0u8; FIGURE_BYTES];
-        for (chunk, n) in bytes.chunks_exact_mut(4).zip(words) {
-            chunk.copy_from_slice(&n.to_le_bytes());
-        }
-        self.0.extend_from_slice(&bytes);
+        self.record([
+            id as i32,
+            f.owner as i32,
+            f.kind as i32,
+            at,
+            a,
+            b,
+            f.face as i32,
+            f.attached_to.map_or(-1, i32::from),
+        ]);
     }
 
     /// Appends an expansion's own figure kinds and their figures.
@@ -259,11 +271,7 @@ impl Writer {
             // Code, target and the label's length (-1: the label before) as six words at once.
             let [kind, a, b, c] = target_words(&o.target);
             let label = if same { -1 } else { o.label.len() as i32 };
-            let mut words = [0u8; 24];
-            for (chunk, n) in words.chunks_exact_mut(4).zip([o.code as i32, kind, a, b, c, label]) {
-                chunk.copy_from_slice(&n.to_le_bytes());
-            }
-            self.0.extend_from_slice(&words);
+            self.record([o.code as i32, kind, a, b, c, label]);
             if !same {
                 self.0.extend_from_slice(o.label.as_bytes());
             }
@@ -276,9 +284,7 @@ impl Writer {
         self.0.reserve(8 + 12 * candidates.len());
         self.words(&[tile as i64, candidates.len() as i64]);
         for p in candidates {
-            for n in [p.pos.x, p.pos.y, p.rotation.quarter_turns() as i32] {
-                self.0.extend_from_slice(&n.to_le_bytes());
-            }
+            self.record([p.pos.x, p.pos.y, p.rotation.quarter_turns() as i32]);
         }
     }
 }
@@ -318,6 +324,17 @@ impl<'a> Reader<'a> {
         Reader { bytes, at: 0 }
     }
 
+    /// The next `N` words, with one bounds check.
+    fn record<const N: usize>(&mut self) -> Option<[i32; N]> {
+        let bytes = self.bytes.get(self.at..self.at.checked_add(4 * N)?)?;
+        self.at += 4 * N;
+        let mut words = [0i32; N];
+        for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Some(words)
+    }
+
     /// The next word.
     pub fn get(&mut self) -> Option<i64> {
         let w = self.bytes.get(self.at..self.at + 4)?;
@@ -349,6 +366,11 @@ impl<'a> Reader<'a> {
     /// A string, borrowed from the bytes.
     pub(crate) fn str_ref(&mut self) -> Option<&'a str> {
         let len = self.count()?;
+        self.text(len)
+    }
+
+    /// The next `len` bytes as UTF-8.
+    fn text(&mut self, len: usize) -> Option<&'a str> {
         let bytes = self.bytes.get(self.at..self.at.checked_add(len)?)?;
         self.at += len;
         std::str::from_utf8(bytes).ok()
@@ -485,13 +507,9 @@ impl<'a> Reader<'a> {
         list.clear();
         list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
-            // A figure's words at once: one bounds check instead of eight.
-            let bytes = self.bytes.get(self.at..self.at + FIGURE_BYTES)?;
-            self.at += FIGURE_BYTES;
-            let w = |i: usize| i32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
-            let at = location_of(w(3), w(4), w(5));
-            let attached_to = u16::try_from(w(7)).ok();
-            let (id, owner, kind, face) = (w(0) as FigureId, w(1) as u8, w(2) as FigureKindId, w(6) as u8);
+            let [id, owner, kind, at, a, b, face, attached] = self.record()?;
+            let (at, attached_to) = (location_of(at, a, b), u16::try_from(attached).ok());
+            let (id, owner, kind, face) = (id as FigureId, owner as u8, kind as FigureKindId, face as u8);
             list.push((id, Figure { kind, owner, at, face, attached_to }));
         }
         Some(())
@@ -521,20 +539,14 @@ impl<'a> Reader<'a> {
         let mut previous: Option<Arc<str>> = None;
         for _ in 0..n {
             // Code, target and the label's length at once (-1: the label before).
-            let words = self.bytes.get(self.at..self.at + 24)?;
-            let word =
-                |i: usize| i32::from_le_bytes([words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]]);
-            let code = u32::try_from(word(0)).ok()?;
-            let target = target_of(word(1) as i64, word(2) as i64, word(3) as i64, word(4) as i64)?;
+            let [code, kind, a, b, c, len] = self.record()?;
+            let code = u32::try_from(code).ok()?;
+            let target = target_of(kind as i64, a as i64, b as i64, c as i64)?;
             // The label before is shared, not copied: one reference more per offer.
-            let label = match word(5) {
-                -1 => {
-                    self.at += 24;
-                    previous.clone()?
-                }
+            let label = match len {
+                -1 => previous.clone()?,
                 _ => {
-                    self.at += 20;
-                    let label: Arc<str> = Arc::from(self.str_ref()?);
+                    let label: Arc<str> = Arc::from(self.text(usize::try_from(len).ok()?)?);
                     previous = Some(label.clone());
                     label
                 }
@@ -561,8 +573,8 @@ impl<'a> Reader<'a> {
         list.clear();
         list.reserve(n.clamp(0, 4096) as usize);
         for _ in 0..n {
-            let pos = Pos::new(self.get()? as i32, self.get()? as i32);
-            list.push(Placement { pos, rotation: Rotation::new(self.get()? as u8) });
+            let [x, y, rotation] = self.record()?;
+            list.push(Placement { pos: Pos::new(x, y), rotation: Rotation::new(rotation as u8) });
         }
         Some(tile)
     }
