@@ -325,6 +325,51 @@ return dispatch, candidates, set_names, view, out
 /// Room for the largest event (a scoring of a feature touching many cities).
 const MAIL_BYTES: usize = 64 * 1024;
 
+/// The VM's mail buffer, written from Rust through a pointer to its bytes: Luau never moves or
+/// resizes a buffer, and `buffer` keeps this one alive for as long as the VM. Writing through
+/// `mlua::Buffer` costs a hundred instructions a call, for a copy of a few words.
+struct Mailbox {
+    buffer: mlua::Buffer,
+    bytes: *mut u8,
+}
+
+impl Mailbox {
+    fn new(lua: &Lua) -> mlua::Result<Mailbox> {
+        let buffer = lua.create_buffer_with_capacity(MAIL_BYTES)?;
+        // SAFETY: pushes the buffer, reads the address of its bytes and pops it again.
+        #[allow(unsafe_code)]
+        let bytes = lua.exec_raw_lua(|raw| unsafe {
+            let state = raw.state();
+            if mlua::ffi::lua_checkstack(state, 1) == 0 {
+                return Err(mlua::Error::runtime("no Lua stack left for the mailbox"));
+            }
+            raw.push(&buffer)?;
+            let mut len = 0;
+            let bytes = mlua::ffi::lua_tobuffer(state, -1, &mut len).cast::<u8>();
+            mlua::ffi::lua_pop(state, 1);
+            if bytes.is_null() || len < MAIL_BYTES {
+                return Err(mlua::Error::runtime("the mailbox is not a buffer"));
+            }
+            Ok(bytes)
+        })?;
+        Ok(Mailbox { buffer, bytes })
+    }
+
+    /// Copies `data` to the start of the buffer.
+    fn write(&self, data: &[u8]) -> mlua::Result<()> {
+        if data.len() > MAIL_BYTES {
+            return Err(mlua::Error::runtime("an event is too large for the script mailbox"));
+        }
+        // SAFETY: `bytes` points at MAIL_BYTES live bytes (see the type), no Lua code runs during
+        // the copy, and `data` is Rust memory, so the two do not overlap.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::copy_nonoverlapping(data.as_ptr(), self.bytes, data.len())
+        };
+        Ok(())
+    }
+}
+
 /// A VM with the script loaded and its handlers collected.
 pub(crate) struct Vm {
     /// What the script's `meeple.on` calls said can matter.
@@ -333,7 +378,7 @@ pub(crate) struct Vm {
     /// The `view` and `out` tables the prelude made.
     view: Table,
     out: Table,
-    mail: mlua::Buffer,
+    mail: Mailbox,
     scratch: RefCell<Writer>,
     /// Per event hook with a handler, the prelude's function that calls it.
     dispatch: Vec<Option<Function>>,
@@ -399,7 +444,7 @@ impl Vm {
             by_number.raw_set(hook as i64, h.clone()).map_err(fail)?;
             handlers[hook as usize] = h;
         }
-        let mail = lua.create_buffer_with_capacity(MAIL_BYTES).map_err(fail)?;
+        let mail = Mailbox::new(&lua).map_err(fail)?;
         let mut prelude = PRELUDE.to_string();
         // Longest names first, so that no name is replaced inside a longer one.
         let mut hooks = HookKind::ALL.to_vec();
@@ -412,7 +457,7 @@ impl Vm {
             .set_name("=meeple.prelude")
             .set_mode(ChunkMode::Text)
             .call((
-                mail.clone(),
+                mail.buffer.clone(),
                 lua.create_function(api::candidates).map_err(fail)?,
                 api::raw_view(&lua).map_err(fail)?,
                 api::raw_out(&lua).map_err(fail)?,
@@ -489,12 +534,7 @@ impl Vm {
 
     /// Copies the encoded fields into the VM's mail buffer.
     fn post(&self) -> mlua::Result<()> {
-        let mail = self.scratch.borrow();
-        if mail.0.len() > MAIL_BYTES {
-            return Err(mlua::Error::runtime("an event is too large for the script mailbox"));
-        }
-        self.mail.write_bytes(0, &mail.0);
-        Ok(())
+        self.mail.write(&self.scratch.borrow().0)
     }
 
     /// Calls the handler of `hook`, if any.
@@ -569,7 +609,7 @@ impl Vm {
         ctx.candidates.set((candidates.as_ptr(), candidates.len()));
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
-            self.mail.write_bytes(0, &call.to_le_bytes());
+            self.mail.write(&call.to_le_bytes())?;
             let tile_name = self.tile_names.borrow()[tile as usize].clone();
             let h = self.handlers[hook as usize].as_ref().expect("checked above");
             h.call((&self.view, tile_name, &self.candidates, &self.out))
