@@ -14,6 +14,7 @@
 pub mod api;
 pub mod docs;
 mod fast;
+mod raw;
 mod vm;
 
 use crate::paths::display_path;

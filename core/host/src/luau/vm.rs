@@ -16,13 +16,14 @@
 //! `Lua::scope` would cost about half a microsecond.
 
 use super::api;
+use super::raw::{Caller, Ref};
 use super::{Limits, Script};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Interest, Placement, Scoring, TileId, View};
 use meeple_plugin_sdk::wire::Writer;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -375,16 +376,21 @@ pub(crate) struct Vm {
     /// What the script's `meeple.on` calls said can matter.
     interest: Interest,
     handlers: Vec<Option<Function>>,
+    /// Per hook with a handler, the function Rust calls: the prelude's dispatch function for
+    /// events, which takes its arguments from the mail, else the handler.
+    targets: Vec<Option<Ref>>,
+    caller: Caller,
     /// The `view` and `out` tables the prelude made.
     view: Table,
     out: Table,
+    view_ref: Ref,
+    out_ref: Ref,
+    candidates: Ref,
     mail: Mailbox,
     scratch: RefCell<Writer>,
-    /// Per event hook with a handler, the prelude's function that calls it.
-    dispatch: Vec<Option<Function>>,
-    candidates: Table,
     set_names: Function,
-    tile_names: RefCell<Vec<mlua::LuaString>>,
+    /// The names of tile kinds, by tile kind, once [`Vm::ensure_names`] ran.
+    tile_names: OnceCell<Vec<Ref>>,
     budget: Budget,
     ctx: Rc<Ctx>,
     lua: Lua,
@@ -464,23 +470,28 @@ impl Vm {
                 by_number,
             ))
             .map_err(fail)?;
-        let mut dispatch = vec![None; HookKind::ALL.len()];
+        let caller = Caller::new(&lua).map_err(fail)?;
+        let mut targets = vec![None; HookKind::ALL.len()];
         for hook in HookKind::ALL {
-            if handlers[hook as usize].is_some() {
-                dispatch[hook as usize] = dispatch_table.raw_get::<Option<Function>>(hook as i64).map_err(fail)?;
-            }
+            let Some(handler) = &handlers[hook as usize] else { continue };
+            let dispatch = dispatch_table.raw_get::<Option<Function>>(hook as i64).map_err(fail)?;
+            let target = caller.keep(&lua, dispatch.as_ref().unwrap_or(handler)).map_err(fail)?;
+            targets[hook as usize] = Some(target);
         }
         Ok(Vm {
             interest,
             handlers,
+            targets,
+            view_ref: caller.keep(&lua, &view).map_err(fail)?,
+            out_ref: caller.keep(&lua, &out).map_err(fail)?,
+            candidates: caller.keep(&lua, &candidates).map_err(fail)?,
+            caller,
             view,
             out,
             mail,
             scratch: RefCell::new(Writer::default()),
-            dispatch,
-            candidates,
             set_names,
-            tile_names: RefCell::new(Vec::new()),
+            tile_names: OnceCell::new(),
             budget,
             ctx,
             lua,
@@ -504,7 +515,7 @@ impl Vm {
     /// Gives the prelude the names of tile kinds, figure kinds and segment kinds (once per VM:
     /// a script's expansion belongs to one ruleset).
     fn ensure_names(&self, view: &View<'_>) -> mlua::Result<()> {
-        if !self.tile_names.borrow().is_empty() {
+        if self.tile_names.get().is_some() {
             return Ok(());
         }
         let rules = view.rules();
@@ -513,8 +524,8 @@ impl Vm {
         let mut tile_names = Vec::with_capacity(rules.tiles().len());
         for (i, k) in rules.tiles().iter().enumerate() {
             let name = self.lua.create_string(k.key.as_bytes())?;
-            tiles.raw_set(i as i64, name.clone())?;
-            tile_names.push(name);
+            tile_names.push(self.caller.keep(&self.lua, &name)?);
+            tiles.raw_set(i as i64, name)?;
         }
         let figures = self.lua.create_table()?;
         for (i, f) in rules.figures().iter().enumerate() {
@@ -528,7 +539,7 @@ impl Vm {
         t.raw_set("figures", figures)?;
         t.raw_set("kinds", kinds)?;
         self.set_names.call::<()>(t)?;
-        *self.tile_names.borrow_mut() = tile_names;
+        let _ = self.tile_names.set(tile_names);
         Ok(())
     }
 
@@ -545,14 +556,14 @@ impl Vm {
         out: &mut Commands<'_>,
         args: Args<'_>,
     ) -> Result<(), HookError> {
-        let Some(h) = &self.handlers[hook as usize] else { return Ok(()) };
+        let Some(target) = self.targets[hook as usize] else { return Ok(()) };
         let ctx = self.ctx();
         let _in = Enter::new(ctx, &self.budget, view, out, hook);
         let lua = &self.lua;
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
             match args {
-                Args::None => h.call((&self.view, &self.out)),
+                Args::None => self.caller.call(lua, target, &[self.view_ref, self.out_ref]),
                 Args::Event(e) => {
                     let figure =
                         |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
@@ -565,7 +576,7 @@ impl Vm {
                         return Ok(());
                     }
                     self.post()?;
-                    self.dispatch[hook as usize].as_ref().expect("an event hook with a handler").call(())
+                    self.caller.call(lua, target, &[])
                 }
                 Args::Scoring(s) => {
                     {
@@ -574,15 +585,21 @@ impl Vm {
                         w.scoring(s);
                     }
                     self.post()?;
-                    self.dispatch[hook as usize].as_ref().expect("an event hook with a handler").call(())
+                    self.caller.call(lua, target, &[])
                 }
-                Args::Offer(o) => h.call((&self.view, api::offer_table(lua, view, o)?, &self.out)),
+                // Rare calls, with tables built through mlua: called through it too.
+                Args::Offer(o) => self.handler(hook)?.call((&self.view, api::offer_table(lua, view, o)?, &self.out)),
                 Args::Decision(d, option) => {
-                    h.call((&self.view, api::decision_table(lua, d)?, option as i64 + 1, &self.out))
+                    let decision = api::decision_table(lua, d)?;
+                    self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))
                 }
             }
         })();
         result.map_err(|e| self.error(&ctx.script, hook, e))
+    }
+
+    fn handler(&self, hook: HookKind) -> mlua::Result<&Function> {
+        self.handlers[hook as usize].as_ref().ok_or_else(|| mlua::Error::runtime("the hook has no handler"))
     }
 
     fn error(&self, script: &Script, hook: HookKind, e: mlua::Error) -> HookError {
@@ -598,9 +615,7 @@ impl Vm {
         candidates: &[Placement],
     ) -> Result<Vec<usize>, HookError> {
         let hook = HookKind::CanPlaceTile;
-        if self.handlers[hook as usize].is_none() {
-            return Ok(Vec::new());
-        }
+        let Some(handler) = self.targets[hook as usize] else { return Ok(Vec::new()) };
         let ctx = self.ctx();
         ctx.forbidden.borrow_mut().clear();
         let _in = Enter::new(ctx, &self.budget, view, out, hook);
@@ -610,9 +625,9 @@ impl Vm {
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
             self.mail.write(&call.to_le_bytes())?;
-            let tile_name = self.tile_names.borrow()[tile as usize].clone();
-            let h = self.handlers[hook as usize].as_ref().expect("checked above");
-            h.call((&self.view, tile_name, &self.candidates, &self.out))
+            let names = self.tile_names.get().expect("set by ensure_names");
+            let tile_name = *names.get(tile as usize).ok_or_else(|| mlua::Error::runtime("unknown tile kind"))?;
+            self.caller.call(&self.lua, handler, &[self.view_ref, tile_name, self.candidates, self.out_ref])
         })();
         ctx.candidates.set((std::ptr::null(), 0));
         result.map_err(|e| self.error(&ctx.script, hook, e))?;
