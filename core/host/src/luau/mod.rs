@@ -140,7 +140,8 @@ type InstanceMap<V> = HashMap<u64, V, BuildHasherDefault<InstanceHasher>>;
 
 thread_local! {
     /// This thread's VMs, by expansion instance.
-    static VMS: RefCell<InstanceMap<Rc<vm::Vm>>> = RefCell::new(InstanceMap::default());
+    static VMS: RefCell<InstanceMap<Rc<vm::Vm>>> =
+        const { RefCell::new(HashMap::with_hasher(BuildHasherDefault::new())) };
 }
 
 /// A Luau expansion: implements the hook interface by calling the script's handlers.

@@ -45,6 +45,7 @@ impl Caller {
             reserve(thread, 2)?;
             ffi::lua_pushlightuserdata(thread, wrapped.cast_mut());
             ffi::lua_pushcclosurek(thread, traceback, c"meeple.traceback".as_ptr(), 1, None);
+            reserve(thread, MAX_ARGS + 1)?;
             Ok(Caller { thread, kept: Cell::new(1) })
         })
     }
@@ -64,21 +65,26 @@ impl Caller {
             }
             raw.push_value(&value)?;
             ffi::lua_xmove(state, self.thread, 1);
+            reserve(self.thread, MAX_ARGS + 1)?;
             self.kept.set(self.kept.get() + 1);
             Ok(Ref(self.kept.get()))
         })
     }
 
-    /// Calls the function `f` with `args` in protected mode, discarding its results.
+    /// Calls the function `f` with at most [`MAX_ARGS`] `args` in protected mode, discarding
+    /// its results.
     pub fn call(&self, lua: &Lua, f: Ref, args: &[Ref]) -> mlua::Result<()> {
+        if args.len() > MAX_ARGS {
+            return Err(mlua::Error::runtime("too many arguments for a hook call"));
+        }
         let thread = self.thread;
         // SAFETY: the thread is alive while `lua` is (see `new`). The function and its arguments
-        // are pushed above the current top, which `_top` restores whatever happens (even if a
-        // panic resumes); the handler stays in slot 1.
+        // are pushed above the kept values, in the room reserved when they were kept (the
+        // collector shrinks no stack below what `lua_checkstack` reserved, and `lua_pushvalue`
+        // would grow it anyway). `lua_pcall` pops them, and leaves either nothing (no results
+        // are asked for) or the error, which `pop_error` moves off: the top is as before.
         #[allow(unsafe_code)]
         unsafe {
-            reserve(thread, args.len() + 1)?;
-            let _top = Top::new(thread);
             ffi::lua_pushvalue(thread, f.0);
             for a in args {
                 ffi::lua_pushvalue(thread, a.0);
@@ -90,6 +96,9 @@ impl Caller {
         }
     }
 }
+
+/// The most arguments [`Caller::call`] passes.
+pub(crate) const MAX_ARGS: usize = 4;
 
 /// Makes room for `n` more values on the stack.
 #[allow(unsafe_code)]
@@ -105,14 +114,6 @@ unsafe fn reserve(state: *mut lua_State, n: usize) -> mlua::Result<()> {
 struct Top {
     state: *mut lua_State,
     top: c_int,
-}
-
-impl Top {
-    #[allow(unsafe_code)]
-    unsafe fn new(state: *mut lua_State) -> Top {
-        // SAFETY: the caller passes a live state.
-        Top { state, top: unsafe { ffi::lua_gettop(state) } }
-    }
 }
 
 impl Drop for Top {

@@ -514,10 +514,15 @@ impl Vm {
 
     /// Gives the prelude the names of tile kinds, figure kinds and segment kinds (once per VM:
     /// a script's expansion belongs to one ruleset).
+    #[inline]
     fn ensure_names(&self, view: &View<'_>) -> mlua::Result<()> {
-        if self.tile_names.get().is_some() {
-            return Ok(());
+        match self.tile_names.get() {
+            Some(_) => Ok(()),
+            None => self.give_names(view),
         }
+    }
+
+    fn give_names(&self, view: &View<'_>) -> mlua::Result<()> {
         let rules = view.rules();
         let t = self.lua.create_table()?;
         let tiles = self.lua.create_table()?;
