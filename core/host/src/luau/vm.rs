@@ -40,20 +40,19 @@ pub(crate) enum Args<'a> {
 /// Counts interrupts against the per-call budget.
 struct Budget {
     limits: Limits,
+    /// Interrupts left in this call; `limits.steps - left` have been charged.
     left: Cell<u64>,
-    ticks: Cell<u32>,
     started: Cell<Option<Instant>>,
 }
 
 impl Budget {
     fn new(limits: Limits) -> Budget {
-        Budget { limits, left: Cell::new(limits.steps), ticks: Cell::new(0), started: Cell::new(None) }
+        Budget { limits, left: Cell::new(limits.steps), started: Cell::new(None) }
     }
 
     /// A fresh budget for one call, charged by the interrupt while the result lives.
     fn start(&self) -> Running {
         self.left.set(self.limits.steps);
-        self.ticks.set(0);
         self.started.set(None);
         Running::new(self)
     }
@@ -694,42 +693,66 @@ impl Drop for Running {
     }
 }
 
-/// Why the budget stops the script now, if it does.
+/// Why the budget stops the script now, if it does. Kept small, as it runs at every interrupt:
+/// the rare checks are in [`check`], the messages in [`overrun`].
+#[inline]
 fn charge(budget: &Budget, used_kib: impl FnOnce() -> usize) -> Option<String> {
     let left = budget.left.get();
     if left == 0 {
-        return Some(format!(
-            "the script ran for more than {} steps in one hook call (an endless loop?)",
-            budget.limits.steps
-        ));
+        return Some(overrun(budget, Overrun::Steps));
     }
     budget.left.set(left - 1);
-    let ticks = budget.ticks.get().wrapping_add(1);
-    budget.ticks.set(ticks);
+    let ticks = budget.limits.steps - (left - 1);
     // Memory is read every 8th interrupt: an allocation between two reads is bounded by Luau's
     // own limits (a string of at most 1 GiB), and the limit is a guard, not an accounting.
-    if ticks.is_multiple_of(8) && used_kib() << 10 > budget.limits.memory {
-        return Some(format!("the script ran out of memory (more than {} MiB)", budget.limits.memory >> 20));
+    if !ticks.is_multiple_of(8) {
+        return None;
+    }
+    check(budget, ticks, used_kib())
+}
+
+/// The checks of every 8th interrupt: memory, and now and then the clock.
+#[cold]
+#[inline(never)]
+fn check(budget: &Budget, ticks: u64, used_kib: usize) -> Option<String> {
+    if used_kib << 10 > budget.limits.memory {
+        return Some(overrun(budget, Overrun::Memory));
     }
     // The clock is read rarely: it is a backstop for work interrupts cannot count.
     if ticks.is_multiple_of(4096) {
         match budget.started.get() {
             None => budget.started.set(Some(Instant::now())),
-            Some(t0) if t0.elapsed() > budget.limits.wall => {
-                return Some(format!(
-                    "the script ran for more than {:.1} s in one hook call",
-                    budget.limits.wall.as_secs_f64()
-                ));
-            }
+            Some(t0) if t0.elapsed() > budget.limits.wall => return Some(overrun(budget, Overrun::Wall)),
             Some(_) => {}
         }
     }
     None
 }
 
-/// Luau calls this at every function call and loop back edge. It is a plain C callback rather
-/// than `Lua::set_interrupt`, whose wrapper costs about 50 ns a call, a third of a cheap hook.
-/// The error it raises carries no location; the traceback mlua adds gives it.
+/// Which limit a script went past.
+enum Overrun {
+    Steps,
+    Memory,
+    Wall,
+}
+
+#[cold]
+#[inline(never)]
+fn overrun(budget: &Budget, what: Overrun) -> String {
+    let limits = &budget.limits;
+    match what {
+        Overrun::Steps => {
+            format!("the script ran for more than {} steps in one hook call (an endless loop?)", limits.steps)
+        }
+        Overrun::Memory => format!("the script ran out of memory (more than {} MiB)", limits.memory >> 20),
+        Overrun::Wall => format!("the script ran for more than {:.1} s in one hook call", limits.wall.as_secs_f64()),
+    }
+}
+
+/// Luau calls this at every function call, return and loop back edge. It is a plain C callback
+/// rather than `Lua::set_interrupt`, whose wrapper costs about 50 ns a call, a third of a cheap
+/// hook. The error it raises carries no location; the traceback added by the message handler
+/// gives it.
 #[allow(unsafe_code)]
 extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int) {
     if gc >= 0 {
@@ -744,7 +767,15 @@ extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int)
     let used_kib = || unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize;
     // SAFETY: `Running` points RUNNING at a budget that outlives it, and clears it on drop.
     #[allow(unsafe_code)]
-    let Some(why) = charge(unsafe { &*budget }, used_kib) else { return };
+    if let Some(why) = charge(unsafe { &*budget }, used_kib) {
+        stop(state, why)
+    }
+}
+
+/// Stops the script with an error.
+#[cold]
+#[inline(never)]
+fn stop(state: *mut mlua::lua_State, why: String) -> ! {
     // SAFETY: raising a Lua error from an interrupt is how Luau stops a script; the message is
     // copied into Lua before the Rust string is dropped, so nothing of ours is left to unwind.
     #[allow(unsafe_code)]
