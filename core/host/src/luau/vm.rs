@@ -16,6 +16,7 @@
 //! `Lua::scope` would cost about half a microsecond.
 
 use super::api;
+use super::fast::LastName;
 use super::raw::{Caller, Ref};
 use super::{Limits, Script};
 use meeple_core::action::{Decision, Offer};
@@ -73,6 +74,10 @@ pub(crate) struct Ctx {
     candidates: Cell<(*const Placement, usize)>,
     /// Numbers `can_place_tile` calls.
     calls: Cell<u32>,
+    /// The figure kind the view's functions resolved last.
+    pub figure_kind: LastName,
+    /// The token the view's functions resolved last.
+    pub token: LastName,
 }
 
 impl Ctx {
@@ -413,6 +418,8 @@ impl Vm {
             offers: RefCell::new(Vec::new()),
             candidates: Cell::new((std::ptr::null(), 0)),
             calls: Cell::new(0),
+            figure_kind: LastName::default(),
+            token: LastName::default(),
         });
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
