@@ -254,10 +254,12 @@ local e_scoring = lazy_table({
     end,
 })
 local dispatch = {}
+-- Each dispatch function reads the upvalue `mail` once, into `m`: every read is an instruction.
 local function figure_event(hook, e)
     local handler = handlers[hook]
     return function()
-        e.figure, e.player, e.kind = rd(mail, 0), player(rd(mail, 4)), names.figures[rd(mail, 8)]
+        local m = mail
+        e.figure, e.player, e.kind = rd(m, 0), player(rd(m, 4)), names.figures[rd(m, 8)]
         return handler(view, e, out)
     end
 end
@@ -265,7 +267,8 @@ local function install_dispatch()
     local h = handlers[HOOK_TILE_PLACED]
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
-        e.player, e.index = player(rd(mail, 0)), rd(mail, 8)
+        local m = mail
+        e.player, e.index = player(rd(m, 0)), rd(m, 8)
         return h(view, e, out)
     end
     dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
@@ -273,32 +276,37 @@ local function install_dispatch()
     local completed = handlers[HOOK_FEATURE_COMPLETED]
     dispatch[HOOK_FEATURE_COMPLETED] = function()
         local e = e_completed
-        e.feature, e.kind, e.completer = rd(mail, 0), names.kinds[rd(mail, 4)], player(rd(mail, 8))
+        local m = mail
+        e.feature, e.kind, e.completer = rd(m, 0), names.kinds[rd(m, 4)], player(rd(m, 8))
         return completed(view, e, out)
     end
     local scored = handlers[HOOK_FEATURE_SCORED]
     dispatch[HOOK_FEATURE_SCORED] = function()
         local e = e_scored
-        e.feature, e.kind, e.completed = rd(mail, 0), names.kinds[rd(mail, 4)], rd(mail, 8) == 1
+        local m = mail
+        e.feature, e.kind, e.completed = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1
         return scored(view, e, out)
     end
     local part = handlers[HOOK_TURN_PART_END]
     dispatch[HOOK_TURN_PART_END] = function()
         local e = e_part
-        e.player, e.turn, e.part = player(rd(mail, 0)), rd(mail, 4), rd(mail, 8)
+        local m = mail
+        e.player, e.turn, e.part = player(rd(m, 0)), rd(m, 4), rd(m, 8)
         return part(view, e, out)
     end
     local turn = handlers[HOOK_TURN_END]
     dispatch[HOOK_TURN_END] = function()
         local e = e_turn
-        e.player, e.turn = player(rd(mail, 0)), rd(mail, 4)
+        local m = mail
+        e.player, e.turn = player(rd(m, 0)), rd(m, 4)
         return turn(view, e, out)
     end
     local modify = handlers[HOOK_MODIFY_SCORE]
     dispatch[HOOK_MODIFY_SCORE] = function()
         local e = e_scoring
-        e.feature, e.kind, e.completed, e.final = rd(mail, 0), names.kinds[rd(mail, 4)], rd(mail, 8) == 1, rd(mail, 12) == 1
-        e.tiles, e.arms = rd(mail, 16), rd(mail, 20)
+        local m = mail
+        e.feature, e.kind, e.completed, e.final = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1, rd(m, 12) == 1
+        e.tiles, e.arms = rd(m, 16), rd(m, 20)
         return modify(view, e, out)
     end
 end
