@@ -11,6 +11,7 @@
 
 use super::api::{resolve, stage_name};
 use super::vm::{Ctx, current};
+use meeple_core::features::SegId;
 use meeple_core::figures::{Figure, FigureId, Location};
 use meeple_core::{Pos, TileInfo, View};
 use mlua::ffi::{self, lua_State};
@@ -384,7 +385,7 @@ fast_functions! {
     tile_features => |s, v, _| {
         let t = s.placed(1, v)?;
         let n = v.rules().tile(t.tile).def.segments.len() as u16;
-        s.list_out((t.first_segment..t.first_segment + n).map(|seg| v.feature(seg).id as i64))
+        s.list_out((t.first_segment..t.first_segment + n).map(|seg| feature_root(v, seg) as i64))
     },
     segment_kind => |s, v, _| {
         let seg = s.seg(1, v)?;
@@ -392,7 +393,7 @@ fast_functions! {
     },
     feature_id => |s, v, _| {
         let seg = s.seg(1, v)?;
-        s.int_out(v.feature(seg).id as i64)
+        s.int_out(feature_root(v, seg) as i64)
     },
     feature => |s, v, _| {
         let f = v.feature(s.seg(1, v)?);
@@ -457,6 +458,15 @@ fast_functions! {
         let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
         s.int_out(v.neighbours(pos) as i64)
     },
+}
+
+/// The id of the feature a segment belongs to (its root segment): asked of the game state when
+/// the view has one, as `View::feature` also counts the feature's tiles, which a field has many.
+fn feature_root(view: &View<'_>, seg: SegId) -> SegId {
+    match view.state() {
+        Some(state) => state.features().find(seg),
+        None => view.feature(seg).id,
+    }
 }
 
 /// A placed tile as a `Tile` record, or nothing.
