@@ -11,9 +11,11 @@
 
 use super::api::{resolve, stage_name};
 use super::vm::{Ctx, current};
+use meeple_core::features::SegId;
 use meeple_core::figures::{Figure, FigureId, Location};
 use meeple_core::{Pos, TileInfo, View};
 use mlua::ffi::{self, lua_State};
+use std::cell::Cell;
 use std::ffi::{CStr, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -96,18 +98,56 @@ impl Stack {
         std::str::from_utf8(bytes).map_err(|_| format!("view:{}: {what} is not UTF-8", self.name))
     }
 
+    /// The bytes of a string argument, unchecked: for comparing with a name already resolved.
+    fn bytes(&self, n: c_int) -> Option<&[u8]> {
+        // SAFETY: as in `str`.
+        #[allow(unsafe_code)]
+        unsafe {
+            if ffi::lua_type(self.state, n + 1) != ffi::LUA_TSTRING {
+                return None;
+            }
+            let mut len = 0;
+            let p = ffi::lua_tolstring(self.state, n + 1, &mut len);
+            Some(std::slice::from_raw_parts(p.cast::<u8>(), len))
+        }
+    }
+
     /// A figure kind by name (`builder` or `traders-builders:builder`).
     fn figure_kind(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u8, String> {
-        let name = self.str(n, "the figure kind")?;
-        let ids = view.rules().figures().iter().map(|f| f.id.as_str());
-        resolve(ids, &ctx.script.id, name, "figure kind").map(|i| i as u8).map_err(|e| e.to_string())
+        let index = self.resolved(n, &ctx.figure_kind, || {
+            let name = self.str(n, "the figure kind")?;
+            let ids = view.rules().figures().iter().map(|f| f.id.as_str());
+            resolve(ids, &ctx.script.id, name, "figure kind").map_err(|e| e.to_string())
+        })?;
+        Ok(index as u8)
     }
 
     /// A token by name (`wine` or `traders-builders:wine`).
     fn token(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u16, String> {
-        let name = self.str(n, "the token")?;
-        let ids = view.rules().tokens().iter().map(|t| t.id.as_str());
-        resolve(ids, &ctx.script.id, name, "token").map(|i| i as u16).map_err(|e| e.to_string())
+        let index = self.resolved(n, &ctx.token, || {
+            let name = self.str(n, "the token")?;
+            let ids = view.rules().tokens().iter().map(|t| t.id.as_str());
+            resolve(ids, &ctx.script.id, name, "token").map_err(|e| e.to_string())
+        })?;
+        Ok(index as u16)
+    }
+
+    /// The index of the name in argument `n`: `last`'s if it is the name resolved last, else
+    /// what `resolve` says (remembered in `last` when it succeeds).
+    fn resolved(
+        &self,
+        n: c_int,
+        last: &LastName,
+        resolve: impl FnOnce() -> Result<usize, String>,
+    ) -> Result<usize, String> {
+        if let Some(index) = self.bytes(n).and_then(|b| last.get(b)) {
+            return Ok(index);
+        }
+        let index = resolve()?;
+        if let Some(b) = self.bytes(n) {
+            last.set(b, index);
+        }
+        Ok(index)
     }
 
     fn int_out(&mut self, v: i64) -> Result<(), String> {
@@ -245,6 +285,31 @@ impl Stack {
     }
 }
 
+/// The last name (of a figure kind or a token) a view function resolved, and its index. Scripts
+/// ask for the same one over and over (`view:supply(player, "builder")` at every tile), and
+/// resolving it (checking the UTF-8, comparing it with every id) costs more than the rest of
+/// the call. The rules of a VM do not change, so neither does the index of a name.
+#[derive(Default)]
+pub(crate) struct LastName(Cell<Option<(usize, [u8; LastName::BYTES], usize)>>);
+
+impl LastName {
+    /// The longest name remembered.
+    const BYTES: usize = 48;
+
+    fn get(&self, name: &[u8]) -> Option<usize> {
+        let (len, bytes, index) = self.0.get()?;
+        (bytes[..len] == *name).then_some(index)
+    }
+
+    fn set(&self, name: &[u8], index: usize) {
+        if name.len() <= Self::BYTES {
+            let mut bytes = [0; Self::BYTES];
+            bytes[..name.len()].copy_from_slice(name);
+            self.0.set(Some((name.len(), bytes, index)));
+        }
+    }
+}
+
 /// Runs a body for the C function `name` and returns its result count, or raises its error.
 fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -320,8 +385,7 @@ fast_functions! {
     tile_features => |s, v, _| {
         let t = s.placed(1, v)?;
         let n = v.rules().tile(t.tile).def.segments.len() as u16;
-        let ids: Vec<i64> = (t.first_segment..t.first_segment + n).map(|seg| v.feature(seg).id as i64).collect();
-        s.list_out(ids.into_iter())
+        s.list_out((t.first_segment..t.first_segment + n).map(|seg| feature_root(v, seg) as i64))
     },
     segment_kind => |s, v, _| {
         let seg = s.seg(1, v)?;
@@ -329,7 +393,7 @@ fast_functions! {
     },
     feature_id => |s, v, _| {
         let seg = s.seg(1, v)?;
-        s.int_out(v.feature(seg).id as i64)
+        s.int_out(feature_root(v, seg) as i64)
     },
     feature => |s, v, _| {
         let f = v.feature(s.seg(1, v)?);
@@ -359,7 +423,8 @@ fast_functions! {
     figure_segments => |s, v, ctx| {
         let player = s.player(1, v)?;
         let kind = s.figure_kind(2, v, ctx)?;
-        let figures = v.figures();
+        // The figures of a kind come in ascending ids, as in `figures()`.
+        let figures = v.figures_of_kind(kind);
         let segs: Vec<i64> = figures
             .iter()
             .filter(|(_, f)| f.owner == player && f.kind == kind)
@@ -393,6 +458,15 @@ fast_functions! {
         let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
         s.int_out(v.neighbours(pos) as i64)
     },
+}
+
+/// The id of the feature a segment belongs to (its root segment): asked of the game state when
+/// the view has one, as `View::feature` also counts the feature's tiles, which a field has many.
+fn feature_root(view: &View<'_>, seg: SegId) -> SegId {
+    match view.state() {
+        Some(state) => state.features().find(seg),
+        None => view.feature(seg).id,
+    }
 }
 
 /// A placed tile as a `Tile` record, or nothing.

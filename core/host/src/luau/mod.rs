@@ -14,6 +14,7 @@
 pub mod api;
 pub mod docs;
 mod fast;
+mod raw;
 mod vm;
 
 use crate::paths::display_path;
@@ -26,6 +27,7 @@ use meeple_core::{
 use meeple_toml::{Diagnostic, Report};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -113,9 +115,33 @@ fn one_problem(file: &Path, line: usize, message: String) -> Report {
 
 static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(1);
 
+/// Hashes instance numbers for [`VMS`], which is searched at every hook call: the numbers are
+/// distinct, so a multiplication spreads them enough, where SipHash costs a hundred instructions.
+#[derive(Default)]
+struct InstanceHasher(u64);
+
+impl Hasher for InstanceHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(self.0 ^ u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type InstanceMap<V> = HashMap<u64, V, BuildHasherDefault<InstanceHasher>>;
+
 thread_local! {
     /// This thread's VMs, by expansion instance.
-    static VMS: RefCell<HashMap<u64, Rc<vm::Vm>>> = RefCell::new(HashMap::new());
+    static VMS: RefCell<InstanceMap<Rc<vm::Vm>>> =
+        const { RefCell::new(HashMap::with_hasher(BuildHasherDefault::new())) };
 }
 
 /// A Luau expansion: implements the hook interface by calling the script's handlers.

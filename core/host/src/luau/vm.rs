@@ -16,13 +16,15 @@
 //! `Lua::scope` would cost about half a microsecond.
 
 use super::api;
+use super::fast::LastName;
+use super::raw::{Caller, Ref};
 use super::{Limits, Script};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Interest, Placement, Scoring, TileId, View};
 use meeple_plugin_sdk::wire::Writer;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -39,20 +41,19 @@ pub(crate) enum Args<'a> {
 /// Counts interrupts against the per-call budget.
 struct Budget {
     limits: Limits,
+    /// Interrupts left in this call; `limits.steps - left` have been charged.
     left: Cell<u64>,
-    ticks: Cell<u32>,
     started: Cell<Option<Instant>>,
 }
 
 impl Budget {
     fn new(limits: Limits) -> Budget {
-        Budget { limits, left: Cell::new(limits.steps), ticks: Cell::new(0), started: Cell::new(None) }
+        Budget { limits, left: Cell::new(limits.steps), started: Cell::new(None) }
     }
 
     /// A fresh budget for one call, charged by the interrupt while the result lives.
     fn start(&self) -> Running {
         self.left.set(self.limits.steps);
-        self.ticks.set(0);
         self.started.set(None);
         Running::new(self)
     }
@@ -73,6 +74,10 @@ pub(crate) struct Ctx {
     candidates: Cell<(*const Placement, usize)>,
     /// Numbers `can_place_tile` calls.
     calls: Cell<u32>,
+    /// The figure kind the view's functions resolved last.
+    pub figure_kind: LastName,
+    /// The token the view's functions resolved last.
+    pub token: LastName,
 }
 
 impl Ctx {
@@ -249,10 +254,12 @@ local e_scoring = lazy_table({
     end,
 })
 local dispatch = {}
+-- Each dispatch function reads the upvalue `mail` once, into `m`: every read is an instruction.
 local function figure_event(hook, e)
     local handler = handlers[hook]
     return function()
-        e.figure, e.player, e.kind = rd(mail, 0), player(rd(mail, 4)), names.figures[rd(mail, 8)]
+        local m = mail
+        e.figure, e.player, e.kind = rd(m, 0), player(rd(m, 4)), names.figures[rd(m, 8)]
         return handler(view, e, out)
     end
 end
@@ -260,7 +267,8 @@ local function install_dispatch()
     local h = handlers[HOOK_TILE_PLACED]
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
-        e.player, e.index = player(rd(mail, 0)), rd(mail, 8)
+        local m = mail
+        e.player, e.index = player(rd(m, 0)), rd(m, 8)
         return h(view, e, out)
     end
     dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
@@ -268,32 +276,37 @@ local function install_dispatch()
     local completed = handlers[HOOK_FEATURE_COMPLETED]
     dispatch[HOOK_FEATURE_COMPLETED] = function()
         local e = e_completed
-        e.feature, e.kind, e.completer = rd(mail, 0), names.kinds[rd(mail, 4)], player(rd(mail, 8))
+        local m = mail
+        e.feature, e.kind, e.completer = rd(m, 0), names.kinds[rd(m, 4)], player(rd(m, 8))
         return completed(view, e, out)
     end
     local scored = handlers[HOOK_FEATURE_SCORED]
     dispatch[HOOK_FEATURE_SCORED] = function()
         local e = e_scored
-        e.feature, e.kind, e.completed = rd(mail, 0), names.kinds[rd(mail, 4)], rd(mail, 8) == 1
+        local m = mail
+        e.feature, e.kind, e.completed = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1
         return scored(view, e, out)
     end
     local part = handlers[HOOK_TURN_PART_END]
     dispatch[HOOK_TURN_PART_END] = function()
         local e = e_part
-        e.player, e.turn, e.part = player(rd(mail, 0)), rd(mail, 4), rd(mail, 8)
+        local m = mail
+        e.player, e.turn, e.part = player(rd(m, 0)), rd(m, 4), rd(m, 8)
         return part(view, e, out)
     end
     local turn = handlers[HOOK_TURN_END]
     dispatch[HOOK_TURN_END] = function()
         local e = e_turn
-        e.player, e.turn = player(rd(mail, 0)), rd(mail, 4)
+        local m = mail
+        e.player, e.turn = player(rd(m, 0)), rd(m, 4)
         return turn(view, e, out)
     end
     local modify = handlers[HOOK_MODIFY_SCORE]
     dispatch[HOOK_MODIFY_SCORE] = function()
         local e = e_scoring
-        e.feature, e.kind, e.completed, e.final = rd(mail, 0), names.kinds[rd(mail, 4)], rd(mail, 8) == 1, rd(mail, 12) == 1
-        e.tiles, e.arms = rd(mail, 16), rd(mail, 20)
+        local m = mail
+        e.feature, e.kind, e.completed, e.final = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1, rd(m, 12) == 1
+        e.tiles, e.arms = rd(m, 16), rd(m, 20)
         return modify(view, e, out)
     end
 end
@@ -325,6 +338,51 @@ return dispatch, candidates, set_names, view, out
 /// Room for the largest event (a scoring of a feature touching many cities).
 const MAIL_BYTES: usize = 64 * 1024;
 
+/// The VM's mail buffer, written from Rust through a pointer to its bytes: Luau never moves or
+/// resizes a buffer, and `buffer` keeps this one alive for as long as the VM. Writing through
+/// `mlua::Buffer` costs a hundred instructions a call, for a copy of a few words.
+struct Mailbox {
+    buffer: mlua::Buffer,
+    bytes: *mut u8,
+}
+
+impl Mailbox {
+    fn new(lua: &Lua) -> mlua::Result<Mailbox> {
+        let buffer = lua.create_buffer_with_capacity(MAIL_BYTES)?;
+        // SAFETY: pushes the buffer, reads the address of its bytes and pops it again.
+        #[allow(unsafe_code)]
+        let bytes = lua.exec_raw_lua(|raw| unsafe {
+            let state = raw.state();
+            if mlua::ffi::lua_checkstack(state, 1) == 0 {
+                return Err(mlua::Error::runtime("no Lua stack left for the mailbox"));
+            }
+            raw.push(&buffer)?;
+            let mut len = 0;
+            let bytes = mlua::ffi::lua_tobuffer(state, -1, &mut len).cast::<u8>();
+            mlua::ffi::lua_pop(state, 1);
+            if bytes.is_null() || len < MAIL_BYTES {
+                return Err(mlua::Error::runtime("the mailbox is not a buffer"));
+            }
+            Ok(bytes)
+        })?;
+        Ok(Mailbox { buffer, bytes })
+    }
+
+    /// Copies `data` to the start of the buffer.
+    fn write(&self, data: &[u8]) -> mlua::Result<()> {
+        if data.len() > MAIL_BYTES {
+            return Err(mlua::Error::runtime("an event is too large for the script mailbox"));
+        }
+        // SAFETY: `bytes` points at MAIL_BYTES live bytes (see the type), no Lua code runs during
+        // the copy, and `data` is Rust memory, so the two do not overlap.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::copy_nonoverlapping(data.as_ptr(), self.bytes, data.len())
+        };
+        Ok(())
+    }
+}
+
 /// A VM with the script loaded and its handlers collected.
 pub(crate) struct Vm {
     /// What the script's `meeple.on` calls said can matter …
@@ -332,16 +390,21 @@ pub(crate) struct Vm {
     /// … and the figure kinds of their `on_board`, by name.
     on_board: Vec<(HookKind, Vec<String>)>,
     handlers: Vec<Option<Function>>,
+    /// Per hook with a handler, the function Rust calls: the prelude's dispatch function for
+    /// events, which takes its arguments from the mail, else the handler.
+    targets: Vec<Option<Ref>>,
+    caller: Caller,
     /// The `view` and `out` tables the prelude made.
     view: Table,
     out: Table,
-    mail: mlua::Buffer,
+    view_ref: Ref,
+    out_ref: Ref,
+    candidates: Ref,
+    mail: Mailbox,
     scratch: RefCell<Writer>,
-    /// Per event hook with a handler, the prelude's function that calls it.
-    dispatch: Vec<Option<Function>>,
-    candidates: Table,
     set_names: Function,
-    tile_names: RefCell<Vec<mlua::LuaString>>,
+    /// The names of tile kinds, by tile kind, once [`Vm::ensure_names`] ran.
+    tile_names: OnceCell<Vec<Ref>>,
     budget: Budget,
     ctx: Rc<Ctx>,
     lua: Lua,
@@ -365,6 +428,8 @@ impl Vm {
             offers: RefCell::new(Vec::new()),
             candidates: Cell::new((std::ptr::null(), 0)),
             calls: Cell::new(0),
+            figure_kind: LastName::default(),
+            token: LastName::default(),
         });
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
@@ -402,7 +467,7 @@ impl Vm {
             by_number.raw_set(hook as i64, h.clone()).map_err(fail)?;
             handlers[hook as usize] = h;
         }
-        let mail = lua.create_buffer_with_capacity(MAIL_BYTES).map_err(fail)?;
+        let mail = Mailbox::new(&lua).map_err(fail)?;
         let mut prelude = PRELUDE.to_string();
         // Longest names first, so that no name is replaced inside a longer one.
         let mut hooks = HookKind::ALL.to_vec();
@@ -415,31 +480,36 @@ impl Vm {
             .set_name("=meeple.prelude")
             .set_mode(ChunkMode::Text)
             .call((
-                mail.clone(),
+                mail.buffer.clone(),
                 lua.create_function(api::candidates).map_err(fail)?,
                 api::raw_view(&lua).map_err(fail)?,
                 api::raw_out(&lua).map_err(fail)?,
                 by_number,
             ))
             .map_err(fail)?;
-        let mut dispatch = vec![None; HookKind::ALL.len()];
+        let caller = Caller::new(&lua).map_err(fail)?;
+        let mut targets = vec![None; HookKind::ALL.len()];
         for hook in HookKind::ALL {
-            if handlers[hook as usize].is_some() {
-                dispatch[hook as usize] = dispatch_table.raw_get::<Option<Function>>(hook as i64).map_err(fail)?;
-            }
+            let Some(handler) = &handlers[hook as usize] else { continue };
+            let dispatch = dispatch_table.raw_get::<Option<Function>>(hook as i64).map_err(fail)?;
+            let target = caller.keep(&lua, dispatch.as_ref().unwrap_or(handler)).map_err(fail)?;
+            targets[hook as usize] = Some(target);
         }
         Ok(Vm {
             interest,
             on_board,
             handlers,
+            targets,
+            view_ref: caller.keep(&lua, &view).map_err(fail)?,
+            out_ref: caller.keep(&lua, &out).map_err(fail)?,
+            candidates: caller.keep(&lua, &candidates).map_err(fail)?,
+            caller,
             view,
             out,
             mail,
             scratch: RefCell::new(Writer::default()),
-            dispatch,
-            candidates,
             set_names,
-            tile_names: RefCell::new(Vec::new()),
+            tile_names: OnceCell::new(),
             budget,
             ctx,
             lua,
@@ -463,18 +533,23 @@ impl Vm {
 
     /// Gives the prelude the names of tile kinds, figure kinds and segment kinds (once per VM:
     /// a script's expansion belongs to one ruleset).
+    #[inline]
     fn ensure_names(&self, view: &View<'_>) -> mlua::Result<()> {
-        if !self.tile_names.borrow().is_empty() {
-            return Ok(());
+        match self.tile_names.get() {
+            Some(_) => Ok(()),
+            None => self.give_names(view),
         }
+    }
+
+    fn give_names(&self, view: &View<'_>) -> mlua::Result<()> {
         let rules = view.rules();
         let t = self.lua.create_table()?;
         let tiles = self.lua.create_table()?;
         let mut tile_names = Vec::with_capacity(rules.tiles().len());
         for (i, k) in rules.tiles().iter().enumerate() {
             let name = self.lua.create_string(k.key.as_bytes())?;
-            tiles.raw_set(i as i64, name.clone())?;
-            tile_names.push(name);
+            tile_names.push(self.caller.keep(&self.lua, &name)?);
+            tiles.raw_set(i as i64, name)?;
         }
         let figures = self.lua.create_table()?;
         for (i, f) in rules.figures().iter().enumerate() {
@@ -488,18 +563,13 @@ impl Vm {
         t.raw_set("figures", figures)?;
         t.raw_set("kinds", kinds)?;
         self.set_names.call::<()>(t)?;
-        *self.tile_names.borrow_mut() = tile_names;
+        let _ = self.tile_names.set(tile_names);
         Ok(())
     }
 
     /// Copies the encoded fields into the VM's mail buffer.
     fn post(&self) -> mlua::Result<()> {
-        let mail = self.scratch.borrow();
-        if mail.0.len() > MAIL_BYTES {
-            return Err(mlua::Error::runtime("an event is too large for the script mailbox"));
-        }
-        self.mail.write_bytes(0, &mail.0);
-        Ok(())
+        self.mail.write(&self.scratch.borrow().0)
     }
 
     /// Calls the handler of `hook`, if any.
@@ -510,14 +580,14 @@ impl Vm {
         out: &mut Commands<'_>,
         args: Args<'_>,
     ) -> Result<(), HookError> {
-        let Some(h) = &self.handlers[hook as usize] else { return Ok(()) };
+        let Some(target) = self.targets[hook as usize] else { return Ok(()) };
         let ctx = self.ctx();
         let _in = Enter::new(ctx, &self.budget, view, out, hook);
         let lua = &self.lua;
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
             match args {
-                Args::None => h.call((&self.view, &self.out)),
+                Args::None => self.caller.call(lua, target, &[self.view_ref, self.out_ref]),
                 Args::Event(e) => {
                     let figure =
                         |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
@@ -530,7 +600,7 @@ impl Vm {
                         return Ok(());
                     }
                     self.post()?;
-                    self.dispatch[hook as usize].as_ref().expect("an event hook with a handler").call(())
+                    self.caller.call(lua, target, &[])
                 }
                 Args::Scoring(s) => {
                     {
@@ -539,15 +609,21 @@ impl Vm {
                         w.scoring(s);
                     }
                     self.post()?;
-                    self.dispatch[hook as usize].as_ref().expect("an event hook with a handler").call(())
+                    self.caller.call(lua, target, &[])
                 }
-                Args::Offer(o) => h.call((&self.view, api::offer_table(lua, view, o)?, &self.out)),
+                // Rare calls, with tables built through mlua: called through it too.
+                Args::Offer(o) => self.handler(hook)?.call((&self.view, api::offer_table(lua, view, o)?, &self.out)),
                 Args::Decision(d, option) => {
-                    h.call((&self.view, api::decision_table(lua, d)?, option as i64 + 1, &self.out))
+                    let decision = api::decision_table(lua, d)?;
+                    self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))
                 }
             }
         })();
         result.map_err(|e| self.error(&ctx.script, hook, e))
+    }
+
+    fn handler(&self, hook: HookKind) -> mlua::Result<&Function> {
+        self.handlers[hook as usize].as_ref().ok_or_else(|| mlua::Error::runtime("the hook has no handler"))
     }
 
     fn error(&self, script: &Script, hook: HookKind, e: mlua::Error) -> HookError {
@@ -563,9 +639,7 @@ impl Vm {
         candidates: &[Placement],
     ) -> Result<Vec<usize>, HookError> {
         let hook = HookKind::CanPlaceTile;
-        if self.handlers[hook as usize].is_none() {
-            return Ok(Vec::new());
-        }
+        let Some(handler) = self.targets[hook as usize] else { return Ok(Vec::new()) };
         let ctx = self.ctx();
         ctx.forbidden.borrow_mut().clear();
         let _in = Enter::new(ctx, &self.budget, view, out, hook);
@@ -574,10 +648,10 @@ impl Vm {
         ctx.candidates.set((candidates.as_ptr(), candidates.len()));
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
-            self.mail.write_bytes(0, &call.to_le_bytes());
-            let tile_name = self.tile_names.borrow()[tile as usize].clone();
-            let h = self.handlers[hook as usize].as_ref().expect("checked above");
-            h.call((&self.view, tile_name, &self.candidates, &self.out))
+            self.mail.write(&call.to_le_bytes())?;
+            let names = self.tile_names.get().expect("set by ensure_names");
+            let tile_name = *names.get(tile as usize).ok_or_else(|| mlua::Error::runtime("unknown tile kind"))?;
+            self.caller.call(&self.lua, handler, &[self.view_ref, tile_name, self.candidates, self.out_ref])
         })();
         ctx.candidates.set((std::ptr::null(), 0));
         result.map_err(|e| self.error(&ctx.script, hook, e))?;
@@ -639,42 +713,66 @@ impl Drop for Running {
     }
 }
 
-/// Why the budget stops the script now, if it does.
+/// Why the budget stops the script now, if it does. Kept small, as it runs at every interrupt:
+/// the rare checks are in [`check`], the messages in [`overrun`].
+#[inline]
 fn charge(budget: &Budget, used_kib: impl FnOnce() -> usize) -> Option<String> {
     let left = budget.left.get();
     if left == 0 {
-        return Some(format!(
-            "the script ran for more than {} steps in one hook call (an endless loop?)",
-            budget.limits.steps
-        ));
+        return Some(overrun(budget, Overrun::Steps));
     }
     budget.left.set(left - 1);
-    let ticks = budget.ticks.get().wrapping_add(1);
-    budget.ticks.set(ticks);
+    let ticks = budget.limits.steps - (left - 1);
     // Memory is read every 8th interrupt: an allocation between two reads is bounded by Luau's
     // own limits (a string of at most 1 GiB), and the limit is a guard, not an accounting.
-    if ticks.is_multiple_of(8) && used_kib() << 10 > budget.limits.memory {
-        return Some(format!("the script ran out of memory (more than {} MiB)", budget.limits.memory >> 20));
+    if !ticks.is_multiple_of(8) {
+        return None;
+    }
+    check(budget, ticks, used_kib())
+}
+
+/// The checks of every 8th interrupt: memory, and now and then the clock.
+#[cold]
+#[inline(never)]
+fn check(budget: &Budget, ticks: u64, used_kib: usize) -> Option<String> {
+    if used_kib << 10 > budget.limits.memory {
+        return Some(overrun(budget, Overrun::Memory));
     }
     // The clock is read rarely: it is a backstop for work interrupts cannot count.
     if ticks.is_multiple_of(4096) {
         match budget.started.get() {
             None => budget.started.set(Some(Instant::now())),
-            Some(t0) if t0.elapsed() > budget.limits.wall => {
-                return Some(format!(
-                    "the script ran for more than {:.1} s in one hook call",
-                    budget.limits.wall.as_secs_f64()
-                ));
-            }
+            Some(t0) if t0.elapsed() > budget.limits.wall => return Some(overrun(budget, Overrun::Wall)),
             Some(_) => {}
         }
     }
     None
 }
 
-/// Luau calls this at every function call and loop back edge. It is a plain C callback rather
-/// than `Lua::set_interrupt`, whose wrapper costs about 50 ns a call, a third of a cheap hook.
-/// The error it raises carries no location; the traceback mlua adds gives it.
+/// Which limit a script went past.
+enum Overrun {
+    Steps,
+    Memory,
+    Wall,
+}
+
+#[cold]
+#[inline(never)]
+fn overrun(budget: &Budget, what: Overrun) -> String {
+    let limits = &budget.limits;
+    match what {
+        Overrun::Steps => {
+            format!("the script ran for more than {} steps in one hook call (an endless loop?)", limits.steps)
+        }
+        Overrun::Memory => format!("the script ran out of memory (more than {} MiB)", limits.memory >> 20),
+        Overrun::Wall => format!("the script ran for more than {:.1} s in one hook call", limits.wall.as_secs_f64()),
+    }
+}
+
+/// Luau calls this at every function call, return and loop back edge. It is a plain C callback
+/// rather than `Lua::set_interrupt`, whose wrapper costs about 50 ns a call, a third of a cheap
+/// hook. The error it raises carries no location; the traceback added by the message handler
+/// gives it.
 #[allow(unsafe_code)]
 extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int) {
     if gc >= 0 {
@@ -689,7 +787,15 @@ extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int)
     let used_kib = || unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize;
     // SAFETY: `Running` points RUNNING at a budget that outlives it, and clears it on drop.
     #[allow(unsafe_code)]
-    let Some(why) = charge(unsafe { &*budget }, used_kib) else { return };
+    if let Some(why) = charge(unsafe { &*budget }, used_kib) {
+        stop(state, why)
+    }
+}
+
+/// Stops the script with an error.
+#[cold]
+#[inline(never)]
+fn stop(state: *mut mlua::lua_State, why: String) -> ! {
     // SAFETY: raising a Lua error from an interrupt is how Luau stops a script; the message is
     // copied into Lua before the Rust string is dropped, so nothing of ours is left to unwind.
     #[allow(unsafe_code)]
