@@ -25,8 +25,8 @@ struct Instance {
     rules: OnceLock<(Rules, u16)>,
 }
 
-/// Every instance made, never dropped: an instance lives as long as the rulesets that use it,
-/// which the host keeps until it exits (the library is never unloaded either).
+/// Every instance made, never dropped (a host makes one per ruleset, and the library is never
+/// unloaded either), so that a call borrows its instance without counting references.
 static INSTANCES: RwLock<Vec<&'static Instance>> = RwLock::new(Vec::new());
 
 thread_local! {
@@ -155,6 +155,7 @@ fn run(state: &CallState, host: *const HostV1, instance: u32, input: &[u8], out:
         let _ = inst.rules.set((rules.build()?, expansion));
         // SAFETY: the table the host passed to this call.
         let minor = unsafe { HostV1::minor(host) };
+        state.buffers.set(buffers);
         if minor < 2 {
             return Ok(());
         }

@@ -320,6 +320,31 @@ mod tests {
     }
 
     #[test]
+    fn a_host_answers_each_plugin_in_the_form_it_asked() {
+        use crate::proto::{
+            answer, decode_answer, decode_query, encode, encode_answer, encode_wire_answer_into, query,
+        };
+        // Plugins before ABI minor 3 ask in MessagePack; later ones in words, marked.
+        let q = Query::Storage("villages".into());
+        assert_eq!(decode_query(&encode(&q)), Ok((q.clone(), false)));
+        let mut w = Writer(vec![query::WIRE]);
+        w.query(&q);
+        assert_eq!(decode_query(&w.0), Ok((q, true)));
+        let a = Answer::Value(Some(Value::Int(3)));
+        let mut w = Writer::default();
+        encode_wire_answer_into(&a, &mut w);
+        assert_eq!(w.0[0], answer::WIRE);
+        assert_eq!(decode_answer(&w.0), Ok(a.clone()));
+        assert_eq!(decode_answer(&encode_answer(&a)), Ok(a));
+        // Pending decisions have no wire form: MessagePack even to a wire query.
+        let d = Answer::Decisions(Vec::new());
+        let mut w = Writer::default();
+        encode_wire_answer_into(&d, &mut w);
+        assert_eq!(w.0[0], answer::MESSAGE);
+        assert_eq!(decode_answer(&w.0), Ok(d));
+    }
+
+    #[test]
     fn out_of_range_fields_are_malformed() {
         let mut w = Writer::default();
         w.words(&[3, 70_000]);
