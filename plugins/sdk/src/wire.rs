@@ -561,12 +561,6 @@ impl<'a> Reader<'a> {
         self.at == self.bytes.len()
     }
 
-    /// Decodes a drawn tile and its candidates.
-    pub fn candidates(&mut self) -> Option<(u16, Vec<Placement>)> {
-        let mut list = Vec::new();
-        Some((self.candidates_into(&mut list)?, list))
-    }
-
     /// Decodes a drawn tile's candidates into a list (emptied first), and returns the tile.
     pub fn candidates_into(&mut self, list: &mut Vec<Placement>) -> Option<u16> {
         let (tile, n) = (self.get()? as u16, self.get()?);
@@ -655,7 +649,9 @@ mod tests {
         let c = vec![Placement { pos: Pos::new(1, -1), rotation: Rotation::new(2) }];
         w.0.clear();
         w.candidates(7, &c);
-        assert_eq!(Reader::new(&w.0).candidates(), Some((7, c)));
+        let mut read = vec![Placement { pos: Pos::new(9, 9), rotation: Rotation::new(1) }];
+        assert_eq!(Reader::new(&w.0).candidates_into(&mut read), Some(7));
+        assert_eq!(read, c, "the list is emptied first");
     }
 
     #[test]

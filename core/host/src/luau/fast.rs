@@ -83,24 +83,17 @@ impl Stack {
     }
 
     fn str(&self, n: c_int, what: &str) -> Result<&str, String> {
-        // SAFETY: the string stays on the stack, unchanged, until the function returns, which
-        // outlives the borrow of `self`; `lua_tolstring` is only called on a string, so it does
-        // not convert the slot in place.
-        #[allow(unsafe_code)]
-        let bytes = unsafe {
-            if ffi::lua_type(self.state, n + 1) != ffi::LUA_TSTRING {
-                return Err(format!("view:{}: {what} must be a string, got {}", self.name, self.type_name(n + 1)));
-            }
-            let mut len = 0;
-            let p = ffi::lua_tolstring(self.state, n + 1, &mut len);
-            std::slice::from_raw_parts(p.cast::<u8>(), len)
+        let Some(bytes) = self.bytes(n) else {
+            return Err(format!("view:{}: {what} must be a string, got {}", self.name, self.type_name(n + 1)));
         };
         std::str::from_utf8(bytes).map_err(|_| format!("view:{}: {what} is not UTF-8", self.name))
     }
 
-    /// The bytes of a string argument, unchecked: for comparing with a name already resolved.
+    /// The bytes of a string argument, not yet checked as UTF-8 (`None`: not a string).
     fn bytes(&self, n: c_int) -> Option<&[u8]> {
-        // SAFETY: as in `str`.
+        // SAFETY: the string stays on the stack, unchanged, until the function returns, which
+        // outlives the borrow of `self`; `lua_tolstring` is only called on a string, so it does
+        // not convert the slot in place.
         #[allow(unsafe_code)]
         unsafe {
             if ffi::lua_type(self.state, n + 1) != ffi::LUA_TSTRING {
@@ -114,39 +107,33 @@ impl Stack {
 
     /// A figure kind by name (`builder` or `traders-builders:builder`).
     fn figure_kind(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u8, String> {
-        let index = self.resolved(n, &ctx.figure_kind, || {
-            let name = self.str(n, "the figure kind")?;
-            let ids = view.rules().figures().iter().map(|f| f.id.as_str());
-            resolve(ids, &ctx.script.id, name, "figure kind").map_err(|e| e.to_string())
-        })?;
-        Ok(index as u8)
+        let ids = view.rules().figures().iter().map(|f| f.id.as_str());
+        self.named(n, &ctx.figure_kind, ids, ctx, ("the figure kind", "figure kind")).map(|i| i as u8)
     }
 
     /// A token by name (`wine` or `traders-builders:wine`).
     fn token(&self, n: c_int, view: &View<'_>, ctx: &Ctx) -> Result<u16, String> {
-        let index = self.resolved(n, &ctx.token, || {
-            let name = self.str(n, "the token")?;
-            let ids = view.rules().tokens().iter().map(|t| t.id.as_str());
-            resolve(ids, &ctx.script.id, name, "token").map_err(|e| e.to_string())
-        })?;
-        Ok(index as u16)
+        let ids = view.rules().tokens().iter().map(|t| t.id.as_str());
+        self.named(n, &ctx.token, ids, ctx, ("the token", "token")).map(|i| i as u16)
     }
 
-    /// The index of the name in argument `n`: `last`'s if it is the name resolved last, else
-    /// what `resolve` says (remembered in `last` when it succeeds).
-    fn resolved(
+    /// The index among `ids` of the name in argument `n`: `last`'s if it is the name resolved
+    /// last, else what `resolve` says (remembered in `last`). `what` names the argument and the
+    /// kind of name in errors.
+    fn named<'i>(
         &self,
         n: c_int,
         last: &LastName,
-        resolve: impl FnOnce() -> Result<usize, String>,
+        ids: impl Iterator<Item = &'i str> + Clone,
+        ctx: &Ctx,
+        what: (&str, &str),
     ) -> Result<usize, String> {
         if let Some(index) = self.bytes(n).and_then(|b| last.get(b)) {
             return Ok(index);
         }
-        let index = resolve()?;
-        if let Some(b) = self.bytes(n) {
-            last.set(b, index);
-        }
+        let name = self.str(n, what.0)?;
+        let index = resolve(ids, &ctx.script.id, name, what.1).map_err(|e| e.to_string())?;
+        last.set(name.as_bytes(), index);
         Ok(index)
     }
 
@@ -427,7 +414,7 @@ fast_functions! {
         let figures = v.figures_of_kind(kind);
         let segs: Vec<i64> = figures
             .iter()
-            .filter(|(_, f)| f.owner == player && f.kind == kind)
+            .filter(|(_, f)| f.owner == player)
             .filter_map(|(_, f)| f.segment())
             .map(i64::from)
             .collect();
