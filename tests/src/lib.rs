@@ -1,5 +1,6 @@
 //! Test support: loading configs with the test expansions, building the test plugins, and the
-//! Rust test expansion `hook-demo`. The scenario runner itself is `meeple_host::scenario`.
+//! Rust test expansions `hook-demo` and `rust-noop`. The scenario runner itself is
+//! `meeple_host::scenario`.
 
 pub mod demo;
 
@@ -86,8 +87,23 @@ impl Instantiate for TestCode {
             meeple_host::manifest::Entry::Builtin(name) if name == "hook-demo" => {
                 Ok(Some(Arc::new(demo::HookDemo::new(&sel.options))))
             }
+            meeple_host::manifest::Entry::Builtin(name) if name == "rust-noop" => Ok(Some(Arc::new(NoOp))),
             _ => load::Builtin.instantiate(sel),
         }
+    }
+}
+
+/// `rust-noop`: subscribed to every hook, does nothing. With it, a game measures what the core
+/// itself spends on calling hooks, the floor under any Luau or native expansion's cost.
+pub struct NoOp;
+
+impl Expansion for NoOp {
+    fn id(&self) -> &str {
+        "rust-noop"
+    }
+
+    fn hooks(&self) -> meeple_core::HookSet {
+        meeple_core::HookKind::ALL.iter().fold(meeple_core::HookSet::NONE, |s, h| s.with(*h))
     }
 }
 

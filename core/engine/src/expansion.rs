@@ -177,6 +177,9 @@ pub(crate) struct Wants {
     stored: Vec<(HookKind, Vec<String>)>,
     /// Per hook, the figure kinds one of which must stand on the board.
     on_board: Vec<(HookKind, Vec<FigureKindId>)>,
+    /// The hooks `stored` or `on_board` name: every other one is wanted without looking at the
+    /// state, which is the common case and is checked at every hook call.
+    conditional: HookSet,
 }
 
 impl Wants {
@@ -195,9 +198,13 @@ impl Wants {
             features[hook as usize] = kinds.iter().fold(0, |m, &k| m | 1 << k as u32);
         }
         let always = Interest::ALWAYS_CALLED;
-        let stored = interest.when_stored.into_iter().filter(|(h, _)| !always.contains(h)).collect();
-        let on_board = interest.when_on_board.into_iter().filter(|(h, _)| !always.contains(h)).collect();
-        Wants { tiles, features, stored, on_board }
+        let stored: Vec<(HookKind, Vec<String>)> =
+            interest.when_stored.into_iter().filter(|(h, _)| !always.contains(h)).collect();
+        let on_board: Vec<(HookKind, Vec<FigureKindId>)> =
+            interest.when_on_board.into_iter().filter(|(h, _)| !always.contains(h)).collect();
+        let hooks = stored.iter().map(|(h, _)| *h).chain(on_board.iter().map(|(h, _)| *h));
+        let conditional = hooks.fold(HookSet::NONE, HookSet::with);
+        Wants { tiles, features, stored, on_board, conditional }
     }
 
     /// Whether an event is one the expansion wants.
@@ -219,7 +226,13 @@ impl Wants {
     }
 
     /// Whether a hook of expansion `e` is wanted in this state (its storage, its figures).
+    #[inline]
     pub(crate) fn hook(&self, hook: HookKind, state: &GameState, e: u16) -> bool {
+        !self.conditional.contains(hook) || self.hook_in(hook, state, e)
+    }
+
+    /// [`Wants::hook`] for a hook whose interest depends on the state.
+    fn hook_in(&self, hook: HookKind, state: &GameState, e: u16) -> bool {
         let storage = || state.storage_of(e);
         let stored = self
             .stored
@@ -333,7 +346,9 @@ pub enum Command {
 pub struct Commands<'a> {
     list: Vec<Command>,
     stream: Option<&'a GameRng>,
-    rng: Option<GameRng>,
+    /// Boxed: a generator is some 300 bytes, and a sink is made and taken apart at every hook
+    /// call, most of which never draw a number.
+    rng: Option<Box<GameRng>>,
 }
 
 impl<'a> Commands<'a> {
@@ -350,13 +365,13 @@ impl<'a> Commands<'a> {
     /// The expansion's deterministic random stream (`None` outside a game).
     pub fn rng(&mut self) -> Option<&mut GameRng> {
         if self.rng.is_none() {
-            self.rng = self.stream.cloned();
+            self.rng = self.stream.map(|r| Box::new(r.clone()));
         }
-        self.rng.as_mut()
+        self.rng.as_deref_mut()
     }
 
     /// Takes the commands, and the random stream if the hook used it.
-    pub fn into_parts(self) -> (Vec<Command>, Option<GameRng>) {
+    pub fn into_parts(self) -> (Vec<Command>, Option<Box<GameRng>>) {
         (self.list, self.rng)
     }
 

@@ -86,6 +86,8 @@ pub struct Game {
     depth: u8,
     has_dependents: bool,
     restore_point: Option<Arc<RestorePoint>>,
+    /// Reused for the verdicts of `can_place_tile` on the candidate placements.
+    verdicts: Vec<bool>,
 }
 
 /// A copy of the state some actions ago. When a hook fails, the game goes back to it and
@@ -113,6 +115,7 @@ impl Clone for Game {
             depth: 0,
             has_dependents: self.has_dependents,
             restore_point: self.restore_point.clone(),
+            verdicts: Vec::new(),
         }
     }
 }
@@ -145,6 +148,7 @@ impl Game {
             depth: 0,
             has_dependents,
             restore_point: None,
+            verdicts: Vec::new(),
         };
         game.begin()?;
         Ok(game)
@@ -569,19 +573,25 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         let subs = rules.subscribers(HookKind::CanPlaceTile);
         if !subs.is_empty() && !v.is_empty() {
-            let mut allowed = vec![true; v.len()];
+            let mut allowed = std::mem::take(&mut self.verdicts);
+            allowed.clear();
+            allowed.resize(v.len(), true);
             for &e in subs {
                 if !rules.wants(e).hook(HookKind::CanPlaceTile, &self.state, e) {
                     continue;
                 }
                 let view = View::local(&rules, &self.state, e);
-                rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed)?;
+                if let Err(error) = rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed) {
+                    self.verdicts = allowed;
+                    return Err(error);
+                }
             }
-            let mut i = 0;
-            v.retain(|_| {
-                i += 1;
-                allowed[i - 1]
-            });
+            // Most turns forbid nothing: a scan is cheaper than rebuilding the list.
+            if allowed.contains(&false) {
+                let mut verdicts = allowed.iter();
+                v.retain(|_| verdicts.next().copied().unwrap_or(true));
+            }
+            self.verdicts = allowed;
         }
         Ok(v)
     }
@@ -771,7 +781,7 @@ impl Game {
                 out.into_parts()
             };
             if let Some(rng) = rng {
-                self.state.expansion_rngs[e as usize] = rng;
+                self.state.expansion_rngs[e as usize] = *rng;
             }
             for c in cmds {
                 match c {
@@ -933,7 +943,7 @@ impl Game {
             out.into_parts()
         };
         if let Some(rng) = rng {
-            self.state.expansion_rngs[e as usize] = rng;
+            self.state.expansion_rngs[e as usize] = *rng;
         }
         for c in cmds {
             self.apply_command(e, hook, c)?;
