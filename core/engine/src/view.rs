@@ -200,6 +200,7 @@ impl<'a> View<'a> {
     }
 
     /// Number of players.
+    #[inline]
     pub fn players(&self) -> u8 {
         match self.source {
             Source::Local(s) => s.players(),
@@ -208,6 +209,7 @@ impl<'a> View<'a> {
     }
 
     /// The current turn.
+    #[inline]
     pub fn turn(&self) -> TurnInfo {
         match self.source {
             Source::Local(s) => {
@@ -324,6 +326,7 @@ impl<'a> View<'a> {
 
     /// The version of the calling expansion's storage: equal versions mean equal storage (see
     /// [`GameState::storage_version`]), so what was derived from it may be kept meanwhile.
+    #[inline]
     pub fn storage_version(&self) -> u64 {
         match self.source {
             Source::Local(s) => s.storage_version(self.expansion),

@@ -311,10 +311,42 @@ impl NativeExpansion {
         self.lib
     }
 
-    /// Calls the plugin with a tagged call; sends the ruleset first if it has not got it yet.
-    fn call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
+    /// Calls the plugin with a tagged call (sending the ruleset first if it has not got it yet)
+    /// and hands the reply's bytes to `read`. An empty reply means the hook produced nothing,
+    /// which is most calls: they decode nothing.
+    fn call<R>(
+        &self,
+        view: &View<'_>,
+        hook: HookKind,
+        bytes: &[u8],
+        read: impl FnOnce(&[u8]) -> Result<R, HookError>,
+    ) -> Result<R, HookError> {
         self.send_rules(view.rules(), view.expansion(), hook)?;
-        self.raw_call(view, hook, bytes)
+        REPLY.with(|buffer| {
+            // The thread's buffer, unless a call is already using it (none does today: a plugin
+            // cannot start a hook call from inside one).
+            let mut own = Vec::new();
+            let mut shared = buffer.try_borrow_mut();
+            let reply = shared.as_deref_mut().unwrap_or(&mut own);
+            reply.clear();
+            self.exchange(view, hook, bytes, reply)?;
+            read(reply)
+        })
+    }
+
+    /// The reply of a call whose hook answers with commands.
+    fn commands(&self, hook: HookKind, reply: &[u8], out: &mut Commands<'_>) -> HookResult {
+        if reply.is_empty() {
+            return Ok(());
+        }
+        let reply = decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))??;
+        reply.commands.into_iter().for_each(|c| out.push(c));
+        Ok(())
+    }
+
+    /// The decoded reply of a call, for the hooks that answer with more than commands.
+    fn reply(&self, hook: HookKind, reply: &[u8]) -> Result<Reply, HookError> {
+        decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?
     }
 
     /// Sends the ruleset unless the plugin has it, and keeps what the plugin wants of it.
@@ -346,21 +378,9 @@ impl NativeExpansion {
         Ok(self.interest.get_or_init(|| interest))
     }
 
-    fn raw_call(&self, view: &View<'_>, hook: HookKind, bytes: &[u8]) -> Result<Reply, HookError> {
-        let mut reply = REPLY.with(|r| std::mem::take(&mut *r.borrow_mut()));
-        reply.clear();
-        let result = self.raw_call_into(view, hook, bytes, &mut reply);
-        REPLY.with(|r| *r.borrow_mut() = reply);
-        result
-    }
-
-    fn raw_call_into(
-        &self,
-        view: &View<'_>,
-        hook: HookKind,
-        bytes: &[u8],
-        reply: &mut Vec<u8>,
-    ) -> Result<Reply, HookError> {
+    /// Passes a call to the plugin; its reply lands in `reply`. A failed or panicking call is
+    /// the hook's error.
+    fn exchange(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], reply: &mut Vec<u8>) -> HookResult {
         let ctx = CallCtx { view, expansion: &self.id };
         let host = host_table(&ctx as *const CallCtx<'_> as *mut c_void, abi::Facts::of(view));
         // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
@@ -377,36 +397,39 @@ impl NativeExpansion {
         };
         let fail = |message: String| HookError::new(&self.id, hook, message);
         match status {
-            abi::OK => decode_reply(reply).map_err(fail)?,
+            abi::OK => Ok(()),
             abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(reply)))),
             _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(reply)))),
         }
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
-        let reply = self.call(view, hook, bytes)?;
-        reply.commands.into_iter().for_each(|c| out.push(c));
-        Ok(())
+        self.call(view, hook, bytes, |reply| self.commands(hook, reply, out))
     }
 }
 
 thread_local! {
     /// Reused buffers: the call being written and the reply being read.
-    static CALL: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
+    static CALL: std::cell::RefCell<Writer> = const { std::cell::RefCell::new(Writer(Vec::new())) };
     static REPLY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Reused for the answers to a plugin's queries.
-    static ANSWER: std::cell::RefCell<Writer> = std::cell::RefCell::new(Writer::default());
+    static ANSWER: std::cell::RefCell<Writer> = const { std::cell::RefCell::new(Writer(Vec::new())) };
 }
 
 impl NativeExpansion {
-    /// Writes the figures of the kinds the expansion declares, sent with the calls in which it
-    /// decides about them. Straight from the game state: this runs at nearly every call.
-    fn write_own_figures(&self, view: &View<'_>, w: &mut Writer) {
-        let kinds = self.own_kinds.get_or_init(|| {
+    /// The figure kinds the expansion declares.
+    fn own_kinds(&self, view: &View<'_>) -> &[FigureKindId] {
+        self.own_kinds.get_or_init(|| {
             let prefix = format!("{}:", self.id);
             let figures = view.rules().figures();
             (0..figures.len() as FigureKindId).filter(|&k| figures[k as usize].id.starts_with(&prefix)).collect()
-        });
+        })
+    }
+
+    /// Writes the figures of the kinds the expansion declares, sent with the calls in which it
+    /// decides about them. Straight from the game state: this runs at nearly every call.
+    fn write_own_figures(&self, view: &View<'_>, w: &mut Writer) {
+        let kinds = self.own_kinds(view);
         match view.state() {
             Some(state) => w.own_figures_from(kinds, kinds.iter().flat_map(|&k| state.figures_of_kind(k))),
             None => {
@@ -477,13 +500,18 @@ impl Expansion for NativeExpansion {
             true
         };
         let hook = HookKind::CanPlaceTile;
-        let reply = with_call(tag::CANDIDATES, None, fill, |b| self.call(view, hook, b)).expect("always sent")?;
-        for i in reply.forbidden {
-            if let Some(a) = allowed.get_mut(i as usize) {
-                *a = false;
+        let forbid = |reply: &[u8]| {
+            if reply.is_empty() {
+                return Ok(());
             }
-        }
-        Ok(())
+            for i in self.reply(hook, reply)?.forbidden {
+                if let Some(a) = allowed.get_mut(i as usize) {
+                    *a = false;
+                }
+            }
+            Ok(())
+        };
+        with_call(tag::CANDIDATES, None, fill, |b| self.call(view, hook, b, forbid)).expect("always sent")
     }
 
     fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
@@ -491,9 +519,14 @@ impl Expansion for NativeExpansion {
             self.write_own_figures(view, w);
             true
         };
-        let reply = with_call(tag::FIGURE_ACTIONS, None, fill, |b| self.call(view, HookKind::FigureActions, b));
-        offers.extend(reply.expect("always sent")?.offers);
-        Ok(())
+        let hook = HookKind::FigureActions;
+        let add = |reply: &[u8]| {
+            if !reply.is_empty() {
+                offers.extend(self.reply(hook, reply)?.offers);
+            }
+            Ok(())
+        };
+        with_call(tag::FIGURE_ACTIONS, None, fill, |b| self.call(view, hook, b, add)).expect("always sent")
     }
 
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
@@ -516,7 +549,9 @@ impl Expansion for NativeExpansion {
         let figure = |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
         let fill = |w: &mut Writer| {
             let known = w.event(event, figure);
-            if known {
+            // Without kinds of its own there is nothing to bring: the plugin then asks the host
+            // about figures, which it never needs to.
+            if known && !self.own_kinds(view).is_empty() {
                 self.write_own_figures(view, w);
             }
             known

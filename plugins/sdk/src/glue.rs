@@ -32,33 +32,33 @@ static INSTANCES: RwLock<Vec<&'static Instance>> = RwLock::new(Vec::new());
 thread_local! {
     /// What the calls on this thread reuse. One thread-local for all of it: in a library, each
     /// access to one is a call into the dynamic linker.
-    static STATE: CallState = const {
-        CallState { host: Cell::new(std::ptr::null()), reply: Cell::new(Vec::new()), buffers: Cell::new(Buffers::new()) }
-    };
+    static STATE: CallState =
+        const { CallState { host: Cell::new(std::ptr::null()), scratch: RefCell::new(Scratch::new()) } };
 }
 
 /// A thread's state between and during calls.
 struct CallState {
     /// The host of the call in progress (for logging), or null.
     host: Cell<*const HostV1>,
-    /// The reply being written.
-    reply: Cell<Vec<u8>>,
-    /// The buffers of a call's inputs and outputs (empty ones while a call holds them).
-    buffers: Cell<Buffers>,
+    /// Borrowed in place by one call at a time: a call never starts another on its thread (the
+    /// host answers queries itself), and one that tried would get an error, not a second borrow.
+    scratch: RefCell<Scratch>,
 }
 
-/// Reused between calls: the expansion's own figures, the offers of `figure_actions`, and the
-/// candidates of `can_place_tile` with their verdicts.
-struct Buffers {
+/// Reused between calls: the reply being written, the expansion's own figures, the offers of
+/// `figure_actions`, and the candidates of `can_place_tile` with their verdicts.
+struct Scratch {
+    reply: Writer,
     own: OwnFigures,
     offers: Vec<Offer>,
     candidates: Vec<Placement>,
     allowed: Vec<bool>,
 }
 
-impl Buffers {
-    const fn new() -> Buffers {
-        Buffers {
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            reply: Writer(Vec::new()),
             own: OwnFigures { kinds: Vec::new(), figures: Vec::new() },
             offers: Vec::new(),
             candidates: Vec::new(),
@@ -67,43 +67,44 @@ impl Buffers {
     }
 }
 
-/// Runs an entry point: its reply goes to the sink; an error or a panic becomes a status.
-fn guarded(sink: *mut c_void, write: Sink, f: impl FnOnce() -> Result<Vec<u8>, String>) -> u32 {
+/// Runs an entry point with the thread's scratch buffers; its reply (written into the scratch
+/// reply) goes to the sink, and an error or a panic becomes a status.
+fn guarded(
+    host: *const HostV1,
+    sink: *mut c_void,
+    write: Sink,
+    f: impl FnOnce(&mut Scratch) -> Result<(), String>,
+) -> u32 {
     STATE.with(|state| {
-        guarded_into(state, sink, write, |out| {
-            *out = f()?;
-            Ok(())
-        })
+        let Ok(mut scratch) = state.scratch.try_borrow_mut() else {
+            return send(sink, write, ERROR, b"a plugin call started inside another on the same thread");
+        };
+        scratch.reply.0.clear();
+        state.host.set(host);
+        let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
+        state.host.set(std::ptr::null());
+        match outcome {
+            Ok(Ok(())) => send(sink, write, OK, &scratch.reply.0),
+            Ok(Err(message)) => send(sink, write, ERROR, message.as_bytes()),
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic without a message".into());
+                send(sink, write, PANICKED, message.as_bytes())
+            }
+        }
     })
 }
 
-/// Runs an entry point that writes its reply into a buffer, which goes to the sink.
-fn guarded_into(
-    state: &CallState,
-    sink: *mut c_void,
-    write: Sink,
-    f: impl FnOnce(&mut Vec<u8>) -> Result<(), String>,
-) -> u32 {
-    let mut out = state.reply.take();
-    out.clear();
-    let (status, bytes) = match catch_unwind(AssertUnwindSafe(|| f(&mut out))) {
-        Ok(Ok(())) => (OK, out),
-        Ok(Err(message)) => (ERROR, message.into_bytes()),
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into());
-            (PANICKED, message.into_bytes())
-        }
-    };
+/// Hands a reply or message to the host's sink and returns the status.
+fn send(sink: *mut c_void, write: Sink, status: u32, bytes: &[u8]) -> u32 {
     // An empty reply needs no copy: the host's buffer is empty already.
     if !bytes.is_empty() {
         // SAFETY: the caller passed `sink` and `write` together for this call.
-        unsafe { write(sink, Bytes::from_slice(&bytes)) };
+        unsafe { write(sink, Bytes::from_slice(bytes)) };
     }
-    state.reply.set(bytes);
     status
 }
 
@@ -117,7 +118,8 @@ where
 {
     // SAFETY: the host keeps the settings bytes alive for the call.
     let input = unsafe { settings.as_slice() };
-    guarded(sink, write, || {
+    // No host for logging while the expansion is made: the table has no context yet.
+    guarded(std::ptr::null(), sink, write, |scratch| {
         let settings: Settings = decode(input)?;
         if settings.proto != PROTO {
             return Err(format!("the host speaks message schema {}, this plugin {PROTO}", settings.proto));
@@ -128,7 +130,8 @@ where
         let categories = expansion.categories();
         let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
         all.push(Box::leak(Box::new(Instance { expansion, rules: OnceLock::new() })));
-        Ok(encode(&Created { instance: (all.len() - 1) as u32, hooks, categories }))
+        scratch.reply.0 = encode(&Created { instance: (all.len() - 1) as u32, hooks, categories });
+        Ok(())
     })
 }
 
@@ -139,23 +142,91 @@ where
 pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c_void, write: Sink) -> u32 {
     // SAFETY: the host keeps the call bytes alive for the call.
     let input = unsafe { call.as_slice() };
-    STATE.with(|state| guarded_into(state, sink, write, |out| run(state, host, instance, input, out)))
+    guarded(host, sink, write, |scratch| run(host, instance, input, scratch))
 }
 
-/// Runs one call of an instance, writing its reply into `out`.
-fn run(state: &CallState, host: *const HostV1, instance: u32, input: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+/// Runs one call of an instance, writing its reply into the scratch reply. The hot calls are
+/// decoded straight into the scratch buffers and answered from them; MessagePack calls (the
+/// ruleset, setup, decisions, final scoring) go through [`Call`].
+fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Result<(), String> {
     let inst: &'static Instance = *INSTANCES
         .read()
         .map_err(|_| "instance table poisoned".to_string())?
         .get(instance as usize)
         .ok_or_else(|| format!("no plugin instance {instance}"))?;
-    let mut buffers = state.buffers.replace(Buffers::new());
-    let (call, brought) = read_call(input, &mut buffers)?;
+    let (&t, rest) = input.split_first().ok_or("an empty call")?;
+    if t == tag::MESSAGE {
+        return run_message(host, inst, decode(rest)?, s);
+    }
+    let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
+    let bad = || format!("a malformed call (tag {t})");
+    let e = inst.expansion.as_ref();
+    let mut r = Reader::new(rest);
+    let mut out = Commands::new(None);
+    let done = match t {
+        tag::EVENT => {
+            // Hosts of ABI minor 2 send the own figures after the event; older ones do not.
+            let (&hook, words) = rest.split_first().ok_or_else(bad)?;
+            let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
+            r = Reader::new(words);
+            let event = r.event(hook).ok_or_else(bad)?;
+            let brought = !r.at_end() && read_own(&mut r, &mut s.own).ok_or_else(bad)?;
+            let source = HostSource::new(host, brought.then_some(&s.own));
+            e.on_event(&View::remote(rules, &source, *index), &event, &mut out)
+        }
+        tag::SCORING => {
+            let scoring = r.scoring().filter(|_| r.at_end()).ok_or_else(bad)?;
+            let source = HostSource::new(host, None);
+            e.modify_score(&View::remote(rules, &source, *index), &scoring, &mut out)
+        }
+        tag::ACTION => {
+            let mut offers = r.offers().ok_or_else(bad)?;
+            let offer = offers.pop().filter(|_| offers.is_empty()).ok_or_else(bad)?;
+            read_own(&mut r, &mut s.own).ok_or_else(bad)?;
+            let source = HostSource::new(host, Some(&s.own));
+            e.on_action(&View::remote(rules, &source, *index), &offer, &mut out)
+        }
+        tag::FIGURE_ACTIONS => {
+            read_own(&mut r, &mut s.own).ok_or_else(bad)?;
+            let source = HostSource::new(host, Some(&s.own));
+            s.offers.clear();
+            let done = e.figure_actions(&View::remote(rules, &source, *index), &mut s.offers);
+            let reply = done.map(|()| Reply { offers: std::mem::take(&mut s.offers), ..Reply::default() });
+            encode_reply_into(&reply, &mut s.reply);
+            if let Ok(reply) = reply {
+                s.offers = reply.offers;
+            }
+            return Ok(());
+        }
+        tag::CANDIDATES => {
+            let tile = r.candidates_into(&mut s.candidates).filter(|_| r.at_end()).ok_or_else(bad)?;
+            let source = HostSource::new(host, None);
+            s.allowed.clear();
+            s.allowed.resize(s.candidates.len(), true);
+            let done = e.can_place_tile(&View::remote(rules, &source, *index), tile, &s.candidates, &mut s.allowed);
+            let forbidden = || (0..s.allowed.len() as u32).filter(|&i| !s.allowed[i as usize]).collect();
+            encode_reply_into(&done.map(|()| Reply { forbidden: forbidden(), ..Reply::default() }), &mut s.reply);
+            return Ok(());
+        }
+        _ => return Err(bad()),
+    };
+    let commands = out.into_parts().0;
+    encode_reply_into(&done.map(|()| Reply { commands, ..Reply::default() }), &mut s.reply);
+    Ok(())
+}
+
+/// Reads the expansion's own figures, which must end the call; true when read.
+fn read_own(r: &mut Reader<'_>, own: &mut OwnFigures) -> Option<bool> {
+    r.own_figures_into(own).filter(|_| r.at_end()).map(|()| true)
+}
+
+/// Runs a MessagePack call: the ruleset (answered with what the expansion wants of it), or a
+/// hook (from a host that sends every call as a message).
+fn run_message(host: *const HostV1, inst: &'static Instance, call: Call, s: &mut Scratch) -> Result<(), String> {
     if let Call::Rules { rules, expansion } = call {
         let _ = inst.rules.set((rules.build()?, expansion));
         // SAFETY: the table the host passed to this call.
         let minor = unsafe { HostV1::minor(host) };
-        state.buffers.set(buffers);
         if minor < 2 {
             return Ok(());
         }
@@ -166,89 +237,28 @@ fn run(state: &CallState, host: *const HostV1, instance: u32, input: &[u8], out:
             interest.when_on_board.clear();
         }
         if interest != Interest::ALL {
-            *out = tagged_message(reply::INTEREST, &interest);
+            s.reply.0 = tagged_message(reply::INTEREST, &interest);
         }
         return Ok(());
     }
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
-    state.host.set(host);
-    let own = std::mem::take(&mut buffers.own);
-    let source = HostSource::new(host, brought.then_some(own));
-    let view = View::remote(rules, &source, *index);
-    let result = dispatch(inst.expansion.as_ref(), &view, call, &mut buffers);
-    state.host.set(std::ptr::null());
-    let mut w = Writer(std::mem::take(out));
-    encode_reply_into(&result, &mut w);
-    *out = w.0;
-    if let Some(own) = source.own {
-        buffers.own = own;
-    }
-    if let Ok(reply) = result {
-        buffers.offers = reply.offers;
-        buffers.offers.clear();
-    }
-    state.buffers.set(buffers);
+    let source = HostSource::new(host, None);
+    let result = dispatch(inst.expansion.as_ref(), &View::remote(rules, &source, *index), call);
+    encode_reply_into(&result, &mut s.reply);
     Ok(())
 }
 
-/// Decodes a call from its tagged bytes; the expansion's own figures, when they came along, go
-/// to the buffers (and the flag says so), as do candidate placements.
-fn read_call(input: &[u8], buffers: &mut Buffers) -> Result<(Call, bool), String> {
-    let (&t, rest) = input.split_first().ok_or("an empty call")?;
-    let bad = || format!("a malformed call (tag {t})");
-    let mut r = Reader::new(rest);
-    let call = match t {
-        tag::FIGURE_ACTIONS => Call::FigureActions,
-        tag::ACTION => {
-            let mut offers = r.offers().ok_or_else(bad)?;
-            Call::OnAction { offer: offers.pop().filter(|_| offers.is_empty()).ok_or_else(bad)? }
-        }
-        tag::EVENT => {
-            // Hosts of ABI minor 2 send the own figures after the event; older ones do not.
-            let (&hook, words) = rest.split_first().ok_or_else(bad)?;
-            let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
-            r = Reader::new(words);
-            let event = Call::Event { event: r.event(hook).ok_or_else(bad)? };
-            if r.at_end() {
-                return Ok((event, false));
-            }
-            event
-        }
-        tag::CANDIDATES => {
-            let mut candidates = std::mem::take(&mut buffers.candidates);
-            let tile = r.candidates_into(&mut candidates).filter(|_| r.at_end()).ok_or_else(bad)?;
-            return Ok((Call::CanPlaceTile { tile, candidates }, false));
-        }
-        _ => return Ok((read_plain_call(t, rest).ok_or_else(bad)??, false)),
-    };
-    r.own_figures_into(&mut buffers.own).filter(|_| r.at_end()).ok_or_else(bad)?;
-    Ok((call, true))
-}
-
-/// Decodes a call that brings nothing else (`None`: malformed).
-fn read_plain_call(t: u8, rest: &[u8]) -> Option<Result<Call, String>> {
-    Some(Ok(match t {
-        tag::MESSAGE => return Some(decode(rest)),
-        tag::SCORING => Call::ModifyScore { scoring: Reader::new(rest).scoring()? },
-        _ => return None,
-    }))
-}
-
-/// Runs a hook, with reused buffers: the offers to fill (empty), and those that get the
-/// candidates and verdicts of `can_place_tile` back.
-fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call, buffers: &mut Buffers) -> CallResult {
+/// Runs a hook given as a [`Call`].
+fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     let mut out = Commands::new(None);
-    let mut reply = Reply { offers: std::mem::take(&mut buffers.offers), ..Reply::default() };
+    let mut reply = Reply::default();
     let done: HookResult = match call {
         Call::Rules { .. } => Ok(()),
         Call::Setup => e.setup(view, &mut out),
         Call::CanPlaceTile { tile, candidates } => {
-            let mut allowed = std::mem::take(&mut buffers.allowed);
-            allowed.clear();
-            allowed.resize(candidates.len(), true);
+            let mut allowed = vec![true; candidates.len()];
             let r = e.can_place_tile(view, tile, &candidates, &mut allowed);
             reply.forbidden = (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect();
-            (buffers.candidates, buffers.allowed) = (candidates, allowed);
             r
         }
         Call::FigureActions => e.figure_actions(view, &mut reply.offers),
@@ -265,12 +275,12 @@ fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call, buffers: &mut Buffer
 
 /// The view's questions, asked of the host; those the call's facts and own figures answer,
 /// and stored values already seen at the same storage version, are answered here.
-struct HostSource {
+struct HostSource<'a> {
     host: *const HostV1,
     /// The call's facts, from a host that sends them.
     facts: Option<Facts>,
     /// The expansion's own figures, when the call brought them.
-    own: Option<OwnFigures>,
+    own: Option<&'a OwnFigures>,
     /// Whether the host takes queries in the wire format (ABI minor 3).
     wire: bool,
 }
@@ -284,8 +294,8 @@ thread_local! {
     static STORED: RefCell<Vec<(String, u64, Option<Value>)>> = const { RefCell::new(Vec::new()) };
 }
 
-impl HostSource {
-    fn new(host: *const HostV1, own: Option<OwnFigures>) -> HostSource {
+impl<'a> HostSource<'a> {
+    fn new(host: *const HostV1, own: Option<&'a OwnFigures>) -> HostSource<'a> {
         // SAFETY: `host` is the table the host passed to this call; `facts` is read only when
         // the table is long enough to hold it (minor 1).
         let minor = unsafe { HostV1::minor(host) };
@@ -346,7 +356,7 @@ thread_local! {
     static ASKED: RefCell<(Writer, Vec<u8>)> = RefCell::new((Writer::default(), Vec::new()));
 }
 
-impl ViewSource for HostSource {
+impl ViewSource for HostSource<'_> {
     fn ask(&self, query: &Query) -> Answer {
         if let (Query::FiguresOfKind(kind), Some(own)) = (query, &self.own)
             && own.kinds.contains(kind)

@@ -281,13 +281,20 @@ impl Writer {
 
     /// Appends a drawn tile and its candidate placements.
     pub fn candidates(&mut self, tile: u16, candidates: &[Placement]) {
-        self.0.reserve(8 + 12 * candidates.len());
         self.words(&[tile as i64, candidates.len() as i64]);
-        for p in candidates {
-            self.record([p.pos.x, p.pos.y, p.rotation.quarter_turns() as i32]);
+        // Sized once and filled in place: a turn has a hundred candidates and more.
+        let start = self.0.len();
+        self.0.resize(start + CANDIDATE_BYTES * candidates.len(), 0);
+        for (bytes, p) in self.0[start..].chunks_exact_mut(CANDIDATE_BYTES).zip(candidates) {
+            bytes[0..4].copy_from_slice(&p.pos.x.to_le_bytes());
+            bytes[4..8].copy_from_slice(&p.pos.y.to_le_bytes());
+            bytes[8..12].copy_from_slice(&i32::from(p.rotation.quarter_turns()).to_le_bytes());
         }
     }
 }
+
+/// Bytes of one candidate placement: three words (x, y, quarter turns).
+const CANDIDATE_BYTES: usize = 12;
 
 /// Bytes of one figure: eight words.
 const FIGURE_BYTES: usize = 32;
@@ -563,13 +570,16 @@ impl<'a> Reader<'a> {
 
     /// Decodes a drawn tile's candidates into a list (emptied first), and returns the tile.
     pub fn candidates_into(&mut self, list: &mut Vec<Placement>) -> Option<u16> {
-        let (tile, n) = (self.get()? as u16, self.get()?);
+        let (tile, n) = (self.get()? as u16, self.count()?);
+        let bytes = self.bytes.get(self.at..self.at.checked_add(n.checked_mul(CANDIDATE_BYTES)?)?)?;
+        self.at += bytes.len();
+        let word = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         list.clear();
-        list.reserve(n.clamp(0, 4096) as usize);
-        for _ in 0..n {
-            let [x, y, rotation] = self.record()?;
-            list.push(Placement { pos: Pos::new(x, y), rotation: Rotation::new(rotation as u8) });
-        }
+        list.extend(
+            bytes
+                .chunks_exact(CANDIDATE_BYTES)
+                .map(|b| Placement { pos: Pos::new(word(&b[0..4]), word(&b[4..8])), rotation: Rotation::new(b[8]) }),
+        );
         Some(tile)
     }
 }
