@@ -586,8 +586,9 @@ impl Game {
                     return Err(error);
                 }
             }
-            // Most turns forbid nothing: a scan is cheaper than rebuilding the list.
-            if allowed.contains(&false) {
+            // Most turns forbid nothing: a scan is cheaper than rebuilding the list (and one
+            // without an early exit is vectorised).
+            if !allowed.iter().fold(true, |all, &a| all & a) {
                 let mut verdicts = allowed.iter();
                 v.retain(|_| verdicts.next().copied().unwrap_or(true));
             }
@@ -935,15 +936,19 @@ impl Game {
     where
         F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands<'_>) -> HookResult,
     {
-        let rules = Arc::clone(&self.rules);
         let (cmds, rng) = {
-            let view = View::local(&rules, &self.state, e);
+            let rules = &self.rules;
+            let view = View::local(rules, &self.state, e);
             let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
             f(rules.expansions()[e as usize].as_ref(), &view, &mut out)?;
             out.into_parts()
         };
         if let Some(rng) = rng {
             self.state.expansion_rngs[e as usize] = *rng;
+        }
+        // Most calls command nothing.
+        if cmds.is_empty() {
+            return Ok(());
         }
         for c in cmds {
             self.apply_command(e, hook, c)?;
