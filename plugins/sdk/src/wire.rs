@@ -656,12 +656,20 @@ mod tests {
         let mut w = Writer::default();
         w.scoring(&s);
         assert_eq!(Reader::new(&w.0).scoring(), Some(s));
-        let c = vec![Placement { pos: Pos::new(1, -1), rotation: Rotation::new(2) }];
+        let c: Vec<Placement> = [(1, -1), (i32::MIN, i32::MAX), (0, 0)]
+            .into_iter()
+            .flat_map(|(x, y)| Rotation::ALL.map(|rotation| Placement { pos: Pos::new(x, y), rotation }))
+            .collect();
         w.0.clear();
         w.candidates(7, &c);
         let mut read = vec![Placement { pos: Pos::new(9, 9), rotation: Rotation::new(1) }];
-        assert_eq!(Reader::new(&w.0).candidates_into(&mut read), Some(7));
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.candidates_into(&mut read), Some(7));
+        assert!(r.at_end());
         assert_eq!(read, c, "the list is emptied first");
+        assert_eq!(Reader::new(&w.0[..w.0.len() - 1]).candidates_into(&mut read), None, "a cut list is refused");
+        let negative: Vec<u8> = [7i32, -1].iter().flat_map(|n| n.to_le_bytes()).collect();
+        assert_eq!(Reader::new(&negative).candidates_into(&mut read), None, "a negative count is refused");
     }
 
     #[test]
