@@ -13,6 +13,11 @@ fn config(id: &str) -> String {
 fn a_panic_in_a_plugin_hook_is_an_error_and_the_game_goes_on() {
     build_plugins();
     let text = "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"native-panicking\"\n";
+    // With every log line wanted: the plugin logs while it takes the ruleset (at its first hook
+    // call), outside any hook, and the host must drop that line rather than look for a call
+    // that is not there.
+    let logs = tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_writer(std::io::sink).finish();
+    let _logging = tracing::subscriber::set_default(logs);
     let loaded = load_toml("panicking.toml", text).unwrap_or_else(|r| panic!("{r}"));
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();

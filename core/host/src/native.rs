@@ -176,6 +176,11 @@ fn host_table(ctx: *mut c_void, facts: abi::Facts) -> HostV1 {
 
 #[allow(unsafe_code)]
 unsafe extern "C" fn host_log(ctx: *mut c_void, level: u32, message: Bytes) {
+    // Outside a hook call (making the expansion, sending the ruleset) there is no context, and
+    // the line is dropped.
+    if ctx.is_null() {
+        return;
+    }
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; the message is valid for this call.
     let (ctx, text) = unsafe { (&*(ctx as *const CallCtx<'_>), String::from_utf8_lossy(message.as_slice())) };
     match level {
@@ -336,16 +341,20 @@ impl NativeExpansion {
 
     /// The reply of a call whose hook answers with commands.
     fn commands(&self, hook: HookKind, reply: &[u8], out: &mut Commands<'_>) -> HookResult {
+        // Checked here as well as in `reply`: most calls come this way, and an empty `Reply`
+        // made and dropped for each costs 40 instructions.
         if reply.is_empty() {
             return Ok(());
         }
-        let reply = decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))??;
-        reply.commands.into_iter().for_each(|c| out.push(c));
+        self.reply(hook, reply)?.commands.into_iter().for_each(|c| out.push(c));
         Ok(())
     }
 
-    /// The decoded reply of a call, for the hooks that answer with more than commands.
+    /// The decoded reply of a call, or an empty one without decoding anything.
     fn reply(&self, hook: HookKind, reply: &[u8]) -> Result<Reply, HookError> {
+        if reply.is_empty() {
+            return Ok(Reply::default());
+        }
         decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?
     }
 
@@ -501,9 +510,6 @@ impl Expansion for NativeExpansion {
         };
         let hook = HookKind::CanPlaceTile;
         let forbid = |reply: &[u8]| {
-            if reply.is_empty() {
-                return Ok(());
-            }
             for i in self.reply(hook, reply)?.forbidden {
                 if let Some(a) = allowed.get_mut(i as usize) {
                     *a = false;
@@ -521,9 +527,7 @@ impl Expansion for NativeExpansion {
         };
         let hook = HookKind::FigureActions;
         let add = |reply: &[u8]| {
-            if !reply.is_empty() {
-                offers.extend(self.reply(hook, reply)?.offers);
-            }
+            offers.extend(self.reply(hook, reply)?.offers);
             Ok(())
         };
         with_call(tag::FIGURE_ACTIONS, None, fill, |b| self.call(view, hook, b, add)).expect("always sent")

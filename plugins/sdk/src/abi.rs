@@ -12,7 +12,8 @@
 //! - Minor versions, each readable by the other side's older builds: 1 added the call's facts to
 //!   [`HostV1`]; 2 added [`HostV1::abi_minor`], the expansion's `Interest` in the reply to the
 //!   ruleset (only to hosts that announce 2) and the expansion's own figures after each event
-//!   (older plugins stop reading after the event); 3 added queries and answers in the wire
+//!   (older plugins stop reading after the event; an expansion that declares no figure kinds
+//!   gets none, as from older hosts); 3 added queries and answers in the wire
 //!   format (a plugin sends them only to hosts that announce 3, see [`crate::proto::query`])
 //!   and `Interest::when_on_board` (sent only to hosts that announce 3).
 

@@ -80,7 +80,11 @@ fn guarded(
             return send(sink, write, ERROR, b"a plugin call started inside another on the same thread");
         };
         scratch.reply.0.clear();
-        state.host.set(host);
+        // Logging goes to the host only during a hook call: outside one (making the expansion,
+        // taking the ruleset) the host has no context to log with.
+        // SAFETY: a non-null `host` is the table the host passed to this call.
+        let logs = !host.is_null() && !unsafe { (*host).ctx }.is_null();
+        state.host.set(if logs { host } else { std::ptr::null() });
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
         state.host.set(std::ptr::null());
         match outcome {
@@ -165,12 +169,16 @@ fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Res
     let mut out = Commands::new(None);
     let done = match t {
         tag::EVENT => {
-            // Hosts of ABI minor 2 send the own figures after the event; older ones do not.
             let (&hook, words) = rest.split_first().ok_or_else(bad)?;
             let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
             r = Reader::new(words);
             let event = r.event(hook).ok_or_else(bad)?;
-            let brought = !r.at_end() && read_own(&mut r, &mut s.own).ok_or_else(bad)?;
+            // An event ends here from hosts older than ABI minor 2, and for an expansion that
+            // declares no figure kinds.
+            let brought = !r.at_end();
+            if brought {
+                read_own(&mut r, &mut s.own).ok_or_else(bad)?;
+            }
             let source = HostSource::new(host, brought.then_some(&s.own));
             e.on_event(&View::remote(rules, &source, *index), &event, &mut out)
         }
@@ -204,8 +212,8 @@ fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Res
             s.allowed.clear();
             s.allowed.resize(s.candidates.len(), true);
             let done = e.can_place_tile(&View::remote(rules, &source, *index), tile, &s.candidates, &mut s.allowed);
-            let forbidden = || (0..s.allowed.len() as u32).filter(|&i| !s.allowed[i as usize]).collect();
-            encode_reply_into(&done.map(|()| Reply { forbidden: forbidden(), ..Reply::default() }), &mut s.reply);
+            let reply = done.map(|()| Reply { forbidden: forbidden(&s.allowed), ..Reply::default() });
+            encode_reply_into(&reply, &mut s.reply);
             return Ok(());
         }
         _ => return Err(bad()),
@@ -215,9 +223,14 @@ fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Res
     Ok(())
 }
 
-/// Reads the expansion's own figures, which must end the call; true when read.
-fn read_own(r: &mut Reader<'_>, own: &mut OwnFigures) -> Option<bool> {
-    r.own_figures_into(own).filter(|_| r.at_end()).map(|()| true)
+/// Reads the expansion's own figures, which must end the call.
+fn read_own(r: &mut Reader<'_>, own: &mut OwnFigures) -> Option<()> {
+    r.own_figures_into(own).filter(|_| r.at_end())
+}
+
+/// The indices of the candidates a `can_place_tile` hook forbade.
+fn forbidden(allowed: &[bool]) -> Vec<u32> {
+    (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect()
 }
 
 /// Runs a MessagePack call: the ruleset (answered with what the expansion wants of it), or a
@@ -248,7 +261,8 @@ fn run_message(host: *const HostV1, inst: &'static Instance, call: Call, s: &mut
     Ok(())
 }
 
-/// Runs a hook given as a [`Call`].
+/// Runs a hook given as a [`Call`]. The hot hooks come this way only from a host that sends
+/// every call as a message; they are kept for it.
 fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     let mut out = Commands::new(None);
     let mut reply = Reply::default();
@@ -258,7 +272,7 @@ fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
         Call::CanPlaceTile { tile, candidates } => {
             let mut allowed = vec![true; candidates.len()];
             let r = e.can_place_tile(view, tile, &candidates, &mut allowed);
-            reply.forbidden = (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect();
+            reply.forbidden = forbidden(&allowed);
             r
         }
         Call::FigureActions => e.figure_actions(view, &mut reply.offers),

@@ -19,7 +19,9 @@
 //!   of [`Command`]) and its fields; a string is a byte count and its UTF-8 bytes, a stored
 //!   value a kind (null, bool, int as two words, string, list, map) and its contents
 //! - own figures (after `figure_actions` and `on_action` calls, and after events from hosts of
-//!   ABI minor 2): the expansion's figure kinds as a counted list, then the figures of those kinds
+//!   ABI minor 2 when the expansion declares figure kinds; an event that ends without them
+//!   leaves the plugin to ask the host): the expansion's figure kinds as a counted list, then the
+//!   figures of those kinds
 //! - offers (the reply of `figure_actions`; `on_action` sends the one taken): n, then per offer code, target (kind 0 none,
 //!   1 point, 2 segment, 3 figure; then x, y, point or segment, or the figure and two zeros),
 //!   and the label as a byte count and its UTF-8 bytes, or -1 for the label of the offer before
@@ -570,11 +572,11 @@ impl<'a> Reader<'a> {
 
     /// Decodes a drawn tile's candidates into a list (emptied first), and returns the tile.
     pub fn candidates_into(&mut self, list: &mut Vec<Placement>) -> Option<u16> {
+        list.clear();
         let (tile, n) = (self.get()? as u16, self.count()?);
         let bytes = self.bytes.get(self.at..self.at.checked_add(n.checked_mul(CANDIDATE_BYTES)?)?)?;
         self.at += bytes.len();
         let word = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        list.clear();
         list.extend(
             bytes
                 .chunks_exact(CANDIDATE_BYTES)
