@@ -98,6 +98,21 @@ fn a_broken_manifest_is_reported_when_chosen() {
 }
 
 #[test]
+fn rust_code_another_program_holds_is_a_located_error() {
+    // The program's own loader knows no `[builtin]` code; the test crate's knows `hook-demo`.
+    let config = GameConfig::parse("game.toml", "players = 2\n[[expansions]]\nid = \"hook-demo\"\n").unwrap();
+    let mods = meeple_tests::test_mods();
+    let err = meeple_host::load::from_config(&config, &mods).map(|_| ()).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "hook-demo/expansion.toml:1:1: `hook-demo`: its code (`[builtin] name = \"hook-demo\"`) is Rust compiled into another program; this meeple does not contain it"
+        ),
+        "{err}"
+    );
+    assert!(from_config_with(&config, &mods, &TestCode).is_ok());
+}
+
+#[test]
 fn the_ruleset_hash_changes_with_scripts_and_options_and_goes_into_replays() {
     let root = write_mods(
         "hashing",

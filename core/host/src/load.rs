@@ -27,12 +27,15 @@ impl Instantiate for Builtin {
                     diagnostics: vec![Diagnostic { file: display_path(&sel.manifest.path), line: 1, col: 1, message }],
                 }),
             },
-            other => Err(Report {
+            crate::manifest::Entry::Builtin(name) => Err(Report {
                 diagnostics: vec![Diagnostic {
                     file: display_path(&sel.manifest.path),
                     line: 1,
                     col: 1,
-                    message: format!("`{}`: this meeple cannot run {other:?} yet", sel.manifest.id),
+                    message: format!(
+                        "`{}`: its code (`[builtin] name = \"{name}\"`) is Rust compiled into another program; this meeple does not contain it",
+                        sel.manifest.id
+                    ),
                 }],
             }),
         }
