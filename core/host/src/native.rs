@@ -553,8 +553,8 @@ impl Expansion for NativeExpansion {
         let figure = |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
         let fill = |w: &mut Writer| {
             let known = w.event(event, figure);
-            // Without kinds of its own there is nothing to bring: the plugin then asks the host
-            // about figures, which it never needs to.
+            // An expansion without figure kinds has none to bring; its event then ends here,
+            // as events from hosts before ABI minor 2 did, and the plugin reads it that way.
             if known && !self.own_kinds(view).is_empty() {
                 self.write_own_figures(view, w);
             }
