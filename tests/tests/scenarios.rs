@@ -1,12 +1,14 @@
-//! Runs every scenario in `tests/scenarios/` (format: `tests/README.md`).
+//! Runs every scenario in `tests/scenarios/` (format: `tests/README.md`), in each shipped
+//! expansion's `tests/` and in each test expansion's (`tests/mods/*/tests`).
 
 use meeple_tests::{repo, run_scenario, scenario_files};
 
 #[test]
 fn every_scenario_holds() {
     let mut files = scenario_files(&repo().join("tests/scenarios"));
-    // Each shipped expansion's own scenarios (the template's among them), scripts and plugins.
-    for root in ["scripts", "plugins"] {
+    // Each expansion's own scenarios: the shipped ones (the template's among them) and the test
+    // expansions, whose Rust code only this crate holds.
+    for root in ["scripts", "plugins", "tests/mods"] {
         for dir in std::fs::read_dir(repo().join(root)).unwrap().flatten() {
             files.extend(scenario_files(&dir.path().join("tests")));
         }
