@@ -46,3 +46,32 @@ fn a_board_draws_every_tile_and_every_figure_in_its_owners_colour() {
         assert!(svg.contains(&format!(": {}</text>", st.score(p))), "seat {p}'s score");
     }
 }
+
+#[test]
+fn labels_on_a_turned_tile_are_turned_back_to_read_upright() {
+    let loaded = load_toml("r.toml", "players = 2\nseed = 9\n[[expansions]]\nid = \"traders-builders\"\n").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(9)).unwrap();
+    let mut bot = RandomBot::new(9);
+    while !game.is_over() {
+        let a = bot.choose(&game);
+        game.apply(a).unwrap();
+    }
+    let svg = meeple_render::board(&game);
+    // Goods on cities and field illustrations are the tiles' labels.
+    let labels = |def: &meeple_core::tileset::TileDef| {
+        def.segments.iter().filter(|s| s.goods.is_some()).count() + def.illustrations.len()
+    };
+    for quarters in 1..4u8 {
+        let expected: usize = game
+            .state()
+            .board()
+            .tiles()
+            .iter()
+            .filter(|t| t.rotation.quarter_turns() == quarters)
+            .map(|t| labels(&game.rules().tile(t.tile).def))
+            .sum();
+        let turned_back = svg.matches(&format!(r#" transform="rotate(-{},"#, 90 * u32::from(quarters))).count();
+        assert_eq!(turned_back, expected, "labels on tiles turned {quarters} quarters");
+    }
+    assert!(svg.matches(r#"class="goods""#).count() > 3, "the game drew goods to check");
+}

@@ -26,7 +26,7 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
     let mut body = String::new();
     for (i, def) in ts.tiles.iter().enumerate() {
         let (x, y) = ((i % cols) as f64 * cw + 10.0, (i / cols) as f64 * ch + 40.0);
-        let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def));
+        let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def, 0));
         let counts: Vec<String> = ts.editions.iter().zip(&def.counts).map(|(e, n)| format!("{e}:{n}")).collect();
         let mark = if def.reconstructed { " (reconstructed)" } else { "" };
         let _ = write!(
@@ -51,9 +51,11 @@ pub fn board(game: &Game) -> String {
     let mut body = String::new();
     for t in tiles {
         let (x, y) = origin(t.pos);
-        let turn = t.rotation.quarter_turns() as u32 * 90;
+        let quarters = t.rotation.quarter_turns();
+        let turn = u32::from(quarters) * 90;
         let def = &rules.tile(t.tile).def;
-        let _ = write!(body, r#"<g transform="translate({x},{y}) rotate({turn},50,50)">{}</g>"#, tile_body(def));
+        let _ =
+            write!(body, r#"<g transform="translate({x},{y}) rotate({turn},50,50)">{}</g>"#, tile_body(def, quarters));
     }
     for (id, f) in st.figures().iter().enumerate() {
         let (tile, at) = match f.at {

@@ -47,8 +47,13 @@ pub fn anchor(def: &TileDef, segment: usize) -> (f64, f64) {
     (mx + (CENTRE.0 - mx) * pull, my + (CENTRE.1 - my) * pull)
 }
 
-/// The drawing of a tile kind (without a surrounding `<g>`).
-pub fn tile_body(def: &TileDef) -> String {
+/// The drawing of a tile kind (without a surrounding `<g>`), for a tile the surrounding `<g>` turns
+/// clockwise by `quarters`: its labels are turned back so that they read upright on the board.
+pub fn tile_body(def: &TileDef, quarters: u8) -> String {
+    let upright = |x: f64, y: f64| match quarters % 4 {
+        0 => String::new(),
+        q => format!(r#" transform="rotate({},{x:.1},{y:.1})""#, -90 * i32::from(q)),
+    };
     let mut out = String::from(r#"<rect class="field" width="100" height="100"/>"#);
     for seg in def.segments.iter().filter(|s| s.kind == SegmentKind::City) {
         out.push_str(&city(&covered_sides(&seg.ports)));
@@ -81,7 +86,13 @@ pub fn tile_body(def: &TileDef) -> String {
                     );
                 }
                 if let Some(g) = &seg.goods {
-                    let _ = write!(out, r#"<text class="goods" x="{x:.1}" y="{:.1}">{}</text>"#, y + 10.0, short(g));
+                    let _ = write!(
+                        out,
+                        r#"<text class="goods" x="{x:.1}" y="{:.1}"{}>{}</text>"#,
+                        y + 10.0,
+                        upright(x, y + 10.0),
+                        short(g)
+                    );
                 }
             }
             _ => {}
@@ -96,12 +107,8 @@ pub fn tile_body(def: &TileDef) -> String {
             (None, Some(&r)) => anchor(def, r as usize),
             _ => (50.0, 85.0),
         };
-        let _ = write!(
-            out,
-            r#"<text class="pic" x="{x:.1}" y="{:.1}">{}</text>"#,
-            y + 9.0 * i as f64 % 18.0,
-            short(&ill.kind)
-        );
+        let y = y + 9.0 * i as f64 % 18.0;
+        let _ = write!(out, r#"<text class="pic" x="{x:.1}" y="{y:.1}"{}>{}</text>"#, upright(x, y), short(&ill.kind));
     }
     out.push_str(r#"<rect class="border" width="100" height="100"/>"#);
     out
