@@ -10,7 +10,9 @@
 //!   second part of the turn (once per turn);
 //! - `ask_on_city`: when a city is completed, the next player clockwise from the completer is
 //!   asked whether to take 1 point (a decision that is not the active player's);
-//! - `fail_at_turn`: the `turn_end` hook fails on purpose at that turn (transactional `apply`).
+//! - `fail_at_turn`: the `turn_end` hook fails on purpose at that turn (transactional `apply`);
+//! - `tile_points`: whoever places a tile scores that many points (a large score in a few turns,
+//!   for rules that depend on one).
 
 use meeple_core::{
     Command, Commands, Decision, Event, Expansion, HookError, HookKind, HookResult, HookSet, Scoring, SegmentKind,
@@ -25,6 +27,7 @@ pub struct HookDemo {
     field_points: i32,
     ask_on_city: bool,
     fail_at_turn: u32,
+    tile_points: i32,
 }
 
 impl HookDemo {
@@ -37,6 +40,7 @@ impl HookDemo {
             field_points: int("field_points", 3),
             ask_on_city: options.get("ask_on_city").and_then(Value::as_bool).unwrap_or(false),
             fail_at_turn: int("fail_at_turn", 0) as u32,
+            tile_points: int("tile_points", 0),
         }
     }
 }
@@ -93,6 +97,10 @@ impl Expansion for HookDemo {
             }
             Event::TurnEnd { turn, .. } if turn == self.fail_at_turn => {
                 Err(HookError::new("hook-demo", HookKind::TurnEnd, format!("failing on purpose at turn {turn}")))
+            }
+            Event::TilePlaced { player: Some(player), .. } if self.tile_points > 0 => {
+                out.push(Command::AddPoints { player, points: self.tile_points, category: "hook-demo".into() });
+                self.squire_extends(view, event, out)
             }
             Event::TilePlaced { .. } => self.squire_extends(view, event, out),
             _ => Ok(()),
