@@ -138,6 +138,14 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
 
     assert_eq!(serde_json::from_str::<Value>(&s.handle_line("{not json")).unwrap()["error"]["code"], json!("bad-json"));
+    // As `meeple serve --stdio` reads them: bytes that are not UTF-8, alone or inside a string.
+    for line in [&b"\xff"[..], &b"{\"cmd\":\"version\",\"id\":\"\xc3\x28\"}"[..]] {
+        let reply: Value = serde_json::from_str(&s.handle_bytes(line)).unwrap();
+        assert_eq!(reply["error"]["code"], json!("bad-json"), "{reply}");
+        assert!(reply["error"]["message"].as_str().unwrap().starts_with("not UTF-8"), "{reply}");
+    }
+    let version: Value = serde_json::from_str(&s.handle_bytes(br#"{"cmd":"version","id":2}"#)).unwrap();
+    assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!(2)));
     err(&mut s, json!([1, 2]), "bad-request", None);
     err(&mut s, json!({"id": 3}), "bad-request", Some("cmd"));
     err(&mut s, json!({"cmd": 7}), "bad-request", Some("cmd"));

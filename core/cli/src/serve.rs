@@ -35,14 +35,24 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 
 fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
     let mut session = Session::new(mods.to_vec());
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line.map_err(|source| CliError::Io { path: "<stdin>".into(), source })?;
-        if line.trim().is_empty() {
+    // Bytes, not `String`s: a line that is not UTF-8 gets an error reply instead of ending the
+    // session and every game in it.
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read =
+            stdin.read_until(b'\n', &mut line).map_err(|source| CliError::Io { path: "<stdin>".into(), source })?;
+        if read == 0 {
+            break;
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if text.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let reply = session.handle_line(&line);
+        let reply = session.handle_bytes(text);
         if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
             break;
         }

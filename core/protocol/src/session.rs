@@ -30,6 +30,18 @@ impl Session {
         Session { mods, games: BTreeMap::new(), next: 1 }
     }
 
+    /// Handles one line of bytes as read from a stream: a line that is not UTF-8 is refused like
+    /// one that is not JSON, and the session goes on.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> String {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_line(text),
+            Err(e) => {
+                let why = format!("not UTF-8: invalid byte at offset {}", e.valid_up_to());
+                crate::to_json(&failure(Value::Null, ProtocolError::new(Code::BadJson, why, None)))
+            }
+        }
+    }
+
     /// Handles one line of JSON and returns one line of JSON (without the newline).
     pub fn handle_line(&mut self, line: &str) -> String {
         let reply = match serde_json::from_str::<Value>(line) {
