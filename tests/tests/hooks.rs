@@ -40,9 +40,20 @@ fn the_tile_limit_ends_the_game() {
 }
 
 #[test]
-fn an_unknown_tile_in_the_draw_order_is_a_setup_error() {
-    let loaded = load_toml("draw.toml", "players = 2\ndraw = [\"Q\", \"ZZ\"]\n").unwrap();
-    let err = Game::new(loaded.rules.clone(), loaded.setup(1)).err().unwrap();
+fn an_unknown_tile_in_the_draw_order_is_a_config_error_and_a_setup_error() {
+    // Loading a config names every unknown tile where it is written.
+    let report = load_toml("draw.toml", "players = 2\ndraw = [\"Q\", \"ZZ\", \"E\", \"base:YY\"]\n").err().unwrap();
+    assert_eq!(
+        report.to_string().lines().collect::<Vec<_>>(),
+        [
+            "draw.toml:2:14: draw order: no tile `ZZ` in this ruleset",
+            "draw.toml:2:25: draw order: no tile `base:YY` in this ruleset",
+        ]
+    );
+    // A game set up in code is refused too.
+    let loaded = load_toml("draw.toml", "players = 2\n").unwrap();
+    let setup = meeple_core::Setup { draw: Some(vec!["Q".into(), "ZZ".into()]), ..loaded.setup(1) };
+    let err = Game::new(loaded.rules.clone(), setup).err().unwrap();
     assert_eq!(err.to_string(), "draw order: no tile `ZZ` in this ruleset");
 }
 
@@ -64,7 +75,6 @@ fn figure_actions_are_described_with_board_ports() {
 /// versions always mean equal storage, in a game, in its copies and in other games.
 #[test]
 fn equal_storage_versions_mean_equal_storage() {
-    use meeple_core::bots::Bot;
     use std::collections::HashMap;
     let config = "players = 3\n[[expansions]]\nid = \"traders-builders\"\n[[expansions]]\nid = \"tollkeepers\"\n";
     let loaded = load_toml("versions.toml", config).unwrap();

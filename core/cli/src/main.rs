@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         Command::Simulate(a) => simulate::run(a, &cli.mods),
         Command::Replay(a) => replay::run(a, &cli.mods),
         Command::Bench(a) => bench::run(a, &cli.mods),
-        Command::Check(a) => check::run(a),
+        Command::Check(a) => check::run(a, &cli.mods),
         Command::Test(a) => test::run(a, &cli.mods),
         Command::ApiDocs(a) => api_docs::run(a),
         Command::Serve(a) => serve::run(a, &cli.mods),

@@ -1,14 +1,19 @@
 //! `meeple check DIR`: everything that can be wrong with a mod, found without playing it — the
 //! manifest, the tileset of every edition, the syntax of every script and the hooks it
-//! registers, a native library's entry table.
+//! registers, a native library's entry table, and what a game would refuse when it loads the
+//! mod beside the base game and the other installed expansions.
 
+use crate::config::{ExpansionChoice, GameConfig};
+use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
-use crate::paths::display_path;
-use crate::ruleset::{Selected, io_report, load_tileset};
+use crate::paths::{display_path, mod_roots};
+use crate::ruleset::{Catalog, Selected, build, io_report, load_tileset};
+use meeple_core::tileset::Tileset;
 use meeple_core::{Expansion, HookKind};
 use meeple_toml::{Diagnostic, Report};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// What a mod that passed the checks contains.
 #[derive(Debug)]
@@ -22,72 +27,124 @@ pub struct Checked {
 }
 
 /// Checks the mod in `dir` (a folder with an `expansion.toml`); reports every problem at once.
-pub fn check_mod(dir: &Path) -> Result<Checked, Report> {
+/// Besides its own files, it is loaded as a game would load it (the base game and it, in its
+/// default edition, with the expansions found in the built-in folders, `mods` and the mod's own
+/// parent folder), which finds what only shows with the others: a missing dependency, an id
+/// installed twice, a start tile not in the ruleset.
+pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
     let path = dir.join("expansion.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| io_report(&path, &e))?;
-    let manifest = Manifest::parse(&path, &text)?;
-    let mut report = Report::default();
+    let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
+    let tiles = edition_tiles(&manifest, &mut report);
+    let mut hooks = match &manifest.entry {
+        Entry::Script(entry) => script_hooks(&manifest, entry, report.is_empty()).unwrap_or_else(|r| {
+            report.extend(r);
+            Vec::new()
+        }),
+        Entry::Native(_) | Entry::Builtin(_) | Entry::None => Vec::new(),
+    };
+    if report.is_empty() {
+        match load_with_others(&manifest, mods) {
+            Ok(loaded) => hooks = loaded,
+            Err(r) => report.extend(r),
+        }
+    }
+    if !report.is_empty() {
+        report.diagnostics.dedup();
+        return Err(report);
+    }
+    Ok(Checked { manifest, tiles, hooks })
+}
+
+/// The tiles of each edition, reading each tileset file once (editions may share one).
+fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)> {
+    let mut read: BTreeMap<&Path, Option<Tileset>> = BTreeMap::new();
     let mut tiles = Vec::new();
     for ed in &manifest.editions {
         let Some(ts_path) = &ed.tileset else {
             tiles.push((ed.name.clone(), 0));
             continue;
         };
-        match load_tileset(ts_path) {
-            Ok((ts, _)) => match ts.edition(&ed.tileset_edition) {
-                Some(i) => tiles.push((ed.name.clone(), ts.total(i))),
-                None => report.diagnostics.push(Diagnostic {
-                    file: display_path(&path),
-                    line: 1,
-                    col: 1,
-                    message: format!(
+        let key = format!("editions.{}.tileset", ed.name);
+        let ts = read.entry(ts_path).or_insert_with(|| match tileset_named(manifest, &key, ts_path) {
+            Ok((ts, _)) => Some(ts),
+            Err(r) => {
+                report.extend(r);
+                None
+            }
+        });
+        let Some(ts) = ts else { continue };
+        match ts.edition(&ed.tileset_edition) {
+            Some(i) => tiles.push((ed.name.clone(), ts.total(i))),
+            None => {
+                let at = if manifest.places.iter().any(|(k, _)| *k == format!("editions.{}.tileset_edition", ed.name)) {
+                    format!("editions.{}.tileset_edition", ed.name)
+                } else {
+                    key
+                };
+                report.diagnostics.push(manifest.problem_at(
+                    &at,
+                    format!(
                         "edition `{}` uses tileset edition `{}`, which {} does not have (it has: {})",
                         ed.name,
                         ed.tileset_edition,
                         display_path(ts_path),
                         ts.editions.join(", ")
                     ),
-                }),
-            },
-            Err(r) => report.extend(r),
+                ));
+            }
         }
     }
-    let sel = Selected {
-        manifest: manifest.clone(),
-        edition: manifest.default_edition.clone(),
-        options: manifest.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect(),
-    };
-    let hooks = match &manifest.entry {
-        Entry::Script(entry) => match script_hooks(&sel, entry) {
-            Ok(h) => h,
-            Err(r) => {
-                report.extend(r);
-                Vec::new()
-            }
-        },
-        Entry::Native(library) => match crate::native::NativeExpansion::load(&sel, library) {
-            Ok(x) => names(&x),
-            Err(message) => {
-                report.diagnostics.push(Diagnostic { file: display_path(&path), line: 1, col: 1, message });
-                Vec::new()
-            }
-        },
-        Entry::None | Entry::Builtin(_) => Vec::new(),
-    };
-    if !report.is_empty() {
-        return Err(report);
+    tiles
+}
+
+/// A tileset a manifest names at `key`, with its text; a file that cannot be read is reported at
+/// that key.
+pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Tileset, String), Report> {
+    if !path.is_file() {
+        let why = format!("tileset `{}` does not exist", display_path(path));
+        return Err(Report { diagnostics: vec![manifest.problem_at(key, why)] });
     }
-    Ok(Checked { manifest, tiles, hooks })
+    load_tileset(path)
+}
+
+/// Loads the base game with this mod as a game would; the hooks its code registers.
+fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'static str>, Report> {
+    let mut roots = mod_roots(mods);
+    // The mod's own folder of mods, unless it is one of those already (spelled differently).
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    if let Some(parent) = manifest.dir().parent().filter(|p| roots.iter().all(|r| canonical(r) != canonical(p))) {
+        roots.push(parent.to_path_buf());
+    }
+    let mut catalog = Catalog::discover(&roots);
+    let same = |p: &Path| std::fs::canonicalize(p).ok() == std::fs::canonicalize(&manifest.path).ok();
+    let known =
+        catalog.manifests.values().any(|m| same(&m.path)) || catalog.duplicates.values().flatten().any(|p| same(p));
+    if !known {
+        catalog.add(&manifest.path);
+    }
+    let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
+    if manifest.id != "base" {
+        config.expansions.push(ExpansionChoice::new(&manifest.id));
+    }
+    let loaded = build(&catalog, &config, &Builtin)?;
+    let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
+    Ok(x.map_or_else(Vec::new, |x| names(x.as_ref())))
 }
 
 fn names(x: &dyn Expansion) -> Vec<&'static str> {
     HookKind::ALL.iter().filter(|h| x.hooks().contains(**h)).map(|h| h.name()).collect()
 }
 
-/// Compiles every script file (syntax errors with `file:line`), then runs the entry file to
-/// collect the hooks it registers.
-fn script_hooks(sel: &Selected, entry: &Path) -> Result<Vec<&'static str>, Report> {
-    let script = Script::read(sel, entry, Limits::default())?;
+/// Compiles every script file (syntax errors with `file:line`), then, if `run` (the manifest is
+/// sound), runs the entry file to collect the hooks it registers.
+fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'static str>, Report> {
+    let sel = Selected {
+        manifest: manifest.clone(),
+        edition: manifest.default_edition.clone(),
+        options: manifest.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect(),
+    };
+    let script = Script::read(&sel, entry, Limits::default())?;
     let mut report = Report::default();
     let compiler = mlua::chunk::Compiler::new();
     for (rel, text) in &script.files {
@@ -98,6 +155,9 @@ fn script_hooks(sel: &Selected, entry: &Path) -> Result<Vec<&'static str>, Repor
     }
     if !report.is_empty() {
         return Err(report);
+    }
+    if !run {
+        return Ok(Vec::new());
     }
     let x = LuauExpansion::load(script, vec![sel.manifest.id.clone()])?;
     Ok(names(&x))

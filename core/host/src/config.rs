@@ -92,6 +92,9 @@ pub struct GameConfig {
     pub expansions: Vec<ExpansionChoice>,
     /// A fixed draw order (tests, puzzles).
     pub draw: Option<Vec<String>>,
+    /// Where each tile of `draw` was written.
+    #[serde(skip)]
+    pub draw_at: Vec<Location>,
     /// End after this many tiles.
     pub tile_limit: Option<u32>,
 }
@@ -106,6 +109,7 @@ impl Default for GameConfig {
             base: ExpansionChoice::new("base"),
             expansions: Vec::new(),
             draw: None,
+            draw_at: Vec::new(),
             tile_limit: None,
         }
     }
@@ -163,6 +167,7 @@ impl GameConfig {
         }
         if let Some(list) = t.str_list(&mut doc, "draw") {
             cfg.draw = Some(list.iter().map(|s| s.value.to_string()).collect());
+            cfg.draw_at = list.iter().map(|s| location(&doc, &s.span)).collect();
         }
         if let Some(n) = t.int(&mut doc, "tile_limit") {
             if n.value <= 0 || n.value > u32::MAX as i64 {

@@ -8,7 +8,7 @@
 use meeple_core::Value;
 use meeple_core::figures::{FigureKind, Placement, Stays, kinds};
 use meeple_core::tileset::SegmentKind;
-use meeple_toml::{At, DeValue, Doc, Report, Spanned, Table, integer};
+use meeple_toml::{At, DeValue, Diagnostic, Doc, Report, Spanned, Table, integer};
 use std::path::{Path, PathBuf};
 
 /// The manifest schema / hook API version this engine speaks.
@@ -189,6 +189,9 @@ pub struct Manifest {
     pub draw: Option<DrawDef>,
     /// Its code.
     pub entry: Entry,
+    /// Where some keys were written (`script.entry`, `editions.C2.tileset`, …), so that a problem
+    /// found after reading, such as a missing file, is reported at the key that names it.
+    pub places: Vec<(String, (usize, usize))>,
 }
 
 impl Manifest {
@@ -212,8 +215,22 @@ impl Manifest {
         if self.id == "base" { local.to_string() } else { format!("{}:{local}", self.id) }
     }
 
+    /// A problem with what the manifest says at `key` (a name in [`Manifest::places`]), located
+    /// there, or at the file's start when the key was not written.
+    pub fn problem_at(&self, key: &str, message: impl Into<String>) -> Diagnostic {
+        let (line, col) = self.places.iter().find(|(k, _)| k == key).map_or((1, 1), |(_, at)| *at);
+        Diagnostic { file: crate::paths::display_path(&self.path), line, col, message: message.into() }
+    }
+
     /// Reads and validates a manifest; `path` locates it for file names in errors and relative paths.
     pub fn parse(path: &Path, text: &str) -> Result<Manifest, Report> {
+        let (m, report) = Manifest::parse_lenient(path, text);
+        if report.is_empty() { Ok(m) } else { Err(report) }
+    }
+
+    /// Reads a manifest, keeping what could be read when it has problems: `meeple check` goes on
+    /// to the tilesets and scripts it names, so that every problem of a mod shows at once.
+    pub fn parse_lenient(path: &Path, text: &str) -> (Manifest, Report) {
         let file = crate::paths::display_path(path);
         let mut doc = Doc::parse(&file, text);
         let root = doc.root();
@@ -234,6 +251,7 @@ impl Manifest {
             options: Vec::new(),
             draw: None,
             entry: Entry::None,
+            places: Vec::new(),
         };
         let mut edition_names: Vec<At<&str>> = Vec::new();
         match top.get("expansion") {
@@ -275,9 +293,20 @@ impl Manifest {
         let builtin = top.table(&mut doc, "builtin");
         read_entry(&mut doc, [script, native, builtin], &mut m);
         top.finish(&mut doc);
-        doc.finish()?;
-        Ok(m)
+        let report = doc.finish().err().unwrap_or_default();
+        (m, report)
     }
+}
+
+/// Remembers where a key was written (see [`Manifest::places`]).
+fn mark(doc: &Doc<'_>, m: &mut Manifest, key: String, span: &std::ops::Range<usize>) {
+    m.places.push((key, doc.line_col(span.start)));
+}
+
+/// `1`, `1.0`, `1.0.0`, with an optional pre-release or build suffix (`1.0.0-beta`).
+fn is_version(s: &str) -> bool {
+    let core = s.split(['-', '+']).next().unwrap_or_default();
+    !core.is_empty() && core.split('.').all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 fn is_id(s: &str) -> bool {
@@ -293,7 +322,15 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
         m.id = id.value.to_string();
     }
     m.name = t.req_str(doc, "name").map(|s| s.value.to_string()).unwrap_or_default();
-    m.version = t.req_str(doc, "version").map(|s| s.value.to_string()).unwrap_or_default();
+    if let Some(v) = t.req_str(doc, "version") {
+        if !is_version(v.value) {
+            doc.error(
+                v.span.clone(),
+                format!("`version = \"{}\"`: expected numbers joined by dots, such as \"1.0.0\"", v.value),
+            );
+        }
+        m.version = v.value.to_string();
+    }
     if let Some(api) = t.req_int(doc, "api")
         && api.value != API_VERSION
     {
@@ -341,14 +378,27 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
             continue;
         }
         let Some(mut et) = doc.table_in(body, &format!("[editions.{}]", name.value)) else { continue };
-        let tileset = et.str(doc, "tileset").map(|s| m.dir().join(s.value));
-        let tileset_edition = et.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
+        let key = |k: &str| format!("editions.{}.{k}", name.value);
+        let tileset = et.str(doc, "tileset").map(|s| {
+            mark(doc, m, key("tileset"), &s.span);
+            m.dir().join(s.value)
+        });
+        let tileset_edition = match et.str(doc, "tileset_edition") {
+            Some(s) => {
+                mark(doc, m, key("tileset_edition"), &s.span);
+                s.value.to_string()
+            }
+            None => name.value.to_string(),
+        };
         let with = id_list(doc, &mut et, "with");
         let mut if_chosen = Vec::new();
         for v in et.array(doc, "if_chosen").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
             let Some(mut ct) = doc.table_in(v, "an [[if_chosen]] entry") else { continue };
             let expansion = ct.req_str(doc, "expansion").map(|s| s.value.to_string());
-            let file = ct.req_str(doc, "tileset").map(|s| m.dir().join(s.value));
+            let file = ct.req_str(doc, "tileset").map(|s| {
+                mark(doc, m, key(&format!("if_chosen.{}.tileset", if_chosen.len())), &s.span);
+                m.dir().join(s.value)
+            });
             let inner = ct.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
             ct.finish(doc);
             if let (Some(expansion), Some(tileset)) = (expansion, file) {
@@ -363,7 +413,11 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
 fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
     let Some(mut t) = doc.table_in(v, "[draw]") else { return };
     let own = |s: Option<At<&str>>| s.map(|s| s.value.to_string());
-    let mut draw = DrawDef { start: own(t.str(doc, "start")), first: own(t.str(doc, "first")), ..DrawDef::default() };
+    let start = t.str(doc, "start");
+    if let Some(s) = &start {
+        mark(doc, m, "draw.start".into(), &s.span);
+    }
+    let mut draw = DrawDef { start: own(start), first: own(t.str(doc, "first")), ..DrawDef::default() };
     draw.last = own(t.str(doc, "last"));
     if draw.last.is_some() && draw.first.is_none() {
         doc.error(t.span(), "`last` needs `first`: it orders the tiles drawn first");
@@ -476,15 +530,9 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     let editions = edition_filter(doc, &mut t, names);
     t.finish(doc);
     let Some(id) = id else { return };
-    let overlap = m.figures.iter().any(|f| {
-        f.kind.id == m.qualify(id.value)
-            && match (&f.editions, &editions) {
-                (Some(a), Some(b)) => a.iter().any(|e| b.contains(e)),
-                _ => true,
-            }
-    });
-    if overlap {
-        doc.error(id.span.clone(), format!("figure `{}` is declared twice for the same edition", id.value));
+    let taken = m.figures.iter().map(|f| (f.kind.id.as_str(), &f.editions));
+    if !own_id(doc, &id, &editions, "figure", taken, &m.qualify(id.value)) {
+        return;
     }
     let kind = FigureKind {
         id: m.qualify(id.value),
@@ -519,13 +567,49 @@ fn choice<T: Copy>(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, 
     found
 }
 
+/// Checks the id of a figure or token: the characters of an expansion id, and not declared
+/// twice for one edition (`taken`: the ids and editions declared before it).
+fn own_id<'a>(
+    doc: &mut Doc<'_>,
+    id: &At<&str>,
+    editions: &Option<Vec<String>>,
+    what: &str,
+    mut taken: impl Iterator<Item = (&'a str, &'a Option<Vec<String>>)>,
+    qualified: &str,
+) -> bool {
+    if !is_id(id.value) {
+        doc.error(id.span.clone(), format!("{what} id `{}` must use only a-z, 0-9, '-' and '_'", id.value));
+        return false;
+    }
+    let overlap = taken.any(|(other, theirs)| {
+        other == qualified
+            && match (theirs, editions) {
+                (Some(a), Some(b)) => a.iter().any(|e| b.contains(e)),
+                _ => true,
+            }
+    });
+    if overlap {
+        doc.error(id.span.clone(), format!("{what} `{}` is declared twice for the same edition", id.value));
+    }
+    !overlap
+}
+
 fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
     let Some(mut t) = doc.table_in(v, "a [[tokens]] entry") else { return };
     let id = t.req_str(doc, "id");
     let supply = bounded(doc, &mut t, "supply", 0, 0, 10_000);
     let editions = edition_filter(doc, &mut t, names);
     t.finish(doc);
-    if let Some(id) = id {
+    if let Some(id) = id
+        && own_id(
+            doc,
+            &id,
+            &editions,
+            "token",
+            m.tokens.iter().map(|t| (t.id.as_str(), &t.editions)),
+            &m.qualify(id.value),
+        )
+    {
         m.tokens.push(TokenDef { id: m.qualify(id.value), supply: supply as u32, editions });
     }
 }
@@ -539,8 +623,13 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
             Some(k) if k.value == "bool" => Some(OptionType::Bool),
             Some(k) if k.value == "int" => {
                 let min = ot.int(doc, "min").map_or(i64::MIN, |n| n.value);
-                let max = ot.int(doc, "max").map_or(i64::MAX, |n| n.value);
-                Some(OptionType::Int { min, max })
+                let max = ot.int(doc, "max");
+                if let Some(m) = &max
+                    && m.value < min
+                {
+                    doc.error(m.span.clone(), format!("`max = {}` is below `min = {min}`", m.value));
+                }
+                Some(OptionType::Int { min, max: max.map_or(i64::MAX, |n| n.value) })
             }
             Some(k) if k.value == "enum" => {
                 let values: Vec<String> =
@@ -598,6 +687,7 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
         }
         t.finish(doc);
         if let Some(e) = entry {
+            mark(doc, m, "script.entry".into(), &e.span);
             if e.value.contains("..") || Path::new(e.value).is_absolute() {
                 doc.error(e.span, "`entry` must be a file inside the expansion's folder");
             } else {
@@ -611,6 +701,7 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
         let lib = t.req_str(doc, "library");
         t.finish(doc);
         if let Some(l) = lib {
+            mark(doc, m, "native.library".into(), &l.span);
             m.entry = Entry::Native(l.value.to_string());
         }
     }
@@ -620,6 +711,7 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
         let name = t.req_str(doc, "name");
         t.finish(doc);
         if let Some(n) = name {
+            mark(doc, m, "builtin.name".into(), &n.span);
             m.entry = Entry::Builtin(n.value.to_string());
         }
     }

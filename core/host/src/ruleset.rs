@@ -161,17 +161,29 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     }
     add_companions(catalog, &mut selected, &choices, &mut p);
     check_relations(&selected, &choices, &mut p);
-    if !p.report.is_empty() {
-        return Err(sorted(p.report));
-    }
+    // Ordered even when other problems were found, so that a cycle is reported with them.
     let selected = load_order(selected, &choices, &mut p);
     if !p.report.is_empty() {
         return Err(sorted(p.report));
     }
     let rules = assemble(&selected, code)?;
+    check_draw(&rules, &mut p);
+    if !p.report.is_empty() {
+        return Err(sorted(p.report));
+    }
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
     Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
+}
+
+/// Every tile of a fixed draw order must name one tile kind of the ruleset.
+fn check_draw(rules: &Rules, p: &mut Problems<'_>) {
+    let Some(draw) = &p.config.draw else { return };
+    for (i, name) in draw.iter().enumerate() {
+        if let Err(why) = rules.tile_by_name(name) {
+            p.at(p.config.draw_at.get(i), format!("draw order: {why}"));
+        }
+    }
 }
 
 /// Problems of one file in file order (problems of other files stay where they are).
@@ -271,7 +283,10 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
 }
 
 fn check_relations(selected: &[Selected], choices: &[&ExpansionChoice], p: &mut Problems<'_>) {
-    let chosen: BTreeSet<&str> = selected.iter().map(|s| s.manifest.id.as_str()).collect();
+    // A choice that could not be selected (an unknown edition, say) still counts as chosen: its
+    // own problem is reported, and its dependants should not get a second, false one.
+    let chosen: BTreeSet<&str> =
+        selected.iter().map(|s| s.manifest.id.as_str()).chain(choices.iter().map(|c| c.id.as_str())).collect();
     for s in selected {
         let at = choices.iter().find(|c| c.id == s.manifest.id).and_then(|c| c.id_at.as_ref().or(c.at.as_ref()));
         for d in &s.manifest.depends {
@@ -338,27 +353,39 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         }
         let edition = m.edition(&s.edition).expect("selected edition exists");
         let chosen = |id: &str| selected.iter().any(|x| x.manifest.id == id);
-        let extra = edition.if_chosen.iter().filter(|c| chosen(&c.expansion)).map(|c| (&c.tileset, &c.tileset_edition));
+        let key = |k: String| format!("editions.{}.{k}", s.edition);
+        let extra = edition.if_chosen.iter().enumerate().filter(|(_, c)| chosen(&c.expansion));
+        let extra = extra.map(|(i, c)| (&c.tileset, &c.tileset_edition, key(format!("if_chosen.{i}.tileset"))));
+        let own = edition.tileset.iter().map(|p| (p, &edition.tileset_edition, key("tileset".into())));
         let mut own_tileset = None;
-        for (path, inner) in edition.tileset.iter().map(|p| (p, &edition.tileset_edition)).chain(extra) {
-            match load_tileset(path) {
+        for (path, inner, at) in own.chain(extra) {
+            match crate::check::tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
                     hash.str(&text);
-                    own_tileset.get_or_insert_with(|| ts.id.clone());
+                    if own_tileset.is_none() {
+                        own_tileset = Some((ts.id.clone(), ts.tiles.iter().map(|t| t.id.clone()).collect::<Vec<_>>()));
+                    }
                     if let Err(e) = b.tileset(&ts, inner) {
-                        report.diagnostics.push(Diagnostic {
-                            file: m.path.display().to_string(),
-                            line: 1,
-                            col: 1,
-                            message: e.to_string(),
-                        });
+                        report.diagnostics.push(m.problem_at(&at, e.to_string()));
                     }
                 }
                 Err(r) => report.extend(r),
             }
         }
         if let Some(draw) = &m.draw {
-            apply_draw(&mut b, draw, s, own_tileset.as_deref());
+            if let Some(start) = &draw.start {
+                match &own_tileset {
+                    Some((_, ids)) if ids.contains(start) => {}
+                    Some((ts, _)) => report
+                        .diagnostics
+                        .push(m.problem_at("draw.start", format!("start tile `{start}` is not in tileset `{ts}`"))),
+                    None => report.diagnostics.push(m.problem_at(
+                        "draw.start",
+                        format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
+                    )),
+                }
+            }
+            apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|(id, _)| id.as_str()));
         }
         for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
             let mut kind = f.kind.clone();

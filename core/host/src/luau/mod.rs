@@ -86,11 +86,8 @@ impl Script {
         }
         let entry = entry.to_string_lossy().replace('\\', "/");
         if !files.contains_key(&entry) {
-            return Err(one_problem(
-                &sel.manifest.path,
-                1,
-                format!("the entry script `{entry}` does not exist in {}", display_path(&dir)),
-            ));
+            let why = format!("the entry script `{entry}` does not exist in {}", display_path(&dir));
+            return Err(Report { diagnostics: vec![sel.manifest.problem_at("script.entry", why)] });
         }
         Ok(Script {
             id: sel.manifest.id.clone(),
@@ -107,10 +104,6 @@ impl Script {
     fn path_of(&self, rel: &str) -> PathBuf {
         self.dir.join(rel)
     }
-}
-
-fn one_problem(file: &Path, line: usize, message: String) -> Report {
-    Report { diagnostics: vec![Diagnostic { file: display_path(file), line, col: 1, message }] }
 }
 
 static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(1);

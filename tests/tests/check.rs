@@ -1,0 +1,119 @@
+//! `meeple check DIR` (`meeple_host::check::check_mod`): every problem of a mod at once, each at
+//! the file and line that causes it, including those only a game loading the mod would find.
+
+use meeple_tests::repo;
+use std::path::{Path, PathBuf};
+
+/// A copy of the template mod under a fresh folder of mods, renamed to `id`, with `edit` applied
+/// to each file's text (by file name).
+fn template_copy(test: &str, id: &str, edit: impl Fn(&str, String) -> String) -> PathBuf {
+    let mods = std::env::temp_dir().join(format!("meeple-check-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&mods);
+    let dir = mods.join(id);
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    for name in ["expansion.toml", "tiles.toml", "init.luau"] {
+        let text = std::fs::read_to_string(repo().join("scripts/template").join(name)).unwrap();
+        let text = text.replace("id = \"template\"", &format!("id = \"{id}\""));
+        std::fs::write(dir.join(name), edit(name, text)).unwrap();
+    }
+    dir
+}
+
+/// The problems `check_mod` reports, as `file-name:line: message` (folders left out).
+fn problems(dir: &Path) -> Vec<String> {
+    let report = meeple_host::check::check_mod(dir, &[]).expect_err("the mod has problems");
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let file = Path::new(&d.file).file_name().unwrap().to_string_lossy().into_owned();
+            format!("{file}:{}: {}", d.line, d.message)
+        })
+        .collect()
+}
+
+fn line_of(dir: &Path, file: &str, needle: &str) -> usize {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    text.lines().position(|l| l.contains(needle)).expect("the line is there") + 1
+}
+
+#[test]
+fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
+    let dir = template_copy("sound", "chapels", |_, text| text);
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
+    assert_eq!(checked.manifest.id, "chapels");
+    assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
+    assert_eq!(checked.hooks, vec!["modify_score"]);
+}
+
+#[test]
+fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
+    let dir = template_copy("three-files", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("api = 1", "api = 1\ncolour = \"red\""),
+        "tiles.toml" => text.replace("count = 2", "count = \"two\""),
+        _ => format!("local x = = 1\n{text}"),
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    let manifest_line = line_of(&dir, "expansion.toml", "colour");
+    assert!(found[0].starts_with(&format!("expansion.toml:{manifest_line}: unknown key `colour`")), "{found:#?}");
+    let tiles_line = line_of(&dir, "tiles.toml", "count");
+    assert!(found[1].starts_with(&format!("tiles.toml:{tiles_line}: ")), "{found:#?}");
+    assert!(found[2].starts_with("init.luau:1: "), "{found:#?}");
+}
+
+#[test]
+fn missing_files_are_reported_at_the_keys_that_name_them() {
+    let dir = template_copy("missing", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("\"tiles.toml\"", "\"tile.toml\"").replace("\"init.luau\"", "\"main.luau\""),
+        _ => text,
+    });
+    let tileset = line_of(&dir, "expansion.toml", "tile.toml");
+    let entry = line_of(&dir, "expansion.toml", "main.luau");
+    let found = problems(&dir);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with(&format!("expansion.toml:{tileset}: tileset `")), "{found:#?}");
+    assert!(found[0].ends_with("tile.toml` does not exist"), "{found:#?}");
+    assert!(found[1].starts_with(&format!("expansion.toml:{entry}: the entry script `main.luau` does not exist")));
+}
+
+#[test]
+fn ids_versions_and_ranges_are_checked_where_they_are_written() {
+    let dir = template_copy("values", "chapels", |name, text| match name {
+        "expansion.toml" => {
+            text.replace("version = \"0.1.0\"", "version = \"one.two\"").replace("max = 10", "max = -1")
+                + "\n[[tokens]]\nid = \"wine\"\nsupply = 9\n\n[[tokens]]\nid = \"wine\"\nsupply = 9\n\n[[figures]]\nid = \"Big Guy\"\n"
+        }
+        _ => text,
+    });
+    let at = |needle: &str| line_of(&dir, "expansion.toml", needle);
+    let found = problems(&dir);
+    let expected = [
+        format!("expansion.toml:{}: `version = \"one.two\"`: expected numbers joined by dots", at("one.two")),
+        format!("expansion.toml:{}: `max = -1` is below `min = 0`", at("max = -1")),
+        format!("expansion.toml:{}: token `wine` is declared twice", at("id = \"wine\"") + 4),
+        format!("expansion.toml:{}: figure id `Big Guy` must use only", at("Big Guy")),
+    ];
+    for e in &expected {
+        assert!(found.iter().any(|f| f.starts_with(e.as_str())), "missing {e} in {found:#?}");
+    }
+}
+
+#[test]
+fn what_only_a_game_would_refuse_is_found_too() {
+    // A start tile that its own tileset does not hold.
+    let dir = template_copy("start", "chapels", |name, text| match name {
+        "expansion.toml" => text + "\n[draw]\nstart = \"nothere\"\n",
+        _ => text,
+    });
+    let line = line_of(&dir, "expansion.toml", "nothere");
+    assert_eq!(
+        problems(&dir),
+        vec![format!("expansion.toml:{line}: start tile `nothere` is not in tileset `chapels`")]
+    );
+    // A copy of an installed expansion that kept its id.
+    let dir = template_copy("clash", "template", |_, text| text);
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("expansion `template` is installed more than once"), "{found:#?}");
+}
