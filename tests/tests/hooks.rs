@@ -1,6 +1,7 @@
 //! The hook interface seen from the library: transactional apply when a hook fails, the tile
 //! limit, setup errors, and actions described for clients.
 
+use meeple_core::bots::Bot;
 use meeple_core::{Action, ActionError, Game, Stage};
 use meeple_tests::load_toml;
 
@@ -103,4 +104,32 @@ fn equal_storage_versions_mean_equal_storage() {
         }
     }
     assert!(changes > 30, "the expansions wrote their storage ({changes} changes)");
+}
+
+#[test]
+fn the_greedy_bot_does_not_play_around_a_failing_hook() {
+    // Scoring a road fails. A bot that dropped the moves whose hooks fail would play on, roads
+    // never completed, and meet the error only at the final scoring of its unfinished roads.
+    let root = meeple_tests::write_mods(
+        "greedy-hook-error",
+        &[(
+            "broken-roads",
+            "depends = [\"base\"]",
+            "meeple.on(\"modify_score\", function(view, scoring, out)\n  if scoring.kind == \"road\" then error(\"roads are broken\") end\nend)\n",
+        )],
+    );
+    let config =
+        meeple_host::GameConfig::parse("g.toml", "players = 2\n[[expansions]]\nid = \"broken-roads\"\n").unwrap();
+    let loaded = meeple_host::load::from_config(&config, &[root]).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(3)).unwrap();
+    let mut bot = meeple_core::bots::GreedyBot::new();
+    let error = loop {
+        assert!(!game.is_over(), "the game ended without the hook's error");
+        let action = bot.choose(&game);
+        if let Err(e) = game.apply(action) {
+            break e;
+        }
+    };
+    assert!(error.to_string().contains("roads are broken"), "{error}");
+    assert!(game.state().tiles_left() > 0, "the error came only at the end of the game");
 }

@@ -52,11 +52,17 @@ impl GreedyBot {
     }
 
     /// Points `player` gains by `action`, looking one figure phase ahead after a placement.
+    ///
+    /// An action during which an expansion's hook fails gains the most: skipping it would hide the
+    /// expansion's error and play on a game that differs from the one its author expects, while
+    /// choosing it shows the error at the turn where it happens.
     fn gain(game: &Game, player: u8, action: Action) -> i32 {
         let before = game.state().score(player);
         let mut g = game.clone();
-        if g.apply(action).is_err() {
-            return i32::MIN;
+        match g.apply(action) {
+            Ok(_) => {}
+            Err(crate::ActionError::Hook(_)) => return i32::MAX,
+            Err(_) => return i32::MIN,
         }
         let mut best = g.state().score(player) - before;
         if matches!(action, Action::PlaceTile { .. })
@@ -64,7 +70,7 @@ impl GreedyBot {
             && g.state().pending().is_empty()
         {
             let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(&g, player, a)).max();
-            best += follow.unwrap_or(0);
+            best = best.saturating_add(follow.unwrap_or(0));
         }
         best
     }
