@@ -51,6 +51,9 @@ pub enum CliError {
     /// Bad command-line input.
     #[error("{0}")]
     Usage(String),
+    /// The command has already told what failed (`meeple test`'s summary): nothing more to say.
+    #[error("")]
+    Reported,
 }
 
 impl CliError {

@@ -77,7 +77,9 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            if !matches!(e, common::CliError::Reported) {
+                eprintln!("{e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -35,5 +35,5 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
     }
     say!("{} scenarios, {} failed", files.len(), failed);
-    if failed > 0 { Err(CliError::Usage(format!("{failed} scenario(s) failed"))) } else { Ok(()) }
+    if failed > 0 { Err(CliError::Reported) } else { Ok(()) }
 }
