@@ -28,3 +28,22 @@ fn every_scenario_holds() {
         failures.join("\n\n")
     );
 }
+
+#[test]
+fn problems_in_a_scenarios_game_are_reported_at_their_lines_all_at_once() {
+    let dir = meeple_tests::write_mods("scenario-game-lines", &[]);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.toml");
+    let text = "description = \"x\"\n\n[game]\nplayers = [\"Red\"]\ncolour = 2\n[game.base]\nedition = \"C9\"\n\n[[step]]\nplace = \"E at 0,1 r2\"\n";
+    std::fs::write(&path, text).unwrap();
+    let err = run_scenario(&path).unwrap_err();
+    let lines: Vec<&str> = err.lines().map(|l| l.rsplit_once("bad.toml:").map_or(l, |(_, rest)| rest)).collect();
+    assert_eq!(
+        lines,
+        [
+            "4:11: a game needs 2 to 6 players, not 1",
+            "5:1: unknown key `colour` in [game]; expected one of: base, draw, expansions, players, seed, tile_limit, version",
+            "7:11: `base` has no edition `C9`; expected one of: C1, C2, C3",
+        ]
+    );
+}

@@ -6,7 +6,7 @@
 //! built (`crate::ruleset`), with the same `file:line:col` locations.
 
 use meeple_core::Value;
-use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, integer, type_name};
+use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, Table, integer, type_name};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -127,10 +127,35 @@ impl GameConfig {
     pub fn parse_lenient(file: &str, text: &str) -> (GameConfig, Report) {
         let mut doc = Doc::parse(file, text);
         let root = doc.root();
-        let mut t = doc.table(&root, "the game config");
-        let mut cfg = GameConfig { file: file.to_string(), ..GameConfig::default() };
+        let t = doc.table(&root, "the game config");
+        let cfg = GameConfig::read(&mut doc, t);
+        let report = doc.finish().err().unwrap_or_default();
+        (cfg, report)
+    }
 
-        if let Some(v) = t.int(&mut doc, "version")
+    /// Reads the config that is the table `key` of a larger file (a scenario's `[game]`), with
+    /// problems at their lines in that file.
+    pub fn parse_table(file: &str, text: &str, key: &str) -> (GameConfig, Report) {
+        let mut doc = Doc::parse(file, text);
+        let root = doc.root();
+        let cfg = match root.get_ref().get(key) {
+            Some(v) => match doc.table_in(v, &format!("[{key}]")) {
+                Some(t) => GameConfig::read(&mut doc, t),
+                None => GameConfig::default(),
+            },
+            None => {
+                doc.error(0..0, format!("a [{key}] table is needed"));
+                GameConfig::default()
+            }
+        };
+        let report = doc.finish().err().unwrap_or_default();
+        (GameConfig { file: file.to_string(), ..cfg }, report)
+    }
+
+    fn read(doc: &mut Doc<'_>, mut t: Table<'_, '_>) -> GameConfig {
+        let mut cfg = GameConfig { file: doc.name().to_string(), ..GameConfig::default() };
+
+        if let Some(v) = t.int(doc, "version")
             && v.value != CONFIG_VERSION
         {
             doc.error(
@@ -141,44 +166,43 @@ impl GameConfig {
         match t.get("players") {
             None => {}
             Some(v) => {
-                if let Some(players) = read_players(&mut doc, v) {
+                if let Some(players) = read_players(doc, v) {
                     cfg.players = players;
                 }
             }
         }
-        if let Some(s) = t.int(&mut doc, "seed") {
+        if let Some(s) = t.int(doc, "seed") {
             if s.value < 0 {
                 doc.error(s.span, "`seed` must not be negative");
             } else {
                 cfg.seed = Some(s.value as u64);
             }
         }
-        if let Some(v) = t.table(&mut doc, "base")
-            && let Some(choice) = read_choice(&mut doc, v, "[base]", false)
+        if let Some(v) = t.table(doc, "base")
+            && let Some(choice) = read_choice(doc, v, "[base]", false)
         {
             cfg.base = ExpansionChoice { id: "base".into(), ..choice };
         }
-        if let Some(list) = t.array(&mut doc, "expansions") {
+        if let Some(list) = t.array(doc, "expansions") {
             for v in list.value.iter() {
-                if let Some(choice) = read_choice(&mut doc, v, "an [[expansions]] entry", true) {
+                if let Some(choice) = read_choice(doc, v, "an [[expansions]] entry", true) {
                     cfg.expansions.push(choice);
                 }
             }
         }
-        if let Some(list) = t.str_list(&mut doc, "draw") {
+        if let Some(list) = t.str_list(doc, "draw") {
             cfg.draw = Some(list.iter().map(|s| s.value.to_string()).collect());
-            cfg.draw_at = list.iter().map(|s| location(&doc, &s.span)).collect();
+            cfg.draw_at = list.iter().map(|s| location(doc, &s.span)).collect();
         }
-        if let Some(n) = t.int(&mut doc, "tile_limit") {
+        if let Some(n) = t.int(doc, "tile_limit") {
             if n.value <= 0 || n.value > u32::MAX as i64 {
                 doc.error(n.span, "`tile_limit` must be a positive integer");
             } else {
                 cfg.tile_limit = Some(n.value as u32);
             }
         }
-        t.finish(&mut doc);
-        let report = doc.finish().err().unwrap_or_default();
-        (cfg, report)
+        t.finish(doc);
+        cfg
     }
 
     /// The seed to play with: the config's, else `fallback`.

@@ -46,14 +46,20 @@ impl Instantiate for Builtin {
 /// Problems in the file and problems resolving it are reported together.
 pub fn from_config_file(path: &Path, mods: &[PathBuf]) -> Result<Loaded, Report> {
     let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
-    let (config, mut report) = GameConfig::parse_lenient(&display_path(path), &text);
-    match from_config(&config, mods) {
-        Ok(loaded) if report.is_empty() => Ok(loaded),
-        Ok(_) => Err(report),
+    let (config, report) = GameConfig::parse_lenient(&display_path(path), &text);
+    with_problems(report, from_config(&config, mods))
+}
+
+/// A ruleset built from a config that was read with `problems`: those and the ruleset's own
+/// problems together, in file order, or the ruleset when there are none.
+pub fn with_problems(mut problems: Report, built: Result<Loaded, Report>) -> Result<Loaded, Report> {
+    match built {
+        Ok(loaded) if problems.is_empty() => Ok(loaded),
+        Ok(_) => Err(problems),
         Err(more) => {
-            report.extend(more);
-            report.diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
-            Err(report)
+            problems.extend(more);
+            problems.diagnostics.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+            Err(problems)
         }
     }
 }

@@ -93,7 +93,10 @@ struct Scenario {
     description: String,
     #[serde(default)]
     source: Option<String>,
-    game: toml::Table,
+    /// The game config: read from the file's text by [`GameConfig::parse_table`], so that its
+    /// problems carry their own lines.
+    #[serde(rename = "game")]
+    _game: toml::Table,
     #[serde(default, rename = "step")]
     steps: Vec<Step>,
     #[serde(default)]
@@ -155,9 +158,8 @@ struct Expect {
 pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let sc: Scenario = toml::from_str(&text).map_err(|e| format!("bad scenario file: {e}"))?;
-    let config_text = toml::to_string(&sc.game).map_err(|e| e.to_string())?;
-    let config = GameConfig::parse(&format!("{} [game]", path.display()), &config_text).map_err(|r| r.to_string())?;
-    let loaded = load(&config).map_err(|r| r.to_string())?;
+    let (config, problems) = GameConfig::parse_table(&path.display().to_string(), &text, "game");
+    let loaded = crate::load::with_problems(problems, load(&config)).map_err(|r| r.to_string())?;
     let names = loaded.config.players.clone();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
