@@ -81,7 +81,9 @@ fn missing_files_are_reported_at_the_keys_that_name_them() {
 fn ids_versions_and_ranges_are_checked_where_they_are_written() {
     let dir = template_copy("values", "chapels", |name, text| match name {
         "expansion.toml" => {
-            text.replace("version = \"0.1.0\"", "version = \"one.two\"").replace("max = 10", "max = -1")
+            text.replace("version = \"0.1.0\"", "version = \"one.two\"")
+                .replace("max = 10", "max = -1")
+                .replace("depends = [\"base\"]", "depends = [\"base\"]\nconflicts = [\"chapels\"]")
                 + "\n[[tokens]]\nid = \"wine\"\nsupply = 9\n\n[[tokens]]\nid = \"wine\"\nsupply = 9\n\n[[figures]]\nid = \"Big Guy\"\n"
         }
         _ => text,
@@ -93,6 +95,7 @@ fn ids_versions_and_ranges_are_checked_where_they_are_written() {
         format!("expansion.toml:{}: `max = -1` is below `min = 0`", at("max = -1")),
         format!("expansion.toml:{}: token `wine` is declared twice", at("id = \"wine\"") + 4),
         format!("expansion.toml:{}: figure id `Big Guy` must use only", at("Big Guy")),
+        format!("expansion.toml:{}: `conflicts` names the expansion itself", at("conflicts")),
     ];
     for e in &expected {
         assert!(found.iter().any(|f| f.starts_with(e.as_str())), "missing {e} in {found:#?}");

@@ -342,9 +342,9 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
             ),
         );
     }
-    m.depends = id_list(doc, &mut t, "depends");
-    m.optional_depends = id_list(doc, &mut t, "optional_depends");
-    m.conflicts = id_list(doc, &mut t, "conflicts");
+    m.depends = relation(doc, &mut t, "depends", &m.id);
+    m.optional_depends = relation(doc, &mut t, "optional_depends", &m.id);
+    m.conflicts = relation(doc, &mut t, "conflicts", &m.id);
     m.categories = t.str_list(doc, "categories").unwrap_or_default().iter().map(|c| c.value.to_string()).collect();
     *editions = t.str_list(doc, "editions").unwrap_or_default();
     if editions.is_empty() {
@@ -364,6 +364,15 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
         None => editions[0].value.to_string(),
     };
     t.finish(doc);
+}
+
+/// `depends`, `optional_depends` or `conflicts`: other expansions' ids.
+fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, own: &str) -> Vec<String> {
+    let list = t.str_list(doc, key).unwrap_or_default();
+    for s in list.iter().filter(|s| s.value == own) {
+        doc.error(s.span.clone(), format!("`{key}` names the expansion itself"));
+    }
+    list.iter().filter(|s| s.value != own).map(|s| s.value.to_string()).collect()
 }
 
 fn id_list(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str) -> Vec<String> {
