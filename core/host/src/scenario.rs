@@ -153,8 +153,8 @@ struct Expect {
     offers: Option<usize>,
 }
 
-/// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error
-/// describes the first expectation that failed.
+/// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error names
+/// the first step whose expectations failed, and every expectation of it that failed.
 pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let sc: Scenario = toml::from_str(&text).map_err(|e| format!("bad scenario file: {e}"))?;
@@ -163,8 +163,10 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     let names = loaded.config.players.clone();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
+    let step_lines = header_lines(&text, "[[step]]");
     for (i, step) in sc.steps.iter().enumerate() {
-        let ctx = |msg: String| format!("{}\nstep {}: {msg}", sc.description, i + 1);
+        let at = step_lines.get(i).map_or(String::new(), |l| format!("{}:{l}: ", path.display()));
+        let ctx = |msg: String| format!("{}\n{at}step {}: {msg}", sc.description, i + 1);
         let events = run_step(&mut game, &names, step).map_err(ctx)?;
         all.extend(events.iter().cloned());
         if let Some(expect) = &step.expect {
@@ -177,6 +179,11 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
         })?;
     }
     Ok(())
+}
+
+/// The line of each table header `header` (the steps of a scenario are its `[[step]]` tables).
+fn header_lines(text: &str, header: &str) -> Vec<usize> {
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(header)).map(|(i, _)| i + 1).collect()
 }
 
 /// Reads one action of a step in the game as it stands.
@@ -210,13 +217,16 @@ fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String
     let mut texts = Vec::new();
     for (i, part) in parts.iter().enumerate() {
         let action = part(game)?;
+        let described = game.describe(&action).to_string();
         let before = game.state().hash();
         match (game.apply(action), &step.error) {
             (Ok(events), None) => {
                 let events = events.to_vec();
                 texts.extend(events.iter().map(|e| event_text(game, names, e)));
             }
-            (Ok(_), Some(kind)) => return Err(format!("action {action:?} was accepted, expected a `{kind}` error")),
+            (Ok(_), Some(kind)) => {
+                return Err(format!("`{described}` was accepted, expected a `{kind}` error"));
+            }
             (Err(e), Some(kind)) => {
                 let got = match e {
                     meeple_core::ActionError::Illegal(_) => "illegal",
@@ -233,7 +243,7 @@ fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String
                     return Ok(texts);
                 }
             }
-            (Err(e), None) => return Err(format!("action {action:?} was refused: {e}")),
+            (Err(e), None) => return Err(format!("`{described}` was refused: {e}")),
         }
     }
     Ok(texts)
@@ -332,10 +342,12 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
     let st = game.state();
     let rules = game.rules();
     let players = 0..st.players();
+    // Every mismatch, not only the first: one run shows all that a change broke.
+    let mut wrong = Vec::new();
     if let Some(want) = &e.scores {
         let got: Vec<i32> = players.clone().map(|p| st.score(p)).collect();
         if &got != want {
-            return Err(format!("scores: expected {want:?}, got {got:?}\nevents: {events:#?}"));
+            wrong.push(format!("scores: expected {want:?}, got {got:?}"));
         }
     }
     if let Some(map) = &e.breakdown {
@@ -343,7 +355,7 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
             let c = rules.category(cat).ok_or_else(|| format!("no score category `{cat}`"))?;
             let got: Vec<i32> = players.clone().map(|p| st.points(p, c)).collect();
             if &got != want {
-                return Err(format!("{cat} points: expected {want:?}, got {got:?}"));
+                wrong.push(format!("{cat} points: expected {want:?}, got {got:?}"));
             }
         }
     }
@@ -352,7 +364,7 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
             let k = figure_id(rules, fig)?;
             let got: Vec<u8> = players.clone().map(|p| st.supply(p, k)).collect();
             if &got != want {
-                return Err(format!("{fig} in supply: expected {want:?}, got {got:?}"));
+                wrong.push(format!("{fig} in supply: expected {want:?}, got {got:?}"));
             }
         }
     }
@@ -366,7 +378,7 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
                 .ok_or_else(|| format!("no token `{tok}`"))?;
             let got: Vec<i32> = players.clone().map(|p| st.tokens(p, t)).collect();
             if &got != want {
-                return Err(format!("{tok} tokens: expected {want:?}, got {got:?}"));
+                wrong.push(format!("{tok} tokens: expected {want:?}, got {got:?}"));
             }
         }
     }
@@ -374,51 +386,58 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
         let mut rest = events.iter();
         for w in want {
             if !rest.any(|g| g == w) {
-                return Err(format!("missing event (in this order) `{w}`; events were:\n  {}", events.join("\n  ")));
+                wrong.push(format!("missing event (in this order) `{w}`; events were:\n  {}", events.join("\n  ")));
+                break; // The events after it were passed by in the search.
             }
         }
     }
     if let Some(never) = &e.no_events
         && let Some(found) = never.iter().find(|n| events.contains(n))
     {
-        return Err(format!("unexpected event `{found}`"));
+        wrong.push(format!("unexpected event `{found}`"));
     }
     if let Some(over) = e.over
         && game.is_over() != over
     {
-        return Err(format!("game over: expected {over}"));
+        wrong.push(format!("game over: expected {over}"));
     }
     if let Some(who) = &e.to_act {
         let p = player_index(names, who)?;
         if game.to_act() != Some(p) {
-            return Err(format!("expected {who} to act next, got {:?}", game.to_act()));
+            wrong.push(format!("expected {who} to act next, got {:?}", game.to_act()));
         }
     }
     if let Some(t) = &e.drawn {
         let got = st.turn().tile.map(|t| rules.tile(t).def.id.clone());
         if got.as_deref() != Some(t.as_str()) {
-            return Err(format!("drawn tile: expected {t}, got {got:?}"));
+            wrong.push(format!("drawn tile: expected {t}, got {got:?}"));
         }
     }
     if let Some(want) = &e.discarded {
         let got: Vec<String> = st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect();
         if &got != want {
-            return Err(format!("discarded: expected {want:?}, got {got:?}"));
+            wrong.push(format!("discarded: expected {want:?}, got {got:?}"));
         }
     }
     if let Some(n) = e.offers {
         let got = game.legal_actions().iter().filter(|a| matches!(a, Action::Expansion { .. })).count();
         if got != n {
-            return Err(format!("expansion actions on offer: expected {n}, got {got}"));
+            wrong.push(format!("expansion actions on offer: expected {n}, got {got}"));
         }
     }
     if let Some(n) = e.figure_actions {
         let got = game.legal_actions().iter().filter(|a| matches!(a, Action::PlaceFigure { .. })).count();
         if got != n {
-            return Err(format!("figure placements on offer: expected {n}, got {got}"));
+            wrong.push(format!("figure placements on offer: expected {n}, got {got}"));
         }
     }
-    Ok(())
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    if !wrong.iter().any(|w| w.starts_with("missing event")) {
+        wrong.push(format!("events were:\n  {}", events.join("\n  ")));
+    }
+    Err(wrong.join("\n"))
 }
 
 /// Every scenario file under a folder, sorted. Inside an expansion (a folder with an
