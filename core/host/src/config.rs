@@ -223,12 +223,17 @@ impl GameConfig {
 }
 
 fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
+    // How many players were written, bad names included: a bad name is its own problem, not
+    // also a wrong number of players.
+    let count;
     let names: Vec<String> = match v.get_ref() {
         DeValue::Integer(_) => {
             let n = integer(v.get_ref()).unwrap_or(0);
+            count = n.clamp(0, 100) as usize;
             (1..=n.clamp(0, 100)).map(|i| format!("Player {i}")).collect()
         }
         DeValue::Array(a) => {
+            count = a.len();
             let mut names = Vec::new();
             for item in a.iter() {
                 match item.get_ref() {
@@ -245,14 +250,11 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
             return None;
         }
     };
-    if !PLAYERS.contains(&names.len()) {
-        doc.error(
-            v.span(),
-            format!("a game needs {} to {} players, not {}", PLAYERS.start(), PLAYERS.end(), names.len()),
-        );
+    if !PLAYERS.contains(&count) {
+        doc.error(v.span(), format!("a game needs {} to {} players, not {count}", PLAYERS.start(), PLAYERS.end()));
         return None;
     }
-    Some(names)
+    (names.len() == count).then_some(names)
 }
 
 fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id: bool) -> Option<ExpansionChoice> {
@@ -328,6 +330,14 @@ mod tests {
         let back = GameConfig::from_value(&cfg.to_value()).unwrap();
         assert_eq!(back.players, cfg.players);
         assert_eq!(back.expansions[0].options["builder_chain_unlimited"].value, Value::Bool(true));
+    }
+
+    #[test]
+    fn a_bad_player_name_is_one_problem() {
+        let err = GameConfig::parse("g.toml", "players = [\"Alice\", \"\"]\n").unwrap_err().to_string();
+        assert_eq!(err, "g.toml:1:21: a player name must not be empty");
+        let err = GameConfig::parse("g.toml", "players = [\"Alice\", 3]\n").unwrap_err().to_string();
+        assert_eq!(err, "g.toml:1:21: `players` must hold names (strings), found an integer");
     }
 
     #[test]
