@@ -120,3 +120,19 @@ fn what_only_a_game_would_refuse_is_found_too() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].contains("expansion `template` is installed more than once"), "{found:#?}");
 }
+
+#[test]
+fn a_mod_is_checked_with_the_expansions_it_depends_on() {
+    let dir = template_copy("depends", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"river\"]"),
+        _ => text,
+    });
+    assert!(meeple_host::check::check_mod(&dir, &[]).is_ok(), "The River is installed");
+    let dir = template_copy("depends-missing", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nosuch\"]"),
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("unknown expansion `nosuch`"), "{found:#?}");
+}

@@ -124,9 +124,19 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'stati
         catalog.add(&manifest.path);
     }
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
-    if manifest.id != "base" {
-        config.expansions.push(ExpansionChoice::new(&manifest.id));
+    // The mod and what it depends on, transitively (a missing one is reported as unknown).
+    let mut ids = vec![manifest.id.clone()];
+    let mut i = 0;
+    while i < ids.len() {
+        let depends = catalog.manifests.get(&ids[i]).map_or(&manifest.depends, |m| &m.depends);
+        for d in depends.clone() {
+            if !ids.contains(&d) {
+                ids.push(d);
+            }
+        }
+        i += 1;
     }
+    config.expansions = ids.iter().filter(|id| *id != "base").map(|id| ExpansionChoice::new(id)).collect();
     let loaded = build(&catalog, &config, &Builtin)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     Ok(x.map_or_else(Vec::new, |x| names(x.as_ref())))
