@@ -159,7 +159,7 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
         Some("config"),
     );
     assert!(bad["error"]["message"].as_str().unwrap().contains("nope"), "{bad}");
-    err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("config"));
+    err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("path"));
     err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));
     err(&mut s, json!({"cmd": "create", "seed": "x"}), "bad-request", Some("seed"));
     err(&mut s, json!({"cmd": "act", "game": "g1"}), "bad-request", Some("action"));
@@ -168,17 +168,134 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
         &mut s,
         json!({"cmd": "act", "game": "g1", "action": {"type": "place-tile", "pos": {"x": "a", "y": 0}, "rotation": 0}}),
         "bad-request",
-        Some("action"),
+        Some("action.pos.x"),
     );
     err(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}), "illegal-action", Some("action"));
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": 100000}), "illegal-action", Some("index"));
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": -1}), "bad-request", Some("index"));
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "not-your-turn", Some("player"));
-    err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay"));
+    err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay.rng"));
     err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));
     err(&mut s, json!({"cmd": "state", "game": "g1", "brief": "yes"}), "bad-request", Some("brief"));
 
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
+}
+
+#[test]
+fn a_fault_inside_an_action_is_named_by_its_path() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let pos = json!({"x": 1, "y": 0});
+    let cases = [
+        (json!({"type": "place-tile", "pos": pos, "rotation": 7}), "action.rotation"),
+        (json!({"type": "place-tile", "pos": pos}), "action.rotation"),
+        (json!({"type": "place-tile", "pos": {"x": 1}, "rotation": 0}), "action.pos.y"),
+        (json!({"pos": pos, "rotation": 0}), "action.type"),
+        (json!({"type": 3}), "action.type"),
+        (json!({"type": "place-figure", "figure": 0, "segment": 0, "with": "pig"}), "action.with"),
+        (json!({"type": "choose", "option": -1}), "action.option"),
+        (
+            json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"kind": "point", "pos": {"x": 0, "y": "q"}, "point": 0}}),
+            "action.target.pos.y",
+        ),
+        (
+            json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"kind": "segment", "pos": pos}}),
+            "action.target.segment",
+        ),
+        (json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"kind": "village"}}), "action.target.kind"),
+        (json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"pos": pos}}), "action.target.kind"),
+        (json!({"type": "expansion", "expansion": 0, "code": 1}), "action.target"),
+    ];
+    for (action, field) in cases {
+        err(&mut s, json!({"cmd": "act", "game": "g1", "action": action}), "bad-request", Some(field));
+    }
+    let reply = err(
+        &mut s,
+        json!({"cmd": "act", "game": "g1", "action": {"type": "place-tile", "pos": pos, "rotation": 7}}),
+        "bad-request",
+        Some("action.rotation"),
+    );
+    assert!(reply["error"]["message"].as_str().unwrap().contains("7"), "{reply}");
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
+
+    // The actions of a replay too.
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let mut replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    replay["actions"][0]["pos"]["x"] = json!(1.5);
+    err(&mut s, json!({"cmd": "load", "replay": replay}), "bad-request", Some("replay.actions[0].pos.x"));
+}
+
+#[test]
+fn messages_say_what_is_expected_in_the_protocols_terms() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let cases = [
+        (
+            json!({"index": 0, "player": "Ann"}),
+            "player",
+            "expected a seat number, 0 for the first player; got string \"Ann\"",
+        ),
+        (json!({"index": 1.0}), "index", "expected an index into the state's `legal` list"),
+        (
+            json!({"action": {"type": "place-figure", "figure": "meeple", "segment": 0}}),
+            "action.figure",
+            "a figure kind's number",
+        ),
+        (
+            json!({"action": {"type": "place-figure", "figure": 0, "segment": -2}}),
+            "action.segment",
+            "a segment's number",
+        ),
+        (
+            json!({"action": {"type": "expansion", "expansion": "nobody", "code": 0, "target": {"kind": "none"}}}),
+            "action.expansion",
+            "an expansion's number",
+        ),
+        (
+            json!({"action": {"type": "place-tile", "pos": {"x": 1, "y": 0}, "rotation": -1}}),
+            "action.rotation",
+            "quarter turns clockwise, 0 to 3",
+        ),
+        (json!({"action": 5}), "action", "an action as the state's `legal` list gives it"),
+    ];
+    for (fields, field, expected) in cases {
+        let mut request = json!({"cmd": "act", "game": "g1"});
+        request.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+        let reply = err(&mut s, request, "bad-request", Some(field));
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{reply}");
+        let rust = ["u8", "u16", "u32", "u64", "usize", "i32", "i64", "enum", "struct"];
+        assert!(!message.split(|c: char| !c.is_alphanumeric()).any(|w| rust.contains(&w)), "{reply}");
+    }
+    let reply = err(&mut s, json!({"cmd": "create", "seed": -1}), "bad-request", Some("seed"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("a whole number from 0"), "{reply}");
+}
+
+#[test]
+fn fields_that_exclude_each_other_say_so() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let both = err(
+        &mut s,
+        json!({"cmd": "act", "game": "g1", "index": 0, "action": {"type": "pass"}}),
+        "bad-request",
+        Some("action"),
+    );
+    assert_eq!(both["error"]["message"], json!("give `action` or `index`, not both"));
+    let neither = err(&mut s, json!({"cmd": "act", "game": "g1"}), "bad-request", Some("action"));
+    assert!(neither["error"]["message"].as_str().unwrap().contains("`action` or `index`"), "{neither}");
+    let both = err(&mut s, json!({"cmd": "create", "config": TB, "path": "x.toml"}), "bad-request", Some("config"));
+    assert_eq!(both["error"]["message"], json!("give `config` or `path`, not both"));
+
+    // A config file's problems, read or resolved, are the `path` field's.
+    let missing = err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("path"));
+    assert!(missing["error"]["message"].as_str().unwrap().contains("/no/such/config.toml"), "{missing}");
+    let dir = meeple_tests::repo().join("target/test-configs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("unknown-expansion.toml");
+    std::fs::write(&file, "[[expansions]]\nid = \"nope\"\n").unwrap();
+    err(&mut s, json!({"cmd": "create", "path": file}), "bad-config", Some("path"));
 }
 
 #[test]

@@ -166,7 +166,7 @@ impl Rotation {
 impl TryFrom<u8> for Rotation {
     type Error = String;
     fn try_from(r: u8) -> Result<Self, String> {
-        if r < 4 { Ok(Rotation(r)) } else { Err(format!("rotation must be 0..=3, got {r}")) }
+        if r < 4 { Ok(Rotation(r)) } else { Err(format!("a rotation is 0 to 3 quarter turns clockwise, not {r}")) }
     }
 }
 

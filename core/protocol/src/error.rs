@@ -58,6 +58,17 @@ impl ProtocolError {
         ProtocolError::new(Code::BadConfig, report.to_string(), Some("config"))
     }
 
+    /// Two fields of which a request gives one at most, both given.
+    pub fn either(first: &str, second: &str) -> ProtocolError {
+        let message = format!("give `{first}` or `{second}`, not both");
+        ProtocolError::new(Code::BadRequest, message, Some(first))
+    }
+
+    /// The same error at another request field.
+    pub fn at(self, field: &str) -> ProtocolError {
+        ProtocolError { field: Some(field.to_string()), ..self }
+    }
+
     /// A field that is not what was expected.
     pub fn bad_field(field: &str, expected: &str) -> ProtocolError {
         ProtocolError::new(Code::BadRequest, format!("`{field}`: expected {expected}"), Some(field))

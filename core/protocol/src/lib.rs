@@ -4,6 +4,7 @@
 //! The messages are Rust types ([`messages`]), and the JSON Schema is generated from them.
 
 mod error;
+mod fields;
 pub mod messages;
 pub mod session;
 mod state;

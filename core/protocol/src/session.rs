@@ -2,6 +2,7 @@
 //! exactly one reply; a bad request changes nothing, and the session and its games stay usable.
 
 use crate::error::{Code, ProtocolError};
+pub use crate::fields::fields;
 use crate::messages::{
     ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, OptionInfo, Outcome, ReplayArgs, Reply, Request,
 };
@@ -152,11 +153,16 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
 pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
     let config = match (&args.config, &args.path) {
         (Some(text), None) => GameConfig::parse("config", text).map_err(ProtocolError::config)?,
-        (None, Some(path)) => load::read_config(path.as_ref()).map_err(ProtocolError::config)?,
+        (None, Some(path)) => load::read_config(path.as_ref()).map_err(|r| ProtocolError::config(r).at("path"))?,
         (None, None) => GameConfig::default(),
-        (Some(_), Some(_)) => return Err(ProtocolError::bad_field("config", "`config` or `path`, not both")),
+        (Some(_), Some(_)) => return Err(ProtocolError::either("config", "path")),
     };
-    Table::create(config, args.seed.unwrap_or(1), mods)
+    let table = Table::create(config, args.seed.unwrap_or(1), mods);
+    // The expansions a config file chooses are the `path` field's problems.
+    match &args.path {
+        Some(_) => table.map_err(|e| if e.field.as_deref() == Some("config") { e.at("path") } else { e }),
+        None => table,
+    }
 }
 
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
@@ -171,7 +177,10 @@ pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
     match (args.action, args.index) {
         (Some(a), None) => Ok(a),
         (None, Some(i)) => table.action_at(i),
-        _ => Err(ProtocolError::bad_field("action", "`action` or `index`")),
+        (Some(_), Some(_)) => Err(ProtocolError::either("action", "index")),
+        (None, None) => {
+            Err(ProtocolError::new(Code::BadRequest, "missing `action` or `index`: give one of them", Some("action")))
+        }
     }
 }
 
@@ -217,22 +226,6 @@ fn parse(request: &Value) -> Result<Request> {
             ));
         }
     })
-}
-
-/// A command's fields, with the path of one that does not fit.
-pub fn fields<T: serde::de::DeserializeOwned>(request: &Value) -> Result<T> {
-    serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { missing_field(e.inner()) } else { Some(path) };
-        ProtocolError { code: Code::BadRequest, message: e.inner().to_string(), field }
-    })
-}
-
-/// The field a "missing field `x`" error names.
-fn missing_field(e: &serde_json::Error) -> Option<String> {
-    let text = e.to_string();
-    let rest = text.strip_prefix("missing field `")?;
-    Some(rest[..rest.find('`')?].to_string())
 }
 
 fn failure(id: Value, e: ProtocolError) -> Reply {

@@ -1,0 +1,276 @@
+//! Reading a command's fields from JSON. A field that does not fit is named by its path
+//! (`action.pos.x`, `replay.actions[3].rotation`), and the message says what the protocol
+//! expects there in its own terms (`a seat number`), not in Rust's (`u8`).
+
+use crate::error::{Code, ProtocolError};
+use meeple_core::figures::{FigureId, FigureKindId};
+use meeple_core::{Action, Pos, Rotation, Target};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One step of a path into a request.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A command's fields, with the path of one that does not fit.
+pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> {
+    serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
+        let mut path = steps(e.path());
+        match action_at(request, &path).map(inner_fault) {
+            Some(Some((inner, error))) => {
+                path.extend(inner);
+                fault(path, &error)
+            }
+            _ => fault(path, e.inner()),
+        }
+    })
+}
+
+/// The steps of a serde path. Enum variants are left out: in the retagged copy of an action
+/// they stand where the JSON has a `type` or `kind` field, not an object.
+fn steps(path: &serde_path_to_error::Path) -> Vec<Step> {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .filter_map(|s| match s {
+            Segment::Map { key } => Some(Step::Key(key.clone())),
+            Segment::Seq { index } => Some(Step::Index(*index)),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// The action at `path` in the request, when the path leads to one (`action`, or an action of
+/// `replay.actions`): serde stops its paths there.
+fn action_at<'v>(request: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    match path {
+        [Step::Key(a)] if a == "action" => request.get("action"),
+        [Step::Key(r), Step::Key(a), Step::Index(i)] if r == "replay" && a == "actions" => {
+            request.get("replay")?.get("actions")?.get(*i)
+        }
+        _ => None,
+    }
+}
+
+/// A request error at `path`: a missing field adds its name to the path.
+fn fault(mut path: Vec<Step>, error: &serde_json::Error) -> ProtocolError {
+    let text = error.to_string();
+    if let Some(name) = missing_field(&text) {
+        path.push(Step::Key(name));
+    }
+    let message = plain(&text, &path);
+    let field = (!path.is_empty()).then(|| dotted(&path));
+    ProtocolError { code: Code::BadRequest, message, field }
+}
+
+/// A path as the protocol writes it: `action.pos.x`, `replay.actions[3]`.
+fn dotted(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) if out.is_empty() => out.push_str(key),
+            Step::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// The field a "missing field `x`" error names.
+fn missing_field(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("missing field `")?;
+    Some(rest[..rest.find('`')?].to_string())
+}
+
+// Actions are internally tagged (`{"type": "place-tile", "pos": …}`): serde reads such an
+// object whole before it knows the variant, and reports any fault inside it at the object. So
+// when a request fails at an action, the action is read again, turned externally tagged
+// (`{"place-tile": {"pos": …}}`), which serde reads field by field, to find the path inside.
+// The mirrors below are remote derives: they stop compiling when `Action` or `Target` changes.
+
+/// [`Action`], externally tagged.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Action", rename_all = "kebab-case")]
+enum ActionFields {
+    PlaceTile {
+        pos: Pos,
+        rotation: Rotation,
+    },
+    PlaceFigure {
+        figure: FigureKindId,
+        segment: u8,
+        #[serde(default)]
+        with: Option<FigureKindId>,
+    },
+    Expansion {
+        expansion: u16,
+        code: u32,
+        #[serde(with = "TargetFields")]
+        target: Target,
+    },
+    Pass {},
+    Choose {
+        option: u16,
+    },
+}
+
+/// [`Target`], externally tagged.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Target", rename_all = "kebab-case")]
+enum TargetFields {
+    None {},
+    Point { pos: Pos, point: u8 },
+    Segment { pos: Pos, segment: u8 },
+    Figure { figure: FigureId },
+}
+
+/// Where inside `action` it does not fit, and why; `None` if the mirror reads it after all.
+fn inner_fault(action: &Value) -> Option<(Vec<Step>, serde_json::Error)> {
+    let mut retagged = match retag(action, "type") {
+        Ok(retagged) => retagged?,
+        Err(fault) => return Some(fault),
+    };
+    if let Some(target) = retagged.as_object_mut()?.values_mut().next()?.get_mut("target") {
+        match retag(target, "kind") {
+            Ok(Some(t)) => *target = t,
+            Ok(None) => {}
+            Err((mut path, error)) => {
+                path.insert(0, Step::Key("target".into()));
+                return Some((path, error));
+            }
+        }
+    }
+    let mut track = serde_path_to_error::Track::new();
+    let error = ActionFields::deserialize(serde_path_to_error::Deserializer::new(&retagged, &mut track)).err()?;
+    let mut path = steps(&track.path());
+    if error.to_string().starts_with("unknown variant") {
+        // Only a target's kind can be unknown here: serde names an unknown `type` itself.
+        path.push(Step::Key("kind".into()));
+    }
+    Some((path, error))
+}
+
+/// `{tag: variant, …fields}` as `{variant: {…fields}}`; `None` when `value` is no object (serde
+/// said so already); an error, with its path, when the tag is missing or no string.
+fn retag(value: &Value, tag: &'static str) -> Result<Option<Value>, (Vec<Step>, serde_json::Error)> {
+    use serde::de::Error;
+    let Value::Object(object) = value else { return Ok(None) };
+    let variant = match object.get(tag) {
+        Some(Value::String(variant)) => variant.clone(),
+        Some(other) => {
+            return Err((vec![Step::Key(tag.into())], Error::invalid_type(unexpected(other), &"a string")));
+        }
+        None => return Err((Vec::new(), Error::missing_field(tag))),
+    };
+    let mut fields = object.clone();
+    fields.remove(tag);
+    Ok(Some(Value::Object([(variant, Value::Object(fields))].into_iter().collect())))
+}
+
+/// What a JSON value is, in serde's words (for the same messages as serde's own).
+fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Unexpected::Signed(i),
+            (None, Some(f)) => Unexpected::Float(f),
+            _ => Unexpected::Other("a number"),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+/// What the fields of requests mean, by path (array indexes left out, an action of a replay
+/// as `action`): what a message says is expected there.
+const MEANINGS: [(&str, &str); 20] = [
+    ("game", "a game's id, such as \"g1\""),
+    ("brief", "true or false"),
+    ("config", "a game config as TOML text"),
+    ("path", "the path of a config file"),
+    ("seed", "a seed, a whole number from 0"),
+    ("player", "a seat number, 0 for the first player"),
+    ("index", "an index into the state's `legal` list, 0 for the first action"),
+    ("action.type", "the action's type as a string"),
+    ("action.pos.x", "a column, a whole number growing east (-2147483648 to 2147483647)"),
+    ("action.pos.y", "a row, a whole number growing north (-2147483648 to 2147483647)"),
+    ("action.rotation", "quarter turns clockwise, 0 to 3"),
+    ("action.figure", "a figure kind's number as the state's `legal` actions give it (0 to 255)"),
+    ("action.with", "a figure kind's number as the state's `legal` actions give it (0 to 255)"),
+    ("action.segment", "a segment's number in the tile as the state's `legal` actions give it (0 to 255)"),
+    ("action.expansion", "an expansion's number as the state's `legal` actions give it (0 to 65535)"),
+    ("action.code", "the expansion's code for the action as the state's `legal` actions give it"),
+    ("action.option", "an option's index in the pending question's `options`, 0 for the first"),
+    ("action.target.kind", "the target's kind as a string"),
+    ("action.target.point", "a point's number in the tile as the state's `legal` actions give it (0 to 255)"),
+    ("action.target.figure", "a figure's id as the state's `figures` give it (0 to 65535)"),
+];
+
+/// serde's "invalid type: X, expected Y" as "expected MEANING; got X".
+fn plain(text: &str, path: &[Step]) -> String {
+    let Some(rest) = text.strip_prefix("invalid type: ").or_else(|| text.strip_prefix("invalid value: ")) else {
+        return text.to_string();
+    };
+    let Some((got, expected)) = rest.rsplit_once(", expected ") else { return text.to_string() };
+    let words = meaning(path).map_or_else(|| rust_words(expected).to_string(), str::to_string);
+    format!("expected {words}; got {}", json_words(got))
+}
+
+/// What the field at `path` means, from [`MEANINGS`].
+fn meaning(path: &[Step]) -> Option<&'static str> {
+    let keys: Vec<&str> = path
+        .iter()
+        .filter_map(|s| match s {
+            Step::Key(k) => Some(k.as_str()),
+            Step::Index(_) => None,
+        })
+        .collect();
+    let mut key = keys.join(".");
+    if let Some(rest) = key.strip_prefix("replay.actions") {
+        key = format!("action{rest}");
+    }
+    // A target's square is read like the action's own.
+    let key = key.replace("action.target.pos", "action.pos");
+    let key = if key == "action.target.segment" { "action.segment" } else { key.as_str() };
+    MEANINGS.iter().find(|(k, _)| *k == key).map(|(_, m)| *m)
+}
+
+/// Rust's names of types in the protocol's words; anything else as serde wrote it.
+fn rust_words(expected: &str) -> &str {
+    match expected {
+        "internally tagged enum Action" => "an action as the state's `legal` list gives it, {\"type\": …}",
+        "internally tagged enum Target" => "a target as the state's `legal` actions give it, {\"kind\": …}",
+        "struct Pos" => "a square, {\"x\": …, \"y\": …}",
+        "struct Replay" => "a replay as `save` gives it",
+        "struct Setup" => "a setup as `save` writes it, {\"players\": […], \"seed\": …}",
+        "struct Checkpoint" => "a checkpoint as `save` writes it, {\"actions\": …, \"hash\": …}",
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number from 0",
+        "i32" => "a whole number from -2147483648 to 2147483647",
+        "i64" | "isize" => "a whole number",
+        "a boolean" => "true or false",
+        "a sequence" => "a list",
+        other => other,
+    }
+}
+
+/// serde's names of JSON values as JSON's.
+fn json_words(got: &str) -> &str {
+    match got {
+        "unit value" => "null",
+        "map" => "an object",
+        "sequence" => "a list",
+        other => other,
+    }
+}
