@@ -299,6 +299,37 @@ fn fields_that_exclude_each_other_say_so() {
 }
 
 #[test]
+fn a_replay_whose_config_create_would_refuse_is_refused() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 3\n"}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    let cases = [
+        ("/players", json!(["Ann"]), "replay.config.players", "a game needs 2 to 6 players, not 1"),
+        ("/tile_limit", json!(0), "replay.config.tile_limit", "`tile_limit` must be a positive integer"),
+        ("/base/options", json!({"meeples": {"value": 99}}), "replay.config.base.options.meeples", "from 1 to 30"),
+        ("/base/options", json!({"meeples": 99}), "replay.config.base.options.meeples", "{\"value\": …}"),
+        ("/base/edition", json!("C9"), "replay.config.base.edition", "C9"),
+        ("/players", json!("Ann"), "replay.config.players", "got string \"Ann\""),
+    ];
+    for (at, value, field, problem) in cases {
+        let mut replay = saved.clone();
+        *replay["config"].pointer_mut(at).unwrap() = value;
+        for cmd in ["load", "verify"] {
+            let reply = err(&mut s, json!({"cmd": cmd, "replay": replay}), "bad-config", Some(field));
+            assert!(reply["error"]["message"].as_str().unwrap().contains(problem), "{reply}");
+        }
+    }
+    let mut two = saved.clone();
+    two["config"]["players"] = json!(["Ann"]);
+    two["config"]["tile_limit"] = json!(0);
+    let reply = err(&mut s, json!({"cmd": "load", "replay": two}), "bad-config", Some("replay.config"));
+    assert_eq!(reply["error"]["message"].as_str().unwrap().lines().count(), 2, "{reply}");
+
+    assert_eq!(ok(&mut s, json!({"cmd": "load", "replay": saved}))["game"], json!("g2"), "nothing was created before");
+}
+
+#[test]
 fn a_replay_that_does_not_play_back_is_a_mismatch() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));

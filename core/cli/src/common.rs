@@ -74,6 +74,19 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
     })
 }
 
+/// The config of a replay read from `file` and its ruleset, checked as a config file is; each
+/// problem is named by its field in the replay (`config.players`).
+pub fn replay_config(
+    replay: &meeple_core::Replay,
+    file: &Path,
+    mods: &[PathBuf],
+) -> Result<(GameConfig, Loaded), CliError> {
+    meeple_protocol::replay_config::load(&replay.config, mods).map_err(|faults| {
+        let lines: Vec<String> = faults.iter().map(|f| format!("{}: {f}", file.display())).collect();
+        CliError::Usage(lines.join("\n"))
+    })
+}
+
 /// The bot kinds on offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BotKind {

@@ -1,8 +1,7 @@
 //! `meeple render` and `meeple tiles`: SVG drawings of a saved game's board and of a tileset.
 
-use crate::common::{CliError, say};
+use crate::common::{CliError, replay_config, say};
 use meeple_core::{Game, Replay};
-use meeple_host::{GameConfig, load};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `meeple render`.
@@ -31,8 +30,7 @@ pub fn render(args: RenderArgs, mods: &[PathBuf]) -> Result<(), CliError> {
         std::fs::read_to_string(&args.game).map_err(|source| CliError::Io { path: args.game.clone(), source })?;
     let replay: Replay = serde_json::from_str(&text)
         .map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", args.game.display())))?;
-    let config = GameConfig::from_value(&replay.config).unwrap_or_default();
-    let loaded = load::from_config(&config, mods)?;
+    let (_, loaded) = replay_config(&replay, &args.game, mods)?;
     let game = Game::from_replay(loaded.rules.clone(), &replay)?;
     write(&args.output, &meeple_render::board(&game))
 }

@@ -1,8 +1,7 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
-use crate::common::{CliError, say, score_table};
+use crate::common::{CliError, replay_config, say, score_table};
 use meeple_core::{Game, Replay};
-use meeple_host::{GameConfig, load};
 use std::path::PathBuf;
 
 /// Arguments of `meeple replay`.
@@ -18,8 +17,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file).map_err(io)?;
     let replay: Replay = serde_json::from_str(&text)
         .map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", args.file.display())))?;
-    let config = GameConfig::from_value(&replay.config).unwrap_or_default();
-    let loaded = load::from_config(&config, mods)?;
+    let (_, loaded) = replay_config(&replay, &args.file, mods)?;
     let game = Game::from_replay(loaded.rules.clone(), &replay)?;
     say!(
         "{}: {} actions, {} checkpoints, final state hash {} — verified",

@@ -17,7 +17,7 @@ pub enum Code {
     /// `game` names no game of this session.
     UnknownGame,
     /// The config, or an expansion it chooses, has problems (the message lists them with file,
-    /// line and column).
+    /// line and column; for a replay's config, with their fields, such as `replay.config.players`).
     BadConfig,
     /// The action is not among the legal ones (or the game is over).
     IllegalAction,

@@ -6,6 +6,7 @@
 mod error;
 mod fields;
 pub mod messages;
+pub mod replay_config;
 pub mod session;
 mod state;
 mod table;

@@ -3,6 +3,7 @@
 //! room and replays its stored log through the same methods, so a restored game is the game.
 
 use crate::error::{Code, ProtocolError};
+use crate::replay_config;
 use crate::state::StateView;
 use meeple_core::{Action, ActionError, Event, Game, Replay};
 use meeple_host::{GameConfig, load};
@@ -33,9 +34,10 @@ impl Table {
     }
 
     /// A replay played back on the installed expansions, with the config it names.
+    /// The config is checked as `create` checks one.
     pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
-        let config = GameConfig::from_value(&replay.config).unwrap_or_default();
-        let loaded = load::from_config(&config, mods).map_err(ProtocolError::config)?;
+        let (config, loaded) =
+            replay_config::load(&replay.config, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
         let game = Game::from_replay(loaded.rules.clone(), replay)
             .map_err(|e| ProtocolError::new(Code::ReplayMismatch, e.to_string(), Some("replay")))?;
         Ok(Table::new(game, config))
