@@ -330,6 +330,17 @@ fn a_replay_whose_config_create_would_refuse_is_refused() {
 }
 
 #[test]
+fn a_failing_setup_hook_is_an_expansion_failure() {
+    let script = "meeple.on(\"setup\", function(view, out)\n    error(\"no setup today\")\nend)\n";
+    let root = meeple_tests::write_mods("protocol-setup", &[("setup-fails", "depends = [\"base\"]", script)]);
+    let mut s = Session::new(vec![root]);
+    let config = "[[expansions]]\nid = \"setup-fails\"\n";
+    let reply = err(&mut s, json!({"cmd": "create", "config": config}), "expansion-failed", None);
+    assert!(reply["error"]["message"].as_str().unwrap().contains("no setup today"), "{reply}");
+    assert_eq!(ok(&mut s, json!({"cmd": "create"}))["game"], json!("g1"), "nothing was created before");
+}
+
+#[test]
 fn a_replay_that_does_not_play_back_is_a_mismatch() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));

@@ -23,7 +23,8 @@ pub enum Code {
     IllegalAction,
     /// `player` is not the seat to act.
     NotYourTurn,
-    /// An expansion failed while carrying the action out; the game is as it was.
+    /// An expansion failed while carrying the action out, setting a game up or playing a replay
+    /// back; the game is as it was, and no game is created.
     ExpansionFailed,
     /// No action to take back since the last tile was drawn.
     NothingToUndo,

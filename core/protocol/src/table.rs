@@ -5,7 +5,7 @@
 use crate::error::{Code, ProtocolError};
 use crate::replay_config;
 use crate::state::StateView;
-use meeple_core::{Action, ActionError, Event, Game, Replay};
+use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, SetupError};
 use meeple_host::{GameConfig, load};
 use std::path::PathBuf;
 
@@ -28,8 +28,7 @@ impl Table {
     /// A new game from a config, with `seed` when the config names none.
     pub fn create(config: GameConfig, seed: u64, mods: &[PathBuf]) -> Result<Table> {
         let loaded = load::from_config(&config, mods).map_err(ProtocolError::config)?;
-        let game = Game::new(loaded.rules.clone(), loaded.setup(seed))
-            .map_err(|e| ProtocolError::new(Code::BadConfig, e.to_string(), Some("config")))?;
+        let game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(setup_failed)?;
         Ok(Table::new(game, config))
     }
 
@@ -38,8 +37,7 @@ impl Table {
     pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
         let (config, loaded) =
             replay_config::load(&replay.config, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
-        let game = Game::from_replay(loaded.rules.clone(), replay)
-            .map_err(|e| ProtocolError::new(Code::ReplayMismatch, e.to_string(), Some("replay")))?;
+        let game = Game::from_replay(loaded.rules.clone(), replay).map_err(replay_failed)?;
         Ok(Table::new(game, config))
     }
 
@@ -127,6 +125,26 @@ impl Table {
         self.since.pop();
         self.game = game;
         Ok(())
+    }
+}
+
+/// Why a game could not start: an expansion's setup hook failed, or the config cannot be played.
+fn setup_failed(e: SetupError) -> ProtocolError {
+    match e {
+        SetupError::Hook(h) => ProtocolError::new(Code::ExpansionFailed, h.to_string(), None),
+        other => ProtocolError::new(Code::BadConfig, other.to_string(), Some("config")),
+    }
+}
+
+/// Why a replay did not play back: an expansion failed (at setup or in an action), or the
+/// replay does not fit the installed expansions.
+fn replay_failed(e: ReplayError) -> ProtocolError {
+    match e {
+        ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::new(Code::ExpansionFailed, h.to_string(), None),
+        ReplayError::Action { index, error, .. } if matches!(*error, ActionError::Hook(_)) => {
+            ProtocolError::new(Code::ExpansionFailed, format!("action {index}: {error}"), None)
+        }
+        other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some("replay")),
     }
 }
 
