@@ -382,3 +382,22 @@ fn the_committed_json_schema_is_generated_from_the_types() {
         assert!(schema["reply"].to_string().contains(code), "the schema has error code `{code}`");
     }
 }
+
+#[test]
+fn create_reports_every_problem_of_a_config_at_once() {
+    let mut s = session();
+    let config = "players = 2\ncolour = 1\n[base]\nedition = \"C9\"\n[[expansions]]\nid = \"nope\"\n";
+    let bad = err(&mut s, json!({"cmd": "create", "config": config}), "bad-config", Some("config"));
+    let message = bad["error"]["message"].as_str().unwrap();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "config:2:1: unknown key `colour` in the game config; expected one of: base, draw, expansions, players, seed, tile_limit, version",
+            "config:4:11: `base` has no edition `C9`; expected one of: C1, C2, C3",
+        ],
+        "{bad}"
+    );
+    assert!(lines[2].starts_with("config:6:6: unknown expansion `nope`; installed: base, "), "{bad}");
+    assert_eq!(lines.len(), 3, "{bad}");
+}

@@ -151,13 +151,25 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
 
 /// `create`: the config given inline or by path (neither: the default config).
 pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
-    let config = match (&args.config, &args.path) {
-        (Some(text), None) => GameConfig::parse("config", text).map_err(ProtocolError::config)?,
-        (None, Some(path)) => load::read_config(path.as_ref()).map_err(|r| ProtocolError::config(r).at("path"))?,
-        (None, None) => GameConfig::default(),
+    let (config, problems) = match (&args.config, &args.path) {
+        (Some(text), None) => GameConfig::parse_lenient("config", text),
+        (None, Some(path)) => {
+            let path = std::path::Path::new(path);
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ProtocolError::config(meeple_host::ruleset::io_report(path, &e)).at("path"))?;
+            GameConfig::parse_lenient(&meeple_host::paths::display_path(path), &text)
+        }
+        (None, None) => (GameConfig::default(), meeple_toml::Report::default()),
         (Some(_), Some(_)) => return Err(ProtocolError::either("config", "path")),
     };
-    let table = Table::create(config, args.seed.unwrap_or(1), mods);
+    let table = if problems.is_empty() {
+        Table::create(config, args.seed.unwrap_or(1), mods)
+    } else {
+        // The config's own problems and those of resolving it, all at once, as `meeple play`
+        // reports them.
+        let all = load::with_problems(problems, load::from_config(&config, mods)).err().unwrap_or_default();
+        Err(ProtocolError::config(all))
+    };
     // The expansions a config file chooses are the `path` field's problems.
     match &args.path {
         Some(_) => table.map_err(|e| if e.field.as_deref() == Some("config") { e.at("path") } else { e }),
