@@ -114,6 +114,20 @@ fn what_only_a_game_would_refuse_is_found_too() {
         problems(&dir),
         vec![format!("expansion.toml:{line}: start tile `nothere` is not in tileset `chapels`")]
     );
+    // An edition that brings along an expansion that is not installed.
+    let dir = template_copy("with", "chapels", |name, text| match name {
+        "expansion.toml" => {
+            text.replacen("tileset = \"tiles.toml\"", "tileset = \"tiles.toml\"\nwith = [\"spectre\"]", 1)
+        }
+        _ => text,
+    });
+    let line = line_of(&dir, "expansion.toml", "spectre");
+    assert_eq!(
+        problems(&dir),
+        vec![format!(
+            "expansion.toml:{line}: edition `default` brings along `spectre` (`with`), which is not installed"
+        )]
+    );
     // A copy of an installed expansion that kept its id.
     let dir = template_copy("clash", "template", |_, text| text);
     let found = problems(&dir);

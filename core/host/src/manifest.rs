@@ -375,10 +375,6 @@ fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, own: &s
     list.iter().filter(|s| s.value != own).map(|s| s.value.to_string()).collect()
 }
 
-fn id_list(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str) -> Vec<String> {
-    t.str_list(doc, key).unwrap_or_default().iter().map(|s| s.value.to_string()).collect()
-}
-
 fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
     let Some(t) = doc.table_in(v, "[editions]") else { return };
     for (name, body) in t.entries() {
@@ -399,7 +395,11 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
             }
             None => name.value.to_string(),
         };
-        let with = id_list(doc, &mut et, "with");
+        let with = et.str_list(doc, "with").unwrap_or_default();
+        if let Some(first) = with.first() {
+            mark(doc, m, key("with"), &first.span);
+        }
+        let with: Vec<String> = with.iter().map(|s| s.value.to_string()).collect();
         let mut if_chosen = Vec::new();
         for v in et.array(doc, "if_chosen").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
             let Some(mut ct) = doc.table_in(v, "an [[if_chosen]] entry") else { continue };

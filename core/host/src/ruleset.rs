@@ -258,6 +258,14 @@ fn add_companions(catalog: &Catalog, selected: &mut Vec<Selected>, choices: &[&E
             if selected.iter().any(|s| s.manifest.id == id) {
                 continue;
             }
+            let installed = catalog.manifests.contains_key(&id) || catalog.duplicates.contains_key(&id);
+            if !installed && !catalog.broken.contains_key(&id) {
+                // The manifest's mistake, not the config's.
+                let (m, edition) = (&selected[i].manifest, &selected[i].edition);
+                let why = format!("edition `{edition}` brings along `{id}` (`with`), which is not installed");
+                p.report.diagnostics.push(m.problem_at(&format!("editions.{edition}.with"), why));
+                continue;
+            }
             let choice = ExpansionChoice {
                 id_at: choices
                     .iter()
