@@ -78,6 +78,11 @@ fn a_runtime_error_names_the_line() {
 }
 
 #[test]
+fn an_error_raised_with_a_table_says_so() {
+    attack_fails("error-table", "error() was given a table, not a message", "error({ code = 1 })");
+}
+
+#[test]
 fn a_bad_command_argument_is_reported_at_the_call() {
     attack_fails("bad-command", "player 9 does not exist; players are 1 to 2", "out:add_points(9, 1)");
 }

@@ -151,6 +151,26 @@ fn pop_error(lua: &Lua, thread: *mut lua_State, status: c_int) -> mlua::Error {
     }
 }
 
+/// Whether the error value on top of the stack reads as a message: a string, a number, or a
+/// value with `__tostring`.
+///
+/// # Safety
+/// `state` is a live Luau state with a value on top and room for one more.
+#[allow(unsafe_code)]
+unsafe fn printable(state: *mut lua_State) -> bool {
+    // SAFETY: as the caller promises; `luaL_getmetafield` pushes the field only when found.
+    unsafe {
+        match ffi::lua_type(state, -1) {
+            ffi::LUA_TSTRING | ffi::LUA_TNUMBER => true,
+            _ if ffi::luaL_getmetafield(state, -1, c"__tostring".as_ptr()) != ffi::LUA_TNIL => {
+                ffi::lua_pop(state, 1);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The message handler: as mlua's, leaves the errors of Rust callbacks (which carry their own
 /// traceback) as they are and turns anything else into its message followed by a traceback.
 /// Its upvalue is the metatable of mlua's error values.
@@ -166,7 +186,15 @@ unsafe extern "C-unwind" fn traceback(state: *mut lua_State) -> c_int {
         if ffi::lua_type(state, -1) == ffi::LUA_TUSERDATA && ffi::lua_getmetatablepointer(state, -1) == wrapped {
             return 1;
         }
-        let message = ffi::luaL_tolstring(state, -1, std::ptr::null_mut());
+        let message = if printable(state) {
+            ffi::luaL_tolstring(state, -1, std::ptr::null_mut())
+        } else {
+            // `tostring` would give `table: 0x…`, which tells a modder nothing.
+            let kind = std::ffi::CStr::from_ptr(ffi::luaL_typename(state, -1)).to_string_lossy();
+            let text = format!("error() was given a {kind}, not a message: pass a string");
+            ffi::lua_pushlstring(state, text.as_ptr().cast(), text.len());
+            ffi::lua_tolstring(state, -1, std::ptr::null_mut())
+        };
         if ffi::lua_checkstack(state, ffi::LUA_TRACEBACK_STACK) != 0 {
             ffi::luaL_traceback(state, state, message, 0);
             ffi::lua_remove(state, -2);
