@@ -88,9 +88,15 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
 fn a_broken_manifest_is_reported_when_chosen() {
     let root = write_mods("broken", &[("cracked", "depends = [\"base\"]\nrequires = 3", "")]);
     let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"cracked\"\n").unwrap_err();
-    assert!(err.contains("game.toml:3:6: expansion `cracked` cannot be loaded; its manifest has problems:"), "{err}");
+    // The manifest's problems come right under the config's line that chose it.
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("game.toml:3:6: expansion `cracked` cannot be loaded; its manifest has problems:"));
+    let next = lines.get(at.expect("the header") + 1).copied().unwrap_or_default();
+    assert!(next.starts_with("  "), "{err}");
     assert!(
-        err.contains(
+        next.contains(
             "cracked/expansion.toml:7:1: unknown key `requires` in [expansion]; expected one of: api, categories"
         ),
         "{err}"

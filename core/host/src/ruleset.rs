@@ -205,11 +205,12 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         let broken = catalog.broken.iter().find(|(dir, _)| **dir == choice.id);
         match broken {
             Some((_, report)) => {
+                // One problem, its manifest's listed inside it: sorting by file keeps them together.
+                let inner: Vec<String> = report.diagnostics.iter().map(|d| format!("\n  {d}")).collect();
                 p.at(
                     choice.id_at.as_ref().or(choice.at.as_ref()),
-                    format!("expansion `{}` cannot be loaded; its manifest has problems:", choice.id),
+                    format!("expansion `{}` cannot be loaded; its manifest has problems:{}", choice.id, inner.concat()),
                 );
-                p.report.extend(report.clone());
             }
             None => {
                 let known: Vec<&str> = catalog.manifests.keys().map(String::as_str).collect();

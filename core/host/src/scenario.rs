@@ -259,7 +259,13 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     let rotation = Rotation::new(r.strip_prefix('r').and_then(|n| n.parse().ok()).ok_or_else(bad)?);
     let drawn = game.state().turn().tile.map(|t| game.rules().tile(t));
     if !drawn.is_some_and(|d| d.def.id == tile || *d.key == *tile) {
-        return Err(format!("expected to place {tile}, but the drawn tile is {:?}", drawn.map(|d| &d.key)));
+        return Err(match drawn {
+            Some(d) => format!("expected to place {tile}, but the drawn tile is {}", d.key),
+            None => format!(
+                "expected to place {tile}, but no tile is drawn: the turn is in its figure phase (a step \
+                 that places a tile also needs `figure`, \"pass\" at least) or the game is over"
+            ),
+        });
     }
     Ok(Action::PlaceTile { pos, rotation })
 }
