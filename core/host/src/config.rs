@@ -333,6 +333,16 @@ mod tests {
     }
 
     #[test]
+    fn keys_a_syntax_error_misplaced_are_not_called_unknown() {
+        let err = GameConfig::parse("g.toml", "players = 2\n[base\nedition = \"C2\"\n").unwrap_err();
+        assert_eq!(err.diagnostics.len(), 1, "{err}");
+        assert!(err.diagnostics[0].message.starts_with("TOML syntax"), "{err}");
+        // Before the syntax error, an unknown key is still one.
+        let err = GameConfig::parse("g.toml", "colour = 1\n[base\n").unwrap_err().to_string();
+        assert!(err.starts_with("g.toml:1:1: unknown key `colour`"), "{err}");
+    }
+
+    #[test]
     fn a_bad_player_name_is_one_problem() {
         let err = GameConfig::parse("g.toml", "players = [\"Alice\", \"\"]\n").unwrap_err().to_string();
         assert_eq!(err, "g.toml:1:21: a player name must not be empty");

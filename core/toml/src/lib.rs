@@ -86,15 +86,18 @@ pub struct Doc<'s> {
     text: &'s str,
     root: Spanned<DeTable<'s>>,
     diagnostics: Vec<Diagnostic>,
+    /// Where the first syntax error is: past it, recovery may have put keys in the wrong table.
+    broken_from: Option<usize>,
 }
 
 impl<'s> Doc<'s> {
     /// Parses `text`; syntax errors are recorded, and what could be recovered is kept.
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
         let (root, errors) = DeTable::parse_recoverable(text);
-        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new() };
+        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None };
         for e in errors {
             let span = e.span().unwrap_or(0..0);
+            doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
             doc.error(span, format!("TOML syntax: {}", e.message().trim_end()));
         }
         doc
@@ -353,8 +356,12 @@ impl<'t, 's> Table<'t, 's> {
 
     /// Reports keys that were never asked for, naming the expected ones.
     pub fn finish(self, doc: &mut Doc<'_>) {
+        // A key past a syntax error may only look unknown because the error moved it (`[base`
+        // without its `]` leaves `edition` at the top): the syntax error is reported instead.
+        let broken_from = doc.broken_from;
+        let misplaced = |k: &Spanned<_>| broken_from.is_some_and(|b| k.span().start >= b);
         for (k, _) in self.map.iter() {
-            if !self.asked.contains(&k.get_ref().as_ref()) {
+            if !self.asked.contains(&k.get_ref().as_ref()) && !misplaced(k) {
                 let mut expected = self.asked.clone();
                 expected.sort_unstable();
                 doc.error(
