@@ -135,7 +135,10 @@ fn read_tile<'t>(
     });
     let mut geometry = like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new() });
 
+    // A side that does not match its segments is reported at this tile's `sides`, if it has one.
+    let mut sides_at = item.span();
     if let Some(s) = t.str(doc, "sides") {
+        sides_at = s.span.clone();
         if geometry.sides.is_some() {
             doc.error(s.span.clone(), format!("{what} takes its sides from `like`; remove `sides`"));
         }
@@ -173,7 +176,7 @@ fn read_tile<'t>(
 
     let sides = geometry.sides?;
     let counts = counts?;
-    let (segments, points, port_segment) = resolve_geometry(doc, &what, item.span(), sides, &geometry)?;
+    let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, sides, &geometry)?;
     let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations)?;
     Some(TileDef {
         id: id.value.to_string(),
@@ -370,7 +373,7 @@ type Resolved = (Vec<Segment>, Vec<Point>, [u8; 12]);
 fn resolve_geometry(
     doc: &mut Doc<'_>,
     what: &str,
-    span: Span,
+    sides_at: Span,
     sides: [SideKind; 4],
     g: &Geometry<'_>,
 ) -> Option<Resolved> {
@@ -471,7 +474,7 @@ fn resolve_geometry(
         }
         segments.push(seg);
     }
-    check_sides(doc, what, &span, sides, &mut segments, &mut owner);
+    check_sides(doc, what, &sides_at, sides, &mut segments, &mut owner);
     if doc.error_count() > errors_before {
         return None;
     }
@@ -668,7 +671,11 @@ mod tests {
             "{HEADER}[[tiles]]\nid = \"Y\"\ncount = 1\nsides = \"RFFF\"\nsegments = [\n  {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"nope\"] }},\n]\n"
         );
         let errs = errors(&text);
-        assert!(errs.iter().any(|e| e.contains("side N is R but no road ends there")), "{errs:?}");
+        // At the tile's `sides` (line 7), not its [[tiles]] header.
+        assert!(
+            errs.iter().any(|e| e.starts_with("t.toml:7:9: tile `Y`: side N is R but no road ends there")),
+            "{errs:?}"
+        );
         assert!(errs.iter().any(|e| e.contains("`cities` names `nope`, which is no segment")), "{errs:?}");
     }
 
