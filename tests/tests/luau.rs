@@ -78,6 +78,11 @@ fn a_runtime_error_names_the_line() {
 }
 
 #[test]
+fn a_command_of_another_hook_is_refused_at_the_call() {
+    attack_fails("set-score", "out:set_score is only available in modify_score", "out:set_score(1, 5)");
+}
+
+#[test]
 fn an_error_raised_with_a_table_says_so() {
     attack_fails("error-table", "error() was given a table, not a message", "error({ code = 1 })");
 }

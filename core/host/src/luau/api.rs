@@ -699,7 +699,12 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 push(lua, Command::SetStorage { key, value })
             })?,
             "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, i32)| {
-                with_out(lua, |out, v, _| {
+                with_out(lua, |out, v, ctx| {
+                    // Refused here, not after the hook by the core: the error then names this
+                    // line, and the player as the script numbers them.
+                    if ctx.hook() != Some(HookKind::ModifyScore) {
+                        return Err(rt("out:set_score is only available in modify_score"));
+                    }
                     out.push(Command::SetScore { player: player_in(v, p)?, points });
                     Ok(())
                 })
