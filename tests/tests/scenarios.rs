@@ -29,14 +29,19 @@ fn every_scenario_holds() {
     );
 }
 
+/// Writes a scenario file under the build folder and runs it; the error it fails with.
+fn failure_of(name: &str, text: &str) -> String {
+    let dir = meeple_tests::repo().join("target/test-scenarios");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    run_scenario(&path).expect_err("the scenario fails")
+}
+
 #[test]
 fn problems_in_a_scenarios_game_are_reported_at_their_lines_all_at_once() {
-    let dir = meeple_tests::write_mods("scenario-game-lines", &[]);
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.toml");
     let text = "description = \"x\"\n\n[game]\nplayers = [\"Red\"]\ncolour = 2\n[game.base]\nedition = \"C9\"\n\n[[step]]\nplace = \"E at 0,1 r2\"\n";
-    std::fs::write(&path, text).unwrap();
-    let err = run_scenario(&path).unwrap_err();
+    let err = failure_of("bad.toml", text);
     let lines: Vec<&str> = err.lines().map(|l| l.rsplit_once("bad.toml:").map_or(l, |(_, rest)| rest)).collect();
     assert_eq!(
         lines,
@@ -50,20 +55,14 @@ fn problems_in_a_scenarios_game_are_reported_at_their_lines_all_at_once() {
 
 #[test]
 fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
-    let dir = meeple_tests::write_mods("scenario-failures", &[]);
-    std::fs::create_dir_all(&dir).unwrap();
-    let end = dir.join("end.toml");
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on city\"\n\n[end]\nscores = [5, 0]\nsupply = { meeple = [6, 7] }\n";
-    std::fs::write(&end, text).unwrap();
-    let err = run_scenario(&end).unwrap_err();
+    let err = failure_of("end.toml", text);
     assert!(err.contains("scores: expected [5, 0], got [4, 0]"), "{err}");
     assert!(err.contains("meeple in supply: expected [6, 7], got [7, 7]"), "{err}");
     assert!(err.contains("events were:\n  "), "{err}");
 
-    let refused = dir.join("refused.toml");
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 5,5 r0\"\nfigure = \"pass\"\n";
-    std::fs::write(&refused, text).unwrap();
-    let err = run_scenario(&refused).unwrap_err();
+    let err = failure_of("refused.toml", text);
     let step = err.lines().nth(1).unwrap();
     assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0"), "{err}");
 }
