@@ -150,3 +150,21 @@ fn a_mod_is_checked_with_the_expansions_it_depends_on() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].contains("unknown expansion `nosuch`"), "{found:#?}");
 }
+
+#[test]
+fn a_mod_is_found_once_however_it_is_reached() {
+    // Given itself as a folder of mods, it is still one expansion.
+    let dir = template_copy("given", "chapels", |_, text| text);
+    assert!(meeple_host::check::check_mod(&dir, std::slice::from_ref(&dir)).is_ok());
+    assert!(meeple_host::check::check_mod(&dir, &[dir.parent().unwrap().to_path_buf()]).is_ok());
+    // A built-in expansion, reached through a path with `..` in it.
+    let river = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/river");
+    assert_eq!(meeple_host::check::check_mod(&river, &[]).unwrap().manifest.id, "river");
+}
+
+#[test]
+fn a_mod_of_rust_code_held_by_another_program_is_checked_without_it() {
+    let checked = meeple_host::check::check_mod(&repo().join("tests/mods/hook-demo"), &[]).unwrap();
+    assert_eq!(checked.manifest.figures.len(), 1);
+    assert!(checked.hooks.is_empty(), "this program cannot tell its hooks");
+}

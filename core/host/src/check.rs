@@ -8,12 +8,13 @@ use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
 use crate::paths::{display_path, mod_roots};
-use crate::ruleset::{Catalog, Selected, build, io_report, load_tileset};
+use crate::ruleset::{Catalog, Instantiate, Selected, build, io_report, load_tileset};
 use meeple_core::tileset::Tileset;
 use meeple_core::{Expansion, HookKind};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a mod that passed the checks contains.
 #[derive(Debug)]
@@ -110,19 +111,7 @@ pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Til
 
 /// Loads the base game with this mod as a game would; the hooks its code registers.
 fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'static str>, Report> {
-    let mut roots = mod_roots(mods);
-    // The mod's own folder of mods, unless it is one of those already (spelled differently).
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    if let Some(parent) = manifest.dir().parent().filter(|p| roots.iter().all(|r| canonical(r) != canonical(p))) {
-        roots.push(parent.to_path_buf());
-    }
-    let mut catalog = Catalog::discover(&roots);
-    let same = |p: &Path| std::fs::canonicalize(p).ok() == std::fs::canonicalize(&manifest.path).ok();
-    let known =
-        catalog.manifests.values().any(|m| same(&m.path)) || catalog.duplicates.values().flatten().any(|p| same(p));
-    if !known {
-        catalog.add(&manifest.path);
-    }
+    let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
     // The mod and what it depends on, transitively (a missing one is reported as unknown).
     let mut ids = vec![manifest.id.clone()];
@@ -137,9 +126,45 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'stati
         i += 1;
     }
     config.expansions = ids.iter().filter(|id| *id != "base").map(|id| ExpansionChoice::new(id)).collect();
-    let loaded = build(&catalog, &config, &Builtin)?;
+    let loaded = build(&catalog, &config, &Checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     Ok(x.map_or_else(Vec::new, |x| names(x.as_ref())))
+}
+
+/// The installed expansions with the mod among them once: found in the usual folders, else in
+/// its own folder of mods (its neighbours may be its dependencies), else on its own.
+fn catalog_with(manifest: &Manifest, mods: &[PathBuf]) -> Catalog {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let own = canonical(&manifest.path);
+    let holds = |c: &Catalog| {
+        c.manifests.values().any(|m| canonical(&m.path) == own)
+            || c.duplicates.values().flatten().any(|p| canonical(p) == own)
+    };
+    let mut roots = mod_roots(mods);
+    let catalog = Catalog::discover(&roots);
+    if holds(&catalog) {
+        return catalog;
+    }
+    // Canonical, so that `.` or a bare folder name has a parent.
+    roots.extend(canonical(manifest.dir()).and_then(|d| d.parent().map(Path::to_path_buf)));
+    let mut catalog = Catalog::discover(&roots);
+    if !holds(&catalog) {
+        catalog.add(&manifest.path);
+    }
+    catalog
+}
+
+/// The program's expansion code, except that a `[builtin]` expansion whose Rust code this
+/// program lacks is checked without it (its code lives in another program, such as the tests).
+struct Checking;
+
+impl Instantiate for Checking {
+    fn instantiate(&self, sel: &Selected) -> Result<Option<Arc<dyn Expansion>>, Report> {
+        match (&sel.manifest.entry, Builtin.instantiate(sel)) {
+            (Entry::Builtin(_), Err(_)) => Ok(None),
+            (_, made) => made,
+        }
+    }
 }
 
 fn names(x: &dyn Expansion) -> Vec<&'static str> {

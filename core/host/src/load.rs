@@ -4,7 +4,7 @@ use crate::config::GameConfig;
 use crate::paths::{display_path, mod_roots};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, io_report};
 use meeple_core::Expansion;
-use meeple_toml::{Diagnostic, Report};
+use meeple_toml::Report;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,20 +23,16 @@ impl Instantiate for Builtin {
             }
             crate::manifest::Entry::Native(library) => match crate::native::NativeExpansion::load(sel, library) {
                 Ok(x) => Ok(Some(Arc::new(x))),
-                Err(message) => Err(Report {
-                    diagnostics: vec![Diagnostic { file: display_path(&sel.manifest.path), line: 1, col: 1, message }],
-                }),
+                Err(message) => Err(Report { diagnostics: vec![sel.manifest.problem_at("native.library", message)] }),
             },
             crate::manifest::Entry::Builtin(name) => Err(Report {
-                diagnostics: vec![Diagnostic {
-                    file: display_path(&sel.manifest.path),
-                    line: 1,
-                    col: 1,
-                    message: format!(
+                diagnostics: vec![sel.manifest.problem_at(
+                    "builtin.name",
+                    format!(
                         "`{}`: its code (`[builtin] name = \"{name}\"`) is Rust compiled into another program; this meeple does not contain it",
                         sel.manifest.id
                     ),
-                }],
+                )],
             }),
         }
     }

@@ -98,7 +98,7 @@ struct Scenario {
     #[serde(rename = "game")]
     _game: toml::Table,
     #[serde(default, rename = "step")]
-    steps: Vec<Step>,
+    steps: Vec<toml::Spanned<Step>>,
     #[serde(default)]
     end: Option<Expect>,
 }
@@ -163,9 +163,10 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     let names = loaded.config.players.clone();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
-    let step_lines = header_lines(&text, "[[step]]");
     for (i, step) in sc.steps.iter().enumerate() {
-        let at = step_lines.get(i).map_or(String::new(), |l| format!("{}:{l}: ", path.display()));
+        let line = text[..step.span().start].matches('\n').count() + 1;
+        let at = format!("{}:{line}: ", path.display());
+        let step = step.get_ref();
         let ctx = |msg: String| format!("{}\n{at}step {}: {msg}", sc.description, i + 1);
         let events = run_step(&mut game, &names, step).map_err(ctx)?;
         all.extend(events.iter().cloned());
@@ -179,11 +180,6 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
         })?;
     }
     Ok(())
-}
-
-/// The line of each table header `header` (the steps of a scenario are its `[[step]]` tables).
-fn header_lines(text: &str, header: &str) -> Vec<usize> {
-    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(header)).map(|(i, _)| i + 1).collect()
 }
 
 /// Reads one action of a step in the game as it stands.
@@ -463,9 +459,11 @@ fn collect_scenarios(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.is_dir() {
+        // A plugin's crate sits beside its scenarios: its manifest and build output are not ones.
+        let name = path.file_name().unwrap_or_default();
+        if path.is_dir() && name != "target" {
             collect_scenarios(&path, out);
-        } else if path.extension().is_some_and(|e| e == "toml") {
+        } else if path.extension().is_some_and(|e| e == "toml") && name != "Cargo.toml" {
             out.push(path);
         }
     }
