@@ -1,7 +1,7 @@
 //! `meeple check DIR`: validate a mod and print every problem with file and line.
 
 use crate::common::{CliError, say};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `meeple check`.
 #[derive(clap::Args)]
@@ -12,7 +12,7 @@ pub struct Args {
 
 /// Checks a mod; exit code 2 when it has problems.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let c = meeple_host::check::check_mod(Path::new(&args.dir), mods)?;
+    let c = meeple_host::check::check_mod(&args.dir, mods)?;
     let m = &c.manifest;
     say!("{} {} ({}): ok", m.id, m.version, m.name);
     for (ed, n) in &c.tiles {

@@ -78,11 +78,9 @@ fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)>
         match ts.edition(&ed.tileset_edition) {
             Some(i) => tiles.push((ed.name.clone(), ts.total(i))),
             None => {
-                let at = if manifest.places.iter().any(|(k, _)| *k == format!("editions.{}.tileset_edition", ed.name)) {
-                    format!("editions.{}.tileset_edition", ed.name)
-                } else {
-                    key
-                };
+                // At `tileset_edition` when it is written, else at `tileset`.
+                let inner = format!("editions.{}.tileset_edition", ed.name);
+                let at = if manifest.places.iter().any(|(k, _)| *k == inner) { inner } else { key };
                 report.diagnostics.push(manifest.problem_at(
                     &at,
                     format!(
