@@ -109,10 +109,13 @@ fn rust_code_another_program_holds_is_a_located_error() {
     let config = GameConfig::parse("game.toml", "players = 2\n[[expansions]]\nid = \"hook-demo\"\n").unwrap();
     let mods = meeple_tests::test_mods();
     let err = meeple_host::load::from_config(&config, &mods).map(|_| ()).unwrap_err().to_string();
+    // At the line that names the code.
+    let manifest = std::fs::read_to_string(meeple_tests::repo().join("tests/mods/hook-demo/expansion.toml")).unwrap();
+    let line = manifest.lines().position(|l| l.starts_with("name = \"hook-demo\"")).unwrap() + 1;
     assert!(
-        err.contains(
-            "hook-demo/expansion.toml:1:1: `hook-demo`: its code (`[builtin] name = \"hook-demo\"`) is Rust compiled into another program; this meeple does not contain it"
-        ),
+        err.contains(&format!(
+            "hook-demo/expansion.toml:{line}:8: `hook-demo`: its code (`[builtin] name = \"hook-demo\"`) is Rust compiled into another program; this meeple does not contain it"
+        )),
         "{err}"
     );
     assert!(from_config_with(&config, &mods, &TestCode).is_ok());
