@@ -53,6 +53,14 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
 }
 
+/// The 1-based line of the first line of a file that contains `needle`: where a located error
+/// must point.
+pub fn line_of(file: &Path, needle: &str) -> usize {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let index = text.lines().position(|l| l.contains(needle));
+    index.unwrap_or_else(|| panic!("`{needle}` is not in {}", file.display())) + 1
+}
+
 /// Folders of test-only expansions.
 pub fn test_mods() -> Vec<PathBuf> {
     vec![repo().join("tests/mods"), repo().join("plugins/fixtures")]

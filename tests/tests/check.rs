@@ -1,7 +1,7 @@
 //! `meeple check DIR` (`meeple_host::check::check_mod`): every problem of a mod at once, each at
 //! the file and line that causes it, including those only a game loading the mod would find.
 
-use meeple_tests::repo;
+use meeple_tests::{line_of, repo};
 use std::path::{Path, PathBuf};
 
 /// A copy of the template mod under a fresh folder of mods, renamed to `id`, with `edit` applied
@@ -32,11 +32,6 @@ fn problems(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn line_of(dir: &Path, file: &str, needle: &str) -> usize {
-    let text = std::fs::read_to_string(dir.join(file)).unwrap();
-    text.lines().position(|l| l.contains(needle)).expect("the line is there") + 1
-}
-
 #[test]
 fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     let dir = template_copy("sound", "chapels", |_, text| text);
@@ -55,9 +50,9 @@ fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
     });
     let found = problems(&dir);
     assert_eq!(found.len(), 3, "{found:#?}");
-    let manifest_line = line_of(&dir, "expansion.toml", "colour");
+    let manifest_line = line_of(&dir.join("expansion.toml"), "colour");
     assert!(found[0].starts_with(&format!("expansion.toml:{manifest_line}: unknown key `colour`")), "{found:#?}");
-    let tiles_line = line_of(&dir, "tiles.toml", "count");
+    let tiles_line = line_of(&dir.join("tiles.toml"), "count");
     assert!(found[1].starts_with(&format!("tiles.toml:{tiles_line}: ")), "{found:#?}");
     assert!(found[2].starts_with("init.luau:1: "), "{found:#?}");
 }
@@ -68,8 +63,8 @@ fn missing_files_are_reported_at_the_keys_that_name_them() {
         "expansion.toml" => text.replace("\"tiles.toml\"", "\"tile.toml\"").replace("\"init.luau\"", "\"main.luau\""),
         _ => text,
     });
-    let tileset = line_of(&dir, "expansion.toml", "tile.toml");
-    let entry = line_of(&dir, "expansion.toml", "main.luau");
+    let tileset = line_of(&dir.join("expansion.toml"), "tile.toml");
+    let entry = line_of(&dir.join("expansion.toml"), "main.luau");
     let found = problems(&dir);
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].starts_with(&format!("expansion.toml:{tileset}: tileset `")), "{found:#?}");
@@ -88,7 +83,7 @@ fn ids_versions_and_ranges_are_checked_where_they_are_written() {
         }
         _ => text,
     });
-    let at = |needle: &str| line_of(&dir, "expansion.toml", needle);
+    let at = |needle: &str| line_of(&dir.join("expansion.toml"), needle);
     let found = problems(&dir);
     let expected = [
         format!("expansion.toml:{}: `version = \"one.two\"`: expected numbers joined by dots", at("one.two")),
@@ -109,7 +104,7 @@ fn what_only_a_game_would_refuse_is_found_too() {
         "expansion.toml" => text + "\n[draw]\nstart = \"nothere\"\n",
         _ => text,
     });
-    let line = line_of(&dir, "expansion.toml", "nothere");
+    let line = line_of(&dir.join("expansion.toml"), "nothere");
     assert_eq!(
         problems(&dir),
         vec![format!("expansion.toml:{line}: start tile `nothere` is not in tileset `chapels`")]
@@ -121,7 +116,7 @@ fn what_only_a_game_would_refuse_is_found_too() {
         }
         _ => text,
     });
-    let line = line_of(&dir, "expansion.toml", "spectre");
+    let line = line_of(&dir.join("expansion.toml"), "spectre");
     assert_eq!(
         problems(&dir),
         vec![format!(

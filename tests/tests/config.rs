@@ -110,8 +110,10 @@ fn rust_code_another_program_holds_is_a_located_error() {
     let mods = meeple_tests::test_mods();
     let err = meeple_host::load::from_config(&config, &mods).map(|_| ()).unwrap_err().to_string();
     // At the line that names the code.
-    let manifest = std::fs::read_to_string(meeple_tests::repo().join("tests/mods/hook-demo/expansion.toml")).unwrap();
-    let line = manifest.lines().position(|l| l.starts_with("name = \"hook-demo\"")).unwrap() + 1;
+    let line = meeple_tests::line_of(
+        &meeple_tests::repo().join("tests/mods/hook-demo/expansion.toml"),
+        "name = \"hook-demo\"",
+    );
     assert!(
         err.contains(&format!(
             "hook-demo/expansion.toml:{line}:8: `hook-demo`: its code (`[builtin] name = \"hook-demo\"`) is Rust compiled into another program; this meeple does not contain it"

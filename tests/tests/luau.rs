@@ -3,15 +3,10 @@
 //! errors located in the script.
 
 use meeple_core::{Action, ActionError, Event, Game, Pos, Rotation, SegmentKind};
-use meeple_tests::{load_toml, repo};
+use meeple_tests::{line_of, load_toml, repo};
 use std::path::{Path, PathBuf};
 
 /// The line of `tests/mods/lua-sandbox/init.luau` that contains `needle`.
-fn line_of(needle: &str) -> usize {
-    let text = std::fs::read_to_string(repo().join("tests/mods/lua-sandbox/init.luau")).unwrap();
-    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("`{needle}` not in init.luau")) + 1
-}
-
 fn sandbox_game(attack: &str) -> Game {
     let config = format!(
         "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"lua-sandbox\"\noptions = {{ attack = \"{attack}\" }}\n"
@@ -33,7 +28,10 @@ fn attack_fails(attack: &str, message: &str, line_needle: &str) {
     assert_eq!(e.hook, "figure_placed", "{attack}");
     assert_eq!(
         e.location.as_deref(),
-        Some(format!("lua-sandbox/init.luau:{}", line_of(line_needle)).as_str()),
+        Some(
+            format!("lua-sandbox/init.luau:{}", line_of(&repo().join("tests/mods/lua-sandbox/init.luau"), line_needle))
+                .as_str()
+        ),
         "{attack}: {err}"
     );
     assert!(e.message.contains(message), "{attack}: `{}` should mention `{message}`", e.message);

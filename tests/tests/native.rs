@@ -44,9 +44,8 @@ fn a_plugin_for_another_abi_is_refused() {
     let err = load_toml("wrong.toml", &config("native-wrong-abi")).unwrap_err().to_string();
     assert!(err.contains("built for plugin ABI v2; this meeple speaks ABI v1"), "{err}");
     // At the manifest's `library` line.
-    let manifest =
-        std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/wrong-abi/expansion.toml")).unwrap();
-    let line = manifest.lines().position(|l| l.starts_with("library =")).unwrap() + 1;
+    let line =
+        meeple_tests::line_of(&meeple_tests::repo().join("plugins/fixtures/wrong-abi/expansion.toml"), "library =");
     assert!(err.contains(&format!("plugins/fixtures/wrong-abi/expansion.toml:{line}:11")), "{err}");
 }
 

@@ -8,7 +8,7 @@ use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
 use crate::paths::{display_path, mod_roots};
-use crate::ruleset::{Catalog, Instantiate, Selected, build, io_report, load_tileset};
+use crate::ruleset::{Catalog, Instantiate, Selected, build, io_report, tileset_named};
 use meeple_core::tileset::Tileset;
 use meeple_core::{Expansion, HookKind};
 use meeple_toml::{Diagnostic, Report};
@@ -97,16 +97,6 @@ fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)>
     tiles
 }
 
-/// A tileset a manifest names at `key`, with its text; a file that cannot be read is reported at
-/// that key.
-pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Tileset, String), Report> {
-    if !path.is_file() {
-        let why = format!("tileset `{}` does not exist", display_path(path));
-        return Err(Report { diagnostics: vec![manifest.problem_at(key, why)] });
-    }
-    load_tileset(path)
-}
-
 /// Loads the base game with this mod as a game would; the hooks its code registers.
 fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'static str>, Report> {
     let catalog = catalog_with(manifest, mods);
@@ -175,7 +165,7 @@ fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'st
     let sel = Selected {
         manifest: manifest.clone(),
         edition: manifest.default_edition.clone(),
-        options: manifest.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect(),
+        options: manifest.default_options(),
     };
     let script = Script::read(&sel, entry, Limits::default())?;
     let mut report = Report::default();

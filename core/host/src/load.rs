@@ -42,7 +42,13 @@ impl Instantiate for Builtin {
 /// Problems in the file and problems resolving it are reported together.
 pub fn from_config_file(path: &Path, mods: &[PathBuf]) -> Result<Loaded, Report> {
     let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
-    let (config, report) = GameConfig::parse_lenient(&display_path(path), &text);
+    from_config_text(&display_path(path), &text, mods)
+}
+
+/// Reads a config from text (`name` locates it in errors) and builds its ruleset; problems in
+/// the text and problems resolving it are reported together.
+pub fn from_config_text(name: &str, text: &str, mods: &[PathBuf]) -> Result<Loaded, Report> {
+    let (config, report) = GameConfig::parse_lenient(name, text);
     with_problems(report, from_config(&config, mods))
 }
 

@@ -9,6 +9,7 @@ use meeple_core::Value;
 use meeple_core::figures::{FigureKind, Placement, Stays, kinds};
 use meeple_core::tileset::SegmentKind;
 use meeple_toml::{At, DeValue, Diagnostic, Doc, Report, Spanned, Table, integer};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The manifest schema / hook API version this engine speaks.
@@ -203,6 +204,11 @@ impl Manifest {
     /// An edition by name.
     pub fn edition(&self, name: &str) -> Option<&Edition> {
         self.editions.iter().find(|e| e.name == name)
+    }
+
+    /// Every option with its default value, by name.
+    pub fn default_options(&self) -> BTreeMap<String, Value> {
+        self.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect()
     }
 
     /// An option by name.

@@ -234,7 +234,7 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         }
         None => Some(m.default_edition.clone()),
     };
-    let mut options: BTreeMap<String, Value> = m.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
+    let mut options = m.default_options();
     for (name, given) in &choice.options {
         match m.option(name) {
             Some(def) => match def.check(&given.value) {
@@ -366,35 +366,23 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         let extra = edition.if_chosen.iter().enumerate().filter(|(_, c)| chosen(&c.expansion));
         let extra = extra.map(|(i, c)| (&c.tileset, &c.tileset_edition, key(format!("if_chosen.{i}.tileset"))));
         let own = edition.tileset.iter().map(|p| (p, &edition.tileset_edition, key("tileset".into())));
-        let mut own_tileset = None;
+        // The edition's own tileset, the first one read: a `[draw]` start tile comes from it.
+        let mut own_tileset: Option<Tileset> = None;
         for (path, inner, at) in own.chain(extra) {
-            match crate::check::tileset_named(m, &at, path) {
+            match tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
                     hash.str(&text);
-                    if own_tileset.is_none() {
-                        own_tileset = Some((ts.id.clone(), ts.tiles.iter().map(|t| t.id.clone()).collect::<Vec<_>>()));
-                    }
                     if let Err(e) = b.tileset(&ts, inner) {
                         report.diagnostics.push(m.problem_at(&at, e.to_string()));
                     }
+                    own_tileset.get_or_insert(ts);
                 }
                 Err(r) => report.extend(r),
             }
         }
         if let Some(draw) = &m.draw {
-            if let Some(start) = &draw.start {
-                match &own_tileset {
-                    Some((_, ids)) if ids.contains(start) => {}
-                    Some((ts, _)) => report
-                        .diagnostics
-                        .push(m.problem_at("draw.start", format!("start tile `{start}` is not in tileset `{ts}`"))),
-                    None => report.diagnostics.push(m.problem_at(
-                        "draw.start",
-                        format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
-                    )),
-                }
-            }
-            apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|(id, _)| id.as_str()));
+            report.diagnostics.extend(start_problem(s, draw, own_tileset.as_ref()));
+            apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|ts| ts.id.as_str()));
         }
         for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
             let mut kind = f.kind.clone();
@@ -446,6 +434,17 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
     })
 }
 
+/// Why an expansion's `[draw]` start tile cannot be had from its edition's own tileset, if so.
+fn start_problem(s: &Selected, draw: &DrawDef, own: Option<&Tileset>) -> Option<Diagnostic> {
+    let start = draw.start.as_ref()?;
+    let why = match own {
+        Some(ts) if ts.tiles.iter().any(|t| t.id == *start) => return None,
+        Some(ts) => format!("start tile `{start}` is not in tileset `{}`", ts.id),
+        None => format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
+    };
+    Some(s.manifest.problem_at("draw.start", why))
+}
+
 /// An expansion's `[draw]`: its start tile (from its own tileset) and the stack drawn first.
 fn apply_draw(b: &mut RulesBuilder, draw: &DrawDef, s: &Selected, tileset: Option<&str>) {
     if let (Some(start), Some(tileset)) = (&draw.start, tileset) {
@@ -493,6 +492,16 @@ pub fn collect_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// A tileset a manifest names at `key`, with its text; a file that cannot be read is reported at
+/// that key.
+pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Tileset, String), Report> {
+    if !path.is_file() {
+        let why = format!("tileset `{}` does not exist", display_path(path));
+        return Err(Report { diagnostics: vec![manifest.problem_at(key, why)] });
+    }
+    load_tileset(path)
 }
 
 /// Reads and validates a tileset file; returns its text too (for the ruleset hash).

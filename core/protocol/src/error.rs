@@ -59,6 +59,11 @@ impl ProtocolError {
         ProtocolError::new(Code::BadConfig, report.to_string(), Some("config"))
     }
 
+    /// An expansion failed; `why` says which, in which hook, and where.
+    pub fn expansion_failed(why: String) -> ProtocolError {
+        ProtocolError::new(Code::ExpansionFailed, why, None)
+    }
+
     /// Two fields of which a request gives one at most, both given.
     pub fn either(first: &str, second: &str) -> ProtocolError {
         let message = format!("give `{first}` or `{second}`, not both");

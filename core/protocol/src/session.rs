@@ -151,30 +151,17 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
 
 /// `create`: the config given inline or by path (neither: the default config).
 pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
-    let (config, problems) = match (&args.config, &args.path) {
-        (Some(text), None) => GameConfig::parse_lenient("config", text),
+    // Every problem of the config at once, its own and those of resolving it, as `meeple play`
+    // reports them; those of a config file are the `path` field's.
+    let loaded = match (&args.config, &args.path) {
+        (Some(text), None) => load::from_config_text("config", text, mods).map_err(ProtocolError::config),
         (None, Some(path)) => {
-            let path = std::path::Path::new(path);
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| ProtocolError::config(meeple_host::ruleset::io_report(path, &e)).at("path"))?;
-            GameConfig::parse_lenient(&meeple_host::paths::display_path(path), &text)
+            load::from_config_file(path.as_ref(), mods).map_err(|r| ProtocolError::config(r).at("path"))
         }
-        (None, None) => (GameConfig::default(), meeple_toml::Report::default()),
+        (None, None) => load::from_config(&GameConfig::default(), mods).map_err(ProtocolError::config),
         (Some(_), Some(_)) => return Err(ProtocolError::either("config", "path")),
-    };
-    let table = if problems.is_empty() {
-        Table::create(config, args.seed.unwrap_or(1), mods)
-    } else {
-        // The config's own problems and those of resolving it, all at once, as `meeple play`
-        // reports them.
-        let all = load::with_problems(problems, load::from_config(&config, mods)).err().unwrap_or_default();
-        Err(ProtocolError::config(all))
-    };
-    // The expansions a config file chooses are the `path` field's problems.
-    match &args.path {
-        Some(_) => table.map_err(|e| if e.field.as_deref() == Some("config") { e.at("path") } else { e }),
-        None => table,
-    }
+    }?;
+    Table::start(loaded, args.seed.unwrap_or(1))
 }
 
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if

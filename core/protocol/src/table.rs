@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 use crate::replay_config;
 use crate::state::StateView;
 use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, SetupError};
-use meeple_host::{GameConfig, load};
+use meeple_host::{GameConfig, Loaded, load};
 use std::path::PathBuf;
 
 type Result<T> = std::result::Result<T, ProtocolError>;
@@ -27,9 +27,13 @@ pub struct Table {
 impl Table {
     /// A new game from a config, with `seed` when the config names none.
     pub fn create(config: GameConfig, seed: u64, mods: &[PathBuf]) -> Result<Table> {
-        let loaded = load::from_config(&config, mods).map_err(ProtocolError::config)?;
+        Table::start(load::from_config(&config, mods).map_err(ProtocolError::config)?, seed)
+    }
+
+    /// A new game of a loaded ruleset, with `seed` when its config names none.
+    pub fn start(loaded: Loaded, seed: u64) -> Result<Table> {
         let game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(setup_failed)?;
-        Ok(Table::new(game, config))
+        Ok(Table::new(game, loaded.config))
     }
 
     /// A replay played back on the installed expansions, with the config it names.
@@ -94,7 +98,7 @@ impl Table {
         let mark = draw_mark(&self.game);
         let events = match self.game.apply(action) {
             Ok(events) => events.to_vec(),
-            Err(ActionError::Hook(h)) => return Err(ProtocolError::new(Code::ExpansionFailed, h.to_string(), None)),
+            Err(ActionError::Hook(h)) => return Err(ProtocolError::expansion_failed(h.to_string())),
             Err(err) => return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some("action"))),
         };
         if draw_mark(&self.game) == mark {
@@ -120,7 +124,7 @@ impl Table {
         }
         let mut game = self.anchor.clone();
         for &(a, _) in kept {
-            game.apply(a).map_err(|err| ProtocolError::new(Code::ExpansionFailed, err.to_string(), None))?;
+            game.apply(a).map_err(|err| ProtocolError::expansion_failed(err.to_string()))?;
         }
         self.since.pop();
         self.game = game;
@@ -131,7 +135,7 @@ impl Table {
 /// Why a game could not start: an expansion's setup hook failed, or the config cannot be played.
 fn setup_failed(e: SetupError) -> ProtocolError {
     match e {
-        SetupError::Hook(h) => ProtocolError::new(Code::ExpansionFailed, h.to_string(), None),
+        SetupError::Hook(h) => ProtocolError::expansion_failed(h.to_string()),
         other => ProtocolError::new(Code::BadConfig, other.to_string(), Some("config")),
     }
 }
@@ -140,9 +144,9 @@ fn setup_failed(e: SetupError) -> ProtocolError {
 /// replay does not fit the installed expansions.
 fn replay_failed(e: ReplayError) -> ProtocolError {
     match e {
-        ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::new(Code::ExpansionFailed, h.to_string(), None),
+        ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::expansion_failed(h.to_string()),
         ReplayError::Action { index, error, .. } if matches!(*error, ActionError::Hook(_)) => {
-            ProtocolError::new(Code::ExpansionFailed, format!("action {index}: {error}"), None)
+            ProtocolError::expansion_failed(format!("action {index}: {error}"))
         }
         other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some("replay")),
     }
