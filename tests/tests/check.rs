@@ -127,7 +127,11 @@ fn what_only_a_game_would_refuse_is_found_too() {
     let dir = template_copy("clash", "template", |_, text| text);
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(found[0].contains("expansion `template` is installed more than once"), "{found:#?}");
+    let line = line_of(&dir.join("expansion.toml"), "id = \"template\"");
+    assert!(
+        found[0].starts_with(&format!("expansion.toml:{line}: expansion `template` is installed more than once")),
+        "{found:#?}"
+    );
 }
 
 #[test]

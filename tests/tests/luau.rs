@@ -147,6 +147,18 @@ fn load_time_errors_name_file_and_line() {
     assert!(err.contains("bad-hook/init.luau:3:"), "{err}");
     assert!(err.contains("unknown hook `tile_drawn`; hooks are: setup, can_place_tile"), "{err}");
 
+    // Every registration mistake is reported, each at its line, then the error that stopped the script.
+    let script = "meeple.on(\"tile_drawn\", function() end)\nmeeple.on(\"turn_end\", function() end)\n\
+                  meeple.on(\"turn_end\", function() end)\nmeeple.on(\"game_over\", function() end)\nlocal x = nil + 1\n";
+    let root = write_mod("many-slips", &[("init.luau", script)]);
+    let err = load_mod(&root, "many-slips").unwrap_err();
+    let at =
+        |line: usize, what: &str| err.lines().any(|l| l.contains(&format!("init.luau:{line}:")) && l.contains(what));
+    assert!(at(1, "unknown hook `tile_drawn`"), "{err}");
+    assert!(at(3, "a handler for `turn_end` is already registered"), "{err}");
+    assert!(at(4, "unknown hook `game_over`"), "{err}");
+    assert!(at(5, "attempt to perform arithmetic"), "{err}");
+
     let root = write_mod("early-random", &[("init.luau", "local r = math.random(6)\n")]);
     let err = load_mod(&root, "early-random").unwrap_err();
     assert!(err.contains("early-random/init.luau:1:") && err.contains("only available during a hook call"), "{err}");

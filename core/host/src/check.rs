@@ -3,7 +3,7 @@
 //! registers, a native library's entry table, and what a game would refuse when it loads the
 //! mod beside the base game and the other installed expansions.
 
-use crate::config::{ExpansionChoice, GameConfig};
+use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
@@ -114,6 +114,11 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'stati
         i += 1;
     }
     config.expansions = ids.iter().filter(|id| *id != "base").map(|id| ExpansionChoice::new(id)).collect();
+    // Problems with the mod's own choice (installed twice, say) are the mod's `id` line's.
+    if let Some(own) = config.expansions.iter_mut().find(|c| c.id == manifest.id) {
+        let (line, col) = manifest.place("id");
+        own.id_at = Some(Location { file: display_path(&manifest.path), line, col });
+    }
     let loaded = build(&catalog, &config, &Checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     Ok(x.map_or_else(Vec::new, |x| names(x.as_ref())))

@@ -190,7 +190,7 @@ pub struct Manifest {
     pub draw: Option<DrawDef>,
     /// Its code.
     pub entry: Entry,
-    /// Where some keys were written (`script.entry`, `editions.C2.tileset`, …), so that a problem
+    /// Where some keys were written (`id`, `script.entry`, `editions.C2.tileset`, …), so that a problem
     /// found after reading, such as a missing file, is reported at the key that names it.
     pub places: Vec<(String, (usize, usize))>,
 }
@@ -221,10 +221,15 @@ impl Manifest {
         if self.id == "base" { local.to_string() } else { format!("{}:{local}", self.id) }
     }
 
+    /// Line and column of `key` (a name in [`Manifest::places`]); 1:1 when it was not written.
+    pub fn place(&self, key: &str) -> (usize, usize) {
+        self.places.iter().find(|(k, _)| k == key).map_or((1, 1), |(_, at)| *at)
+    }
+
     /// A problem with what the manifest says at `key` (a name in [`Manifest::places`]), located
     /// there, or at the file's start when the key was not written.
     pub fn problem_at(&self, key: &str, message: impl Into<String>) -> Diagnostic {
-        let (line, col) = self.places.iter().find(|(k, _)| k == key).map_or((1, 1), |(_, at)| *at);
+        let (line, col) = self.place(key);
         Diagnostic { file: crate::paths::display_path(&self.path), line, col, message: message.into() }
     }
 
@@ -326,6 +331,7 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
             doc.error(id.span.clone(), format!("`id = \"{}\"` must use only a-z, 0-9, '-' and '_'", id.value));
         }
         m.id = id.value.to_string();
+        mark(doc, m, "id".into(), &id.span);
     }
     m.name = t.req_str(doc, "name").map(|s| s.value.to_string()).unwrap_or_default();
     if let Some(v) = t.req_str(doc, "version") {

@@ -349,13 +349,16 @@ fn on(lua: &Lua, (hook, handler, only): (String, mlua::Function, Option<Table>))
     if !ctx.loading() {
         return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
     }
+    // A mistake in registering is noted and loading goes on, so that every one is reported.
     let Some(kind) = HookKind::parse(&hook) else {
         let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
-        return Err(rt(format!("unknown hook `{hook}`; hooks are: {}", names.join(", "))));
+        ctx.registration_problem(lua, format!("unknown hook `{hook}`; hooks are: {}", names.join(", ")));
+        return Ok(());
     };
     let handlers: Table = lua.named_registry_value(HANDLERS)?;
     if !handlers.raw_get::<LuaValue>(hook.as_str())?.is_nil() {
-        return Err(rt(format!("a handler for `{hook}` is already registered")));
+        ctx.registration_problem(lua, format!("a handler for `{hook}` is already registered"));
+        return Ok(());
     }
     if let Some(only) = only {
         read_only(kind, &only)?;

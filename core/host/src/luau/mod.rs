@@ -153,7 +153,7 @@ impl LuauExpansion {
     /// Syntax and load-time errors come back as a report with `file:line`.
     pub fn load(script: Script, categories: Vec<String>) -> Result<LuauExpansion, Report> {
         let script = Arc::new(script);
-        let vm = vm::Vm::new(&script).map_err(|e| error_report(&script, &e))?;
+        let vm = vm::Vm::new(&script).map_err(|e| error_report(&script, &e.0))?;
         let hooks = vm.hooks();
         let (interest, on_board) = vm.interest();
         let instance = NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed);
@@ -171,7 +171,7 @@ impl LuauExpansion {
         let vm = match found {
             Some(vm) => vm,
             None => {
-                let vm = Rc::new(vm::Vm::new(&self.script)?);
+                let vm = Rc::new(vm::Vm::new(&self.script).map_err(vm::LoadErrors::first)?);
                 VMS.with(|m| m.borrow_mut().insert(self.instance, vm.clone()));
                 vm
             }
@@ -192,16 +192,19 @@ impl Drop for LuauExpansion {
     }
 }
 
-/// A script error as a report (for load time).
-fn error_report(script: &Script, e: &HookError) -> Report {
-    let (file, line) = match e.location.as_deref().and_then(|l| l.rsplit_once(':')) {
-        Some((chunk, line)) => {
-            let rel = chunk.strip_prefix(&format!("{}/", script.id)).unwrap_or(chunk);
-            (display_path(&script.path_of(rel)), line.parse().unwrap_or(1))
-        }
-        None => (display_path(&script.path_of(&script.entry)), 1),
+/// Script errors as a report (for load time).
+fn error_report(script: &Script, errors: &[HookError]) -> Report {
+    let diagnostic = |e: &HookError| {
+        let (file, line) = match e.location.as_deref().and_then(|l| l.rsplit_once(':')) {
+            Some((chunk, line)) => {
+                let rel = chunk.strip_prefix(&format!("{}/", script.id)).unwrap_or(chunk);
+                (display_path(&script.path_of(rel)), line.parse().unwrap_or(1))
+            }
+            None => (display_path(&script.path_of(&script.entry)), 1),
+        };
+        Diagnostic { file, line, col: 1, message: format!("{} ({})", e.message, e.hook) }
     };
-    Report { diagnostics: vec![Diagnostic { file, line, col: 1, message: format!("{} ({})", e.message, e.hook) }] }
+    Report { diagnostics: errors.iter().map(diagnostic).collect() }
 }
 
 impl Expansion for LuauExpansion {

@@ -78,6 +78,9 @@ pub(crate) struct Ctx {
     pub figure_kind: LastName,
     /// The token the view's functions resolved last.
     pub token: LastName,
+    /// Registration mistakes met while the script loads, kept so that all of them are reported
+    /// together once the entry file has run rather than only the first.
+    registration: RefCell<Vec<HookError>>,
 }
 
 impl Ctx {
@@ -87,6 +90,18 @@ impl Ctx {
 
     pub fn loading(&self) -> bool {
         self.loading.get()
+    }
+
+    /// Records a registration mistake at the script line that called into the API.
+    pub fn registration_problem(&self, lua: &Lua, message: String) {
+        let location = lua.inspect_stack(1, |d| {
+            let source = d.source().source?.trim_start_matches('@').to_string();
+            Some(format!("{source}:{}", d.current_line()?))
+        });
+        let mut e = HookError::new(&self.script.id, HookKind::Setup, message);
+        e.hook = "while loading".into();
+        e.location = location.flatten();
+        self.registration.borrow_mut().push(e);
     }
 }
 
@@ -410,9 +425,26 @@ pub(crate) struct Vm {
     lua: Lua,
 }
 
+/// Everything that stopped a script from loading, in the order met.
+#[derive(Debug)]
+pub(crate) struct LoadErrors(pub Vec<HookError>);
+
+impl LoadErrors {
+    /// The first error, for callers that report one.
+    pub fn first(self) -> HookError {
+        self.0.into_iter().next().expect("a load failure has at least one error")
+    }
+}
+
+impl From<HookError> for LoadErrors {
+    fn from(e: HookError) -> LoadErrors {
+        LoadErrors(vec![e])
+    }
+}
+
 impl Vm {
     /// Builds the sandbox, runs the entry file and collects the handlers it registered.
-    pub fn new(script: &Arc<Script>) -> Result<Vm, HookError> {
+    pub fn new(script: &Arc<Script>) -> Result<Vm, LoadErrors> {
         let fail = |e: mlua::Error| to_hook_error(script, HookKind::Setup, "while loading", e);
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BIT | StdLib::BUFFER;
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(fail)?;
@@ -430,6 +462,7 @@ impl Vm {
             calls: Cell::new(0),
             figure_kind: LastName::default(),
             token: LastName::default(),
+            registration: RefCell::new(Vec::new()),
         });
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
@@ -443,11 +476,16 @@ impl Vm {
         let entry = &script.entry;
         let chunk =
             lua.load(&script.files[entry]).set_name(format!("@{}/{entry}", script.id)).set_mode(ChunkMode::Text);
-        {
+        let ran = {
             let _running = budget.start();
-            chunk.exec().map_err(fail)?;
-        }
+            chunk.exec().map_err(fail)
+        };
         ctx.loading.set(false);
+        let mut problems = ctx.registration.take();
+        problems.extend(ran.err());
+        if !problems.is_empty() {
+            return Err(LoadErrors(problems));
+        }
 
         let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
         let only: Table = lua.named_registry_value(api::ONLY).map_err(fail)?;
