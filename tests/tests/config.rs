@@ -65,7 +65,7 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
             "",
         )],
     );
-    let cfg = "players = 2\n[[expansions]]\nid = \"knobs\"\nedition = \"C\"\noptions = { level = 5, mode = \"medium\", colour = true }\n[[expansions]]\nid = \"knob\"\n[[expansions]]\nid = \"knobs\"\n";
+    let cfg = "players = 2\n[[expansions]]\nid = \"knobs\"\nedition = \"C\"\noptions = { level = 5, mode = \"medium\", colour = true }\n[[expansions]]\nid = \"knob\"\n[[expansions]]\nid = \"knobs\"\nedition = \"D\"\n";
     let err = resolve(&root, cfg).unwrap_err();
     let mut lines: Vec<&str> = err.lines().collect();
     // The installed list also names every shipped expansion, which grows; check its start.
@@ -80,6 +80,7 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
             "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\"",
             "game.toml:5:50: unknown option `colour` for `knobs`; it has: level (an integer from 1 to 3), mode (one of: \"fast\", \"slow\")",
             "game.toml:9:6: expansion `knobs` is chosen twice",
+            "game.toml:10:11: `knobs` has no edition `D`; expected one of: A, B",
         ]
     );
 }

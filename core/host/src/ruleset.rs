@@ -151,11 +151,12 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     let choices: Vec<&ExpansionChoice> = std::iter::once(&config.base).chain(&config.expansions).collect();
     let mut selected: Vec<Selected> = Vec::new();
     for (i, choice) in choices.iter().enumerate() {
-        if choices[..i].iter().any(|c| c.id == choice.id) {
+        let twice = choices[..i].iter().any(|c| c.id == choice.id);
+        if twice {
             p.at(choice.id_at.as_ref(), format!("expansion `{}` is chosen twice", choice.id));
-            continue;
         }
-        if let Some(sel) = select(catalog, choice, &mut p) {
+        // A second choice is still read, so that its own mistakes show with the first report.
+        if let Some(sel) = select(catalog, choice, &mut p).filter(|_| !twice) {
             selected.push(sel);
         }
     }
