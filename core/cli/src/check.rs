@@ -27,8 +27,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     if !m.options.is_empty() {
         say!("  options: {}", m.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "));
     }
-    if !c.hooks.is_empty() {
-        say!("  hooks: {}", c.hooks.join(", "));
-    }
+    // Code may register hooks by its options, and the check runs it with the defaults.
+    let with = if m.options.is_empty() { "" } else { " (with the default options)" };
+    let hooks = if c.hooks.is_empty() { "none".to_string() } else { c.hooks.join(", ") };
+    say!("  hooks{with}: {hooks}");
     Ok(())
 }
