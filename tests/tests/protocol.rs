@@ -320,6 +320,25 @@ fn a_replay_whose_config_create_would_refuse_is_refused() {
             assert!(reply["error"]["message"].as_str().unwrap().contains(problem), "{reply}");
         }
     }
+    // The game is played from the setup, which must be the one the config makes.
+    let setups = [
+        ("players", json!(["solo"]), "[\"solo\"], but its config's players are [\"Ann\", \"Ben\"]"),
+        ("seed", json!(4), "4, but its config's seed is 3"),
+        ("tile_limit", json!(5), "5, but its config's `tile_limit` is none"),
+    ];
+    for (key, value, problem) in setups {
+        let mut replay = saved.clone();
+        replay["setup"][key] = value;
+        let field = format!("replay.setup.{key}");
+        let reply = err(&mut s, json!({"cmd": "load", "replay": replay}), "bad-config", Some(&field));
+        assert!(reply["error"]["message"].as_str().unwrap().contains(problem), "{reply}");
+    }
+    // Without a config, the setup's players are checked as a config's would be.
+    let mut bare = saved.clone();
+    bare["config"] = json!(null);
+    bare["setup"]["players"] = json!(["solo"]);
+    err(&mut s, json!({"cmd": "load", "replay": bare}), "bad-config", Some("replay.config.players"));
+
     let mut two = saved.clone();
     two["config"]["players"] = json!(["Ann"]);
     two["config"]["tile_limit"] = json!(0);

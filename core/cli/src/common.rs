@@ -81,7 +81,7 @@ pub fn replay_config(
     file: &Path,
     mods: &[PathBuf],
 ) -> Result<(GameConfig, Loaded), CliError> {
-    meeple_protocol::replay_config::load(&replay.config, mods).map_err(|faults| {
+    meeple_protocol::replay_config::load(replay, mods).map_err(|faults| {
         let lines: Vec<String> = faults.iter().map(|f| format!("{}: {f}", file.display())).collect();
         CliError::Usage(lines.join("\n"))
     })

@@ -1,10 +1,12 @@
-//! The config a replay carries, checked as `create` checks a config. A replay holds its config
-//! as data (`GameConfig` as serde writes it), which reads back without the checks of a config
-//! file (two to six players, a positive `tile_limit`, options in range), so it is written out as
-//! TOML and read back by the reader of config files: a replay starts only a game that a config
-//! could start, and every problem is named by its field in the replay (`config.players`).
+//! The config a replay carries, checked as `create` checks a config, and the setup the replay
+//! is played from, checked against it. A replay holds its config as data (`GameConfig` as serde
+//! writes it), which reads back without the checks of a config file (two to six players, a
+//! positive `tile_limit`, options in range), so it is written out as TOML and read back by the
+//! reader of config files: a replay starts only a game that a config could start, and every
+//! problem is named by its field in the replay (`config.players`, `setup.players`).
 
 use crate::error::{Code, ProtocolError};
+use meeple_core::{Replay, Setup};
 use meeple_host::{GameConfig, Loaded, load};
 use std::fmt;
 use std::path::PathBuf;
@@ -28,11 +30,12 @@ impl fmt::Display for ConfigFault {
     }
 }
 
-/// The config of a replay and its ruleset, checked as a config file would be; every problem if
-/// not. A replay without a config (`null`) plays with the default one.
-pub fn load(config: &meeple_core::Value, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
-    let stored = match config {
-        meeple_core::Value::Null => GameConfig::default(),
+/// The config of a replay and its ruleset, checked as a config file would be, and the replay's
+/// setup checked against it; every problem if not. A replay without a config (`null`) plays the
+/// base game with the players, seed, draw and tile limit of its setup.
+pub fn load(replay: &Replay, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
+    let stored = match &replay.config {
+        meeple_core::Value::Null => from_setup(&replay.setup),
         value => read(value)?,
     };
     let text = Text::of(&stored)?;
@@ -40,7 +43,42 @@ pub fn load(config: &meeple_core::Value, mods: &[PathBuf]) -> Result<(GameConfig
     let loaded = load::from_config(&checked, mods).map_err(|r| text.faults(r))?;
     // Only the file name differs; it stays the replay's own.
     checked.file = stored.file;
+    setup_agrees(&replay.setup, &loaded.setup(replay.setup.seed))?;
     Ok((checked, loaded))
+}
+
+/// The base game's config for a setup.
+fn from_setup(setup: &Setup) -> GameConfig {
+    GameConfig {
+        players: setup.players.clone(),
+        seed: Some(setup.seed),
+        draw: setup.draw.clone(),
+        tile_limit: setup.tile_limit,
+        ..GameConfig::default()
+    }
+}
+
+/// The game is played from the setup, so it must be the one the config makes: a setup edited
+/// on its own (one player, eight) would start a game that `create` refuses.
+fn setup_agrees(setup: &Setup, made: &Setup) -> Result<(), Vec<ConfigFault>> {
+    let fault = |field: &str, what: String| ConfigFault { field: format!("setup.{field}"), message: what };
+    let mut faults = Vec::new();
+    if setup.players != made.players {
+        let what = format!("{:?}, but its config's players are {:?}", setup.players, made.players);
+        faults.push(fault("players", what));
+    }
+    if setup.seed != made.seed {
+        faults.push(fault("seed", format!("{}, but its config's seed is {}", setup.seed, made.seed)));
+    }
+    if setup.draw != made.draw {
+        faults.push(fault("draw", "differs from its config's `draw`".to_string()));
+    }
+    if setup.tile_limit != made.tile_limit {
+        let shown = |n: Option<u32>| n.map_or_else(|| "none".to_string(), |n| n.to_string());
+        let what = format!("{}, but its config's `tile_limit` is {}", shown(setup.tile_limit), shown(made.tile_limit));
+        faults.push(fault("tile_limit", what));
+    }
+    if faults.is_empty() { Ok(()) } else { Err(faults) }
 }
 
 /// The faults as one protocol error at `replay.config` (or the one field at fault).

@@ -40,7 +40,7 @@ impl Table {
     /// The config is checked as `create` checks one.
     pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
         let (config, loaded) =
-            replay_config::load(&replay.config, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
+            replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
         let game = Game::from_replay(loaded.rules.clone(), replay).map_err(replay_failed)?;
         Ok(Table::new(game, config))
     }
