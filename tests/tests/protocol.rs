@@ -59,6 +59,9 @@ fn a_game_is_created_inline_or_from_a_file_and_shows_its_state() {
     let path = meeple_tests::repo().join("configs/traders-builders-tollkeepers.toml");
     let from_file = ok(&mut s, json!({"cmd": "create", "path": path, "seed": 9}));
     assert_eq!(from_file["game"], json!("g2"));
+    let seeded = ok(&mut s, json!({"cmd": "create", "config": "players = 2\nseed = 3\n", "seed": 9}));
+    let saved = ok(&mut s, json!({"cmd": "save", "game": seeded["game"]}));
+    assert_eq!(saved["replay"]["setup"]["seed"], json!(9), "a seed given with `create` wins over the config's");
     assert_eq!(from_file["state"]["players"].as_array().unwrap().len(), 3);
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"]["game"], json!("g1"));
 }
@@ -177,6 +180,10 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay.rng"));
     err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));
     err(&mut s, json!({"cmd": "state", "game": "g1", "brief": "yes"}), "bad-request", Some("brief"));
+    // A misspelt field is refused: ignored, `palyer` would skip the turn check `player` asks for.
+    let typo = err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "palyer": 1}), "bad-request", Some("palyer"));
+    assert!(typo["error"]["message"].as_str().unwrap().contains("unknown field `palyer` for `act`"), "{typo}");
+    err(&mut s, json!({"cmd": "version", "verbose": true}), "bad-request", Some("verbose"));
 
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
 }

@@ -268,10 +268,59 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("POST", &act, None, Some("{\"index\": 0}")), 401, "bad-token");
     expect(server.http("POST", &act, Some("feed"), Some("{\"index\": 0}")), 401, "bad-token");
     expect(server.http("POST", &format!("{url}/undo"), Some(&seats[0]), None), 409, "nothing-to-undo");
+    // A misspelt field is refused, not ignored; so is a field that contradicts the route or token.
+    let bad = |body: &str, field: &str| {
+        let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some(body));
+        assert_eq!((status, reply["error"]["field"].clone()), (400, json!(field)), "{body}: {reply}");
+        assert_eq!(server.get(&url), before, "{body}: the game is as it was");
+    };
+    bad("{\"index\": 0, \"palyer\": 0}", "palyer");
+    bad("{\"index\": 0, \"player\": 1}", "player");
+    bad("{\"index\": 0, \"game\": \"g7\"}", "game");
+    // Fields are named: an array is not read as the fields in order.
+    expect(server.http("POST", &act, Some(&seats[0]), Some("[\"g1\", null, 0, null, false]")), 400, "bad-request");
+    expect(server.http("POST", "/games", None, Some("[\"players = 3\"]")), 400, "bad-request");
+    expect(server.http("POST", "/games", None, Some("{\"players\": 3}")), 400, "bad-request");
+    expect(server.http("GET", &format!("{url}?brief=yes"), None, None), 400, "bad-request");
     expect(server.http("DELETE", &url, Some(&seats[0]), None), 401, "bad-token");
     expect(server.http("GET", &format!("{url}/replay"), Some(&seats[0]), None), 401, "bad-token");
     let (status, listed) = server.http("GET", "/games", None, None);
     assert_eq!((status, listed["result"]["games"][0]["game"].clone()), (200, json!(game)));
     assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);
     assert_eq!(server.http("GET", &url, None, None).0, 404, "closed");
+}
+
+#[test]
+fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
+    let server = Server::start(&fresh_db("ws-checks"));
+    let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n", "seed": 5}));
+    let replay = |server: &Server| {
+        let (_, reply) = server.http("GET", &format!("/games/{game}/replay"), Some(&owner), None);
+        reply["result"]["replay"]["setup"]["seed"].clone()
+    };
+    assert_eq!(replay(&server), json!(5), "a seed given with `create` wins over the config's");
+    let mut ws = connect(&server, &game, Some(&seats[0]));
+    assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+    let refused = |ws: &mut Socket, request: Value, field: &str| {
+        let reply = send(ws, request.clone());
+        assert_eq!((reply["ok"].clone(), reply["error"]["field"].clone()), (json!(false), json!(field)), "{request}");
+    };
+    refused(&mut ws, json!({"id": 1, "cmd": "act", "index": 0, "player": 1}), "player");
+    refused(&mut ws, json!({"id": 2, "cmd": "act", "index": 0, "palyer": 0}), "palyer");
+    refused(&mut ws, json!({"id": 3, "cmd": "state", "brief": "yes"}), "brief");
+    refused(&mut ws, json!({"id": 4, "cmd": "state", "game": "g9"}), "game");
+    // A binary frame is read as text.
+    ws.send(Message::binary(json!({"id": 5, "cmd": "state"}).to_string().into_bytes())).unwrap();
+    let reply = receive(&mut ws);
+    assert_eq!((reply["id"].clone(), reply["ok"].clone()), (json!(5), json!(true)), "{reply}");
+
+    assert_eq!(server.http("DELETE", &format!("/games/{game}"), Some(&owner), None).0, 200);
+    assert_eq!(receive(&mut ws), json!({"type": "closed", "game": game}));
+    let ended = loop {
+        match ws.read() {
+            Ok(Message::Close(_)) | Err(_) => break true,
+            Ok(_) => continue,
+        }
+    };
+    assert!(ended, "the socket of a closed game is closed");
 }

@@ -18,6 +18,11 @@ enum Step {
 
 /// A command's fields, with the path of one that does not fit.
 pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> {
+    // Serde would read an array as the fields in order: `["g1", null, 0]` would act.
+    if !request.is_object() {
+        let message = format!("expected a JSON object with named fields; got {}", json_kind(request));
+        return Err(ProtocolError::new(Code::BadRequest, message, None));
+    }
     serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
         let mut path = steps(e.path());
         match action_at(request, &path).map(inner_fault) {
@@ -28,6 +33,38 @@ pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> 
             _ => fault(path, e.inner()),
         }
     })
+}
+
+/// The names of the fields of `T`, a command's arguments, read from its JSON Schema so that the
+/// list follows the type.
+pub fn names_of<T: schemars::JsonSchema>() -> Vec<String> {
+    let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default();
+    schema.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()
+}
+
+/// Refuses fields not among `known` (those of `what`): a misspelt field would otherwise be
+/// ignored, and `palyer` would silently skip the turn check that `player` asks for.
+pub fn only_known(request: &Value, known: &[String], what: &str) -> Result<(), ProtocolError> {
+    let Some(object) = request.as_object() else { return Ok(()) };
+    let unknown: Vec<&String> = object.keys().filter(|k| !known.contains(k)).collect();
+    let Some(first) = unknown.first() else { return Ok(()) };
+    let names: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
+    let (s, them) = if unknown.len() == 1 { ("", "it") } else { ("s", "them") };
+    let message =
+        format!("unknown field{s} {} for {what}; it takes: {} (remove {them})", names.join(", "), known.join(", "));
+    Err(ProtocolError::new(Code::BadRequest, message, Some(first)))
+}
+
+/// What kind of JSON value this is, for messages.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// The steps of a serde path. Enum variants are left out: in the retagged copy of an action

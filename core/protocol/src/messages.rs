@@ -46,7 +46,7 @@ pub struct CreateArgs {
     /// A config file.
     #[serde(default)]
     pub path: Option<String>,
-    /// The seed when the config names none (default 1).
+    /// The seed of the draws, over the config's own (default: the config's, else 1).
     #[serde(default)]
     pub seed: Option<u64>,
 }

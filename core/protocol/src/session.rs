@@ -2,7 +2,7 @@
 //! exactly one reply; a bad request changes nothing, and the session and its games stay usable.
 
 use crate::error::{Code, ProtocolError};
-pub use crate::fields::fields;
+pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, OptionInfo, Outcome, ReplayArgs, Reply, Request,
 };
@@ -12,6 +12,7 @@ use meeple_host::{GameConfig, load, paths};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// The protocol version this session speaks.
 pub const PROTOCOL: u32 = 1;
@@ -153,7 +154,7 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
 pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
     // Every problem of the config at once, its own and those of resolving it, as `meeple play`
     // reports them; those of a config file are the `path` field's.
-    let loaded = match (&args.config, &args.path) {
+    let mut loaded = match (&args.config, &args.path) {
         (Some(text), None) => load::from_config_text("config", text, mods).map_err(ProtocolError::config),
         (None, Some(path)) => {
             load::from_config_file(path.as_ref(), mods).map_err(|r| ProtocolError::config(r).at("path"))
@@ -161,7 +162,12 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
         (None, None) => load::from_config(&GameConfig::default(), mods).map_err(ProtocolError::config),
         (Some(_), Some(_)) => return Err(ProtocolError::either("config", "path")),
     }?;
-    Table::start(loaded, args.seed.unwrap_or(1))
+    // A seed given with the request wins over the config's, as `meeple play --seed` does; it
+    // goes into the config so that the game's replay carries it.
+    if let Some(seed) = args.seed {
+        loaded.config.seed = Some(seed);
+    }
+    Table::start(loaded, 1)
 }
 
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
@@ -205,6 +211,9 @@ fn parse(request: &Value) -> Result<Request> {
         Some(_) => return Err(ProtocolError::bad_field("cmd", "a string")),
         None => return Err(ProtocolError::new(Code::BadRequest, "missing `cmd`", Some("cmd"))),
     };
+    if COMMANDS.contains(&cmd) {
+        crate::fields::only_known(request, command_fields(cmd), &format!("`{cmd}`"))?;
+    }
     Ok(match cmd {
         "version" => Request::Version,
         "expansions" => Request::Expansions,
@@ -233,4 +242,27 @@ fn failure(id: Value, e: ProtocolError) -> Reply {
 
 fn unknown_game(id: &str) -> ProtocolError {
     ProtocolError::new(Code::UnknownGame, format!("no game `{id}` in this session"), Some("game"))
+}
+
+/// The fields a command takes, `id` and `cmd` among them (none for an unknown command).
+pub fn command_fields(cmd: &str) -> &'static [String] {
+    use crate::fields::names_of;
+    static FIELDS: OnceLock<BTreeMap<&'static str, Vec<String>>> = OnceLock::new();
+    let all = FIELDS.get_or_init(|| {
+        let with = |args: Vec<String>| [vec!["id".to_string(), "cmd".to_string()], args].concat();
+        let on_game = with(names_of::<GameArgs>());
+        BTreeMap::from([
+            ("version", with(Vec::new())),
+            ("expansions", with(Vec::new())),
+            ("create", with(names_of::<CreateArgs>())),
+            ("state", on_game.clone()),
+            ("act", with(names_of::<ActArgs>())),
+            ("undo", on_game.clone()),
+            ("save", on_game.clone()),
+            ("load", with(names_of::<ReplayArgs>())),
+            ("verify", with(names_of::<ReplayArgs>())),
+            ("close", on_game),
+        ])
+    });
+    all.get(cmd).map_or(&[], Vec::as_slice)
 }

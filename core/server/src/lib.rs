@@ -115,6 +115,9 @@ impl Server {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
+        session::only_known(&fields, session::command_fields("act"), "`act`")?;
+        agrees(&fields, "game", room.id(), "the game is the one of the route")?;
+        agrees(&fields, "player", seat, &format!("the token is seat {seat}'s"))?;
         if let Value::Object(map) = &mut fields {
             map.insert("game".into(), room.id().into());
             map.insert("player".into(), seat.into());
@@ -143,7 +146,21 @@ impl Server {
         }
         lock(&self.store).remove_game(id).map_err(|e| storage_failed(&e))?;
         lock(&self.rooms).remove(id);
+        lock(&room).close();
         Ok(())
+    }
+}
+
+/// A field the route or the token already decides may be given, but only with the same value:
+/// a request that says otherwise is refused rather than quietly overridden.
+pub fn agrees(fields: &Value, name: &str, expected: impl Into<Value>, why: &str) -> Result<(), ProtocolError> {
+    let expected = expected.into();
+    match fields.get(name) {
+        Some(given) if *given != expected => {
+            let message = format!("`{name}` is {given}, but {why} ({expected})");
+            Err(ProtocolError::new(Code::BadRequest, message, Some(name)))
+        }
+        _ => Ok(()),
     }
 }
 

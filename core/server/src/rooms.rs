@@ -144,6 +144,14 @@ impl Room {
         self.watchers.push(watcher);
     }
 
+    /// Tells every watcher the game is closed, and lets them go: their connections end.
+    pub fn close(&mut self) {
+        let text: Arc<str> = serde_json::json!({"type": "closed", "game": self.id}).to_string().into();
+        for w in self.watchers.drain(..) {
+            let _ = w.send(text.clone());
+        }
+    }
+
     /// Pushes the last update to every watcher, forgetting those that have gone.
     fn announce(&mut self) {
         let Some(update) = self.updates.last() else { return };

@@ -69,7 +69,11 @@ fn segments(path: &str) -> Vec<&str> {
 }
 
 fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
-    let brief = matches!(request.query("brief"), Some("true" | "1"));
+    let brief = match request.query("brief") {
+        None | Some("false" | "0") => false,
+        Some("true" | "1") => true,
+        Some(_) => return Err(ProtocolError::bad_field("brief", "true or false (or 1 or 0)")),
+    };
     let ok = |v: Value| Ok((200, v));
     match (request.method.as_str(), segments(&request.path).as_slice()) {
         ("OPTIONS", _) => ok(Value::Null),
@@ -77,7 +81,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
         ("GET", ["version"]) => ok(to_json(&session::version())),
         ("GET", ["expansions"]) => ok(to_json(&session::expansions(&server.mods))),
         ("POST", ["verify"]) => {
-            let args: ReplayArgs = session::fields(&body(request)?)?;
+            let args: ReplayArgs = command_body(request, "verify")?;
             ok(to_json(&session::verify(&args.replay, &server.mods)?))
         }
         ("GET", ["games"]) => ok(list(server)),
@@ -120,7 +124,7 @@ fn no_route(request: &Request) -> ProtocolError {
 
 /// `POST /games`: a game from a config, with the owner's token and one token per seat.
 fn create(server: &Server, request: &Request) -> Result<Value> {
-    let args: CreateArgs = session::fields(&body(request)?)?;
+    let args: CreateArgs = command_body(request, "create")?;
     if let Some(path) = &args.path {
         check_config_path(path)?;
     }
@@ -158,6 +162,13 @@ fn list(server: &Server) -> Value {
         })
         .collect();
     json!({ "games": games })
+}
+
+/// A body holding the fields of the protocol's command `cmd`.
+fn command_body<T: serde::de::DeserializeOwned>(request: &Request, cmd: &str) -> Result<T> {
+    let body = body(request)?;
+    session::only_known(&body, session::command_fields(cmd), &format!("{} {}", request.method, request.path))?;
+    session::fields(&body)
 }
 
 /// A request body as JSON; an empty body is `{}`.

@@ -3,10 +3,10 @@
 
 use crate::Server;
 use crate::rooms::{Room, lock};
-use meeple_protocol::{Code, ProtocolError};
+use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
 use std::net::TcpStream;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tungstenite::protocol::Role;
@@ -41,6 +41,18 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, seat: Option<u8>, stream: T
                     return;
                 }
             }
+            // Read as text too, so that a client sending binary frames gets replies, not silence.
+            Ok(Message::Binary(bytes)) => {
+                let reply = match std::str::from_utf8(&bytes) {
+                    Ok(text) => answer(server, room, token.as_deref(), text),
+                    Err(e) => {
+                        reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not UTF-8: {e}"), None)))
+                    }
+                };
+                if send(&mut ws, &reply.to_string()).is_err() {
+                    return;
+                }
+            }
             Ok(Message::Close(_)) => {}
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
@@ -53,10 +65,19 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, seat: Option<u8>, stream: T
     }
 }
 
-/// Sends the updates waiting for this connection.
+/// Sends the updates waiting for this connection; once the game is closed (the room let its
+/// watchers go), closes the connection.
 fn push(ws: &mut WebSocket<TcpStream>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<()> {
-    while let Ok(update) = rx.try_recv() {
-        send(ws, &update)?;
+    loop {
+        match rx.try_recv() {
+            Ok(update) => send(ws, &update)?,
+            Err(TryRecvError::Empty) => break,
+            Err(TryRecvError::Disconnected) => {
+                ws.close(None)?;
+                ws.flush()?;
+                return Err(tungstenite::Error::ConnectionClosed);
+            }
+        }
     }
     // Also sends what tungstenite queued itself (a pong, the reply to a close).
     ws.flush()
@@ -74,11 +95,31 @@ fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &
         Err(e) => return reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None))),
     };
     let id = request.get("id").cloned().unwrap_or(Value::Null);
+    reply(id, command(server, room, token, request))
+}
+
+fn command(
+    server: &Server,
+    room: &Arc<Mutex<Room>>,
+    token: Option<&str>,
+    request: Value,
+) -> Result<Value, ProtocolError> {
     let game = lock(room).id().to_string();
-    let brief = request.get("brief").and_then(Value::as_bool).unwrap_or(false);
-    let result = match request.get("cmd").and_then(Value::as_str) {
+    let cmd = request.get("cmd").and_then(Value::as_str).unwrap_or_default().to_string();
+    if matches!(cmd.as_str(), "state" | "undo") {
+        session::only_known(&request, session::command_fields(&cmd), &format!("`{cmd}`"))?;
+        crate::agrees(&request, "game", game.as_str(), "this WebSocket is the game's")?;
+    }
+    let brief = match request.get("brief") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ProtocolError::bad_field("brief", "true or false")),
+    };
+    match request.get("cmd").and_then(Value::as_str) {
         Some("state") => {
-            let room = lock(room);
+            // The game may have been closed since this connection opened.
+            let room = server.room(&game)?;
+            let room = lock(&room);
             Ok(json!({"seq": room.seq(), "state": room.view(brief)}))
         }
         Some("act") => server.act(&game, token, without_id(request)),
@@ -89,8 +130,7 @@ fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &
             Some("cmd"),
         )),
         None => Err(ProtocolError::bad_field("cmd", "a string")),
-    };
-    reply(id, result)
+    }
 }
 
 /// The request's own fields, for `act` (`id` and `cmd` are not its fields).
