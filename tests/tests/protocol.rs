@@ -427,3 +427,83 @@ fn create_reports_every_problem_of_a_config_at_once() {
     assert!(lines[2].starts_with("config:6:6: unknown expansion `nope`; installed: base, "), "{bad}");
     assert_eq!(lines.len(), 3, "{bad}");
 }
+
+/// The placed tiles as a client following the events sees them through the names.
+#[derive(Default)]
+struct Followed {
+    /// Squares by placed-tile index.
+    squares: Vec<Value>,
+    /// Every segment number's (square, segment id): the placed tiles' segments in placement order.
+    segments: Vec<(Value, Value)>,
+    /// Point ids by placed-tile index.
+    points: Vec<Vec<Value>>,
+}
+
+impl Followed {
+    fn lay(&mut self, pos: &Value, kind: &Value) {
+        self.squares.push(pos.clone());
+        let ids = kind["segments"].as_array().unwrap();
+        self.segments.extend(ids.iter().map(|id| (pos.clone(), id.clone())));
+        self.points.push(kind["points"].as_array().unwrap().clone());
+    }
+
+    /// Where the state shows a figure that an event put at `at`.
+    fn place(&self, at: &Value) -> Value {
+        let n = |key: &str| at[key].as_u64().unwrap() as usize;
+        match at["at"].as_str().unwrap() {
+            "segment" => {
+                let (pos, id) = &self.segments[n("segment")];
+                json!({"kind": "segment", "pos": pos, "segment": id})
+            }
+            "point" => {
+                json!({"kind": "point", "pos": self.squares[n("tile")], "point": self.points[n("tile")][n("point")]})
+            }
+            _ => json!({"kind": "aside"}),
+        }
+    }
+}
+
+#[test]
+fn the_names_say_what_every_number_in_the_events_stands_for() {
+    let mut s = session();
+    let config =
+        "players = 3\nseed = 11\n[[expansions]]\nid = \"traders-builders\"\n[[expansions]]\nid = \"tollkeepers\"\n";
+    let created = ok(&mut s, json!({"cmd": "create", "config": config}));
+    let names = created["names"].clone();
+    assert_eq!(ok(&mut s, json!({"cmd": "names", "game": "g1"}))["names"], names);
+    let name = |table: &str, n: &Value| names[table][n.as_u64().unwrap() as usize].clone();
+    let start = &created["state"]["board"][0];
+    let start_kind = names["tiles"].as_array().unwrap().iter().find(|t| t["tile"] == start["tile"]).unwrap();
+    let mut followed = Followed::default();
+    followed.lay(&start["pos"], start_kind);
+
+    let (mut state, mut figures_seen, mut k) = (created["state"].clone(), 0, 0);
+    while state["over"] == json!(false) {
+        let n = state["legal"].as_array().unwrap().len();
+        let reply = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": (k * 5 + 1) % n}));
+        state = reply["state"].clone();
+        k += 1;
+        for event in reply["events"].as_array().unwrap() {
+            match event["event"].as_str().unwrap() {
+                "tile-placed" => {
+                    let kind = name("tiles", &event["tile"]);
+                    assert_eq!(state["board"][event["index"].as_u64().unwrap() as usize]["tile"], kind["tile"]);
+                    followed.lay(&event["pos"], &kind);
+                }
+                "figure-placed" => {
+                    let figure = state["figures"].as_array().unwrap().iter().find(|f| f["id"] == event["figure"]);
+                    let Some(figure) = figure else { continue }; // scored and back in the same action
+                    assert_eq!(figure["kind"], name("figures", &event["kind"]), "{event}");
+                    if figure["at"]["kind"] != json!("aside") {
+                        assert_eq!(figure["at"], followed.place(&event["at"]), "{event}");
+                    }
+                    figures_seen += 1;
+                }
+                "points-added" => assert!(name("categories", &event["category"]).is_string(), "{event}"),
+                "tokens-changed" => assert!(name("tokens", &event["token"]).as_str().unwrap().contains(':'), "{event}"),
+                _ => {}
+            }
+        }
+    }
+    assert!(figures_seen > 10, "figures were placed and followed: {figures_seen}");
+}

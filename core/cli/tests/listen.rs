@@ -299,6 +299,10 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
         reply["result"]["replay"]["setup"]["seed"].clone()
     };
     assert_eq!(replay(&server), json!(5), "a seed given with `create` wins over the config's");
+    let names = server.get(&format!("/games/{game}/names"))["names"].clone();
+    assert_eq!(names["figures"][0], json!("meeple"), "{names}");
+    let start = server.get(&format!("/games/{game}"))["state"]["board"][0]["tile"].clone();
+    assert!(names["tiles"].as_array().unwrap().iter().any(|t| t["tile"] == start), "{start} is named: {names}");
     let mut ws = connect(&server, &game, Some(&seats[0]));
     assert_eq!(receive(&mut ws)["type"], json!("welcome"));
     let refused = |ws: &mut Socket, request: Value, field: &str| {

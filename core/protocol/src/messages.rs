@@ -6,6 +6,7 @@ use crate::state::StateView;
 use meeple_core::{Action, Event, Replay};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A request: `cmd` names the command, `id` (any JSON) comes back in the reply.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -31,11 +32,13 @@ pub enum Request {
     Verify(ReplayArgs),
     /// Forgets a game.
     Close(GameArgs),
+    /// What the numbers in a game's events stand for.
+    Names(GameArgs),
 }
 
 /// The command names, in [`Request`] order.
-pub const COMMANDS: [&str; 10] =
-    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close"];
+pub const COMMANDS: [&str; 11] =
+    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close", "names"];
 
 /// `create`: a config given inline or by path (neither: two players, base game).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
@@ -127,6 +130,8 @@ pub enum Outcome {
         game: String,
         /// Its state.
         state: Box<StateView>,
+        /// What the numbers in its events stand for.
+        names: Box<Names>,
     },
     /// `act`.
     Acted {
@@ -154,8 +159,65 @@ pub enum Outcome {
         /// The state.
         state: Box<StateView>,
     },
+    /// `names`.
+    Named {
+        /// What the numbers in the game's events stand for.
+        names: Box<Names>,
+    },
     /// `close`.
     Closed {},
+}
+
+/// The ruleset's tables: what the numbers in events stand for. Events carry indices, as the
+/// engine keeps them; these name them.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Names {
+    /// Tile kinds, by the `tile` number of `tile-drawn`, `tile-placed` and `tile-discarded`.
+    pub tiles: Vec<TileNames>,
+    /// Figure kinds, by the `kind` number of figure events (0 is the meeple).
+    pub figures: Vec<String>,
+    /// Token kinds, by the `token` number of `tokens-changed`.
+    pub tokens: Vec<String>,
+    /// Score categories, by the `category` number of `points-added`.
+    pub categories: Vec<String>,
+    /// Expansions in hook order, by the `expansion` number of `log` events and expansion actions.
+    pub expansions: Vec<String>,
+}
+
+/// A tile kind and the ids of its parts. A segment number in events (`feature`, a figure's
+/// `segment`) counts the segments of the placed tiles in placement order: the start tile's are
+/// 0, 1, …, in its kind's `segments` order, and each placed tile's follow on from the tile
+/// before. A figure's `point` is the index in its tile's `points`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TileNames {
+    /// `tileset:tile`.
+    pub tile: Arc<str>,
+    /// Its segments' ids, in order.
+    pub segments: Vec<String>,
+    /// Its points' ids (villages and the like), in order.
+    pub points: Vec<String>,
+}
+
+impl Names {
+    /// The tables of a ruleset.
+    pub fn of(rules: &meeple_core::Rules) -> Names {
+        let ids = |items: &mut dyn Iterator<Item = &str>| items.map(str::to_string).collect::<Vec<_>>();
+        Names {
+            tiles: rules
+                .tiles()
+                .iter()
+                .map(|t| TileNames {
+                    tile: t.key.clone(),
+                    segments: ids(&mut t.def.segments.iter().map(|s| s.id.as_str())),
+                    points: ids(&mut t.def.points.iter().map(|p| p.id.as_str())),
+                })
+                .collect(),
+            figures: ids(&mut rules.figures().iter().map(|f| f.id.as_str())),
+            tokens: ids(&mut rules.tokens().iter().map(|t| t.id.as_str())),
+            categories: rules.categories().to_vec(),
+            expansions: ids(&mut rules.expansions().iter().map(|x| x.id())),
+        }
+    }
 }
 
 /// An installed expansion.

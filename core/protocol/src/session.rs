@@ -4,7 +4,7 @@
 use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
-    ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, OptionInfo, Outcome, ReplayArgs, Reply, Request,
+    ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs, Reply, Request,
 };
 use crate::table::Table;
 use meeple_host::ruleset::Catalog;
@@ -97,6 +97,9 @@ impl Session {
                 Ok(self.insert(table))
             }
             Request::Verify(ReplayArgs { replay }) => verify(&replay, &self.mods),
+            Request::Names(GameArgs { game, .. }) => {
+                Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
+            }
             Request::Close(GameArgs { game, .. }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
@@ -108,8 +111,9 @@ impl Session {
         let id = format!("g{}", self.next);
         self.next += 1;
         let state = Box::new(table.view(&id, false));
+        let names = Box::new(Names::of(table.game().rules()));
         self.games.insert(id.clone(), table);
-        Outcome::Created { game: id, state }
+        Outcome::Created { game: id, state, names }
     }
 
     fn table(&mut self, id: &str) -> Result<&mut Table> {
@@ -225,6 +229,7 @@ fn parse(request: &Value) -> Result<Request> {
         "load" => Request::Load(fields(request)?),
         "verify" => Request::Verify(fields(request)?),
         "close" => Request::Close(fields(request)?),
+        "names" => Request::Names(fields(request)?),
         _ => {
             let known = COMMANDS.join(", ");
             return Err(ProtocolError::new(
@@ -261,7 +266,8 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("save", on_game.clone()),
             ("load", with(names_of::<ReplayArgs>())),
             ("verify", with(names_of::<ReplayArgs>())),
-            ("close", on_game),
+            ("close", on_game.clone()),
+            ("names", on_game),
         ])
     });
     all.get(cmd).map_or(&[], Vec::as_slice)

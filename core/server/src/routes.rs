@@ -4,7 +4,7 @@
 use crate::http::{Connection, ReadError, Request, Response};
 use crate::rooms::lock;
 use crate::{Server, ws};
-use meeple_protocol::messages::{CreateArgs, ReplayArgs};
+use meeple_protocol::messages::{CreateArgs, Names, ReplayArgs};
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
 
@@ -91,6 +91,11 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             let room = lock(&room);
             ok(json!({"seq": room.seq(), "state": room.view(brief)}))
         }
+        ("GET", ["games", id, "names"]) => {
+            let room = server.room(id)?;
+            let names = Names::of(lock(&room).table().game().rules());
+            ok(json!({ "names": names }))
+        }
         ("DELETE", ["games", id]) => server.close(id, request.token()).map(|()| (200, json!({}))),
         ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?)?),
         ("POST", ["games", id, "undo"]) => ok(server.undo(id, request.token(), brief)?),
@@ -134,7 +139,9 @@ fn create(server: &Server, request: &Request) -> Result<Value> {
     let seats: Vec<Value> = (created.seats.iter().zip(names).enumerate())
         .map(|(seat, (token, name))| json!({"seat": seat, "name": name, "token": token}))
         .collect();
-    Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false)}))
+    let names = Names::of(room.table().game().rules());
+    Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false),
+              "names": names}))
 }
 
 /// A config named by path must lie below the server's working directory: a client on the
