@@ -117,8 +117,12 @@ fn play(server: &Server, game: &str, seats: &[String], n: usize) -> Value {
 type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
 
 fn connect(server: &Server, game: &str, token: Option<&str>) -> Socket {
-    let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
-    let (ws, _) = tungstenite::connect(format!("ws://{}/games/{game}/ws{query}", server.addr)).expect("connects");
+    connect_with(server, game, &token.map(|t| format!("token={t}")).unwrap_or_default())
+}
+
+/// A spectator's socket with a query (`brief=true`).
+fn connect_with(server: &Server, game: &str, query: &str) -> Socket {
+    let (ws, _) = tungstenite::connect(format!("ws://{}/games/{game}/ws?{query}", server.addr)).expect("connects");
     if let MaybeTlsStream::Plain(s) = ws.get_ref() {
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     }
@@ -317,6 +321,22 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
     ws.send(Message::binary(json!({"id": 5, "cmd": "state"}).to_string().into_bytes())).unwrap();
     let reply = receive(&mut ws);
     assert_eq!((reply["id"].clone(), reply["ok"].clone()), (json!(5), json!(true)), "{reply}");
+
+    // A brief watcher: the whole state and the names to start with, then brief updates.
+    let (brief, full) = {
+        let mut brief = connect_with(&server, &game, "brief=true");
+        let welcome = receive(&mut brief);
+        assert!(welcome["state"]["board"].is_array() && welcome["names"]["figures"][0] == json!("meeple"));
+        server.act(&game, &seats[0], 0);
+        let update = receive(&mut brief);
+        assert_eq!(update["type"], json!("update"));
+        (update["state"].clone(), receive(&mut ws)["state"].clone())
+    };
+    assert!(brief.get("board").is_none() && full["board"].is_array(), "{brief}");
+    assert_eq!(
+        (&brief["legal"].as_array().unwrap().len(), &brief["to_act"]),
+        (&full["legal"].as_array().unwrap().len(), &full["to_act"])
+    );
 
     assert_eq!(server.http("DELETE", &format!("/games/{game}"), Some(&owner), None).0, 200);
     assert_eq!(receive(&mut ws), json!({"type": "closed", "game": game}));

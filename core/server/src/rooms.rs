@@ -43,7 +43,13 @@ pub struct Room {
     owner: String,
     seats: Vec<String>,
     updates: Vec<Update>,
-    watchers: Vec<Sender<Arc<str>>>,
+    watchers: Vec<Watcher>,
+}
+
+/// A connection receiving a game's updates, with whole states or brief ones.
+struct Watcher {
+    tx: Sender<Arc<str>>,
+    brief: bool,
 }
 
 impl Room {
@@ -139,25 +145,33 @@ impl Room {
         meeple_core::replay::hash_hex(self.table.game().state().hash())
     }
 
-    /// Adds a watcher; it receives every update after the current one.
-    pub fn watch(&mut self, watcher: Sender<Arc<str>>) {
-        self.watchers.push(watcher);
+    /// Adds a watcher; it receives every update after the current one, with a brief state if
+    /// `brief`.
+    pub fn watch(&mut self, tx: Sender<Arc<str>>, brief: bool) {
+        self.watchers.push(Watcher { tx, brief });
     }
 
     /// Tells every watcher the game is closed, and lets them go: their connections end.
     pub fn close(&mut self) {
         let text: Arc<str> = serde_json::json!({"type": "closed", "game": self.id}).to_string().into();
         for w in self.watchers.drain(..) {
-            let _ = w.send(text.clone());
+            let _ = w.tx.send(text.clone());
         }
     }
 
     /// Pushes the last update to every watcher, forgetting those that have gone.
     fn announce(&mut self) {
         let Some(update) = self.updates.last() else { return };
-        let pushed = Pushed { kind: "update", game: &self.id, update, state: self.table.view(&self.id, false) };
-        let text: Arc<str> = serde_json::to_string(&pushed).unwrap_or_default().into();
-        self.watchers.retain(|w| w.send(text.clone()).is_ok());
+        // Each form is written once, and only if somebody watches with it.
+        let mut texts: [Option<Arc<str>>; 2] = [None, None];
+        let (id, table) = (&self.id, &self.table);
+        self.watchers.retain(|w| {
+            let text = texts[usize::from(w.brief)].get_or_insert_with(|| {
+                let pushed = Pushed { kind: "update", game: id, update, state: table.view(id, w.brief) };
+                serde_json::to_string(&pushed).unwrap_or_default().into()
+            });
+            w.tx.send(text.clone()).is_ok()
+        });
     }
 }
 

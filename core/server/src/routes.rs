@@ -41,14 +41,14 @@ fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
     let joined = match websocket_path(&request.path) {
         Some(id) => server.room(id).and_then(|room| {
             let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
-            Ok((room, seat))
+            Ok((room, seat, brief(request)?))
         }),
         None => Err(no_route(request)),
     };
     match joined {
-        Ok((room, seat)) => {
+        Ok((room, seat, brief)) => {
             if conn.accept_websocket(request).is_ok() {
-                ws::run(server, &room, seat, conn.into_stream());
+                ws::run(server, &room, ws::Joined { seat, brief }, conn.into_stream());
             }
         }
         Err(error) => {
@@ -69,11 +69,7 @@ fn segments(path: &str) -> Vec<&str> {
 }
 
 fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
-    let brief = match request.query("brief") {
-        None | Some("false" | "0") => false,
-        Some("true" | "1") => true,
-        Some(_) => return Err(ProtocolError::bad_field("brief", "true or false (or 1 or 0)")),
-    };
+    let brief = brief(request)?;
     let ok = |v: Value| Ok((200, v));
     match (request.method.as_str(), segments(&request.path).as_slice()) {
         ("OPTIONS", _) => ok(Value::Null),
@@ -119,6 +115,15 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             ok(json!({"seq": room.seq(), "updates": room.updates_since(since)}))
         }
         _ => Err(no_route(request)),
+    }
+}
+
+/// `?brief=`: brief states in the reply (or, on a WebSocket, in the updates).
+fn brief(request: &Request) -> Result<bool> {
+    match request.query("brief") {
+        None | Some("false" | "0") => Ok(false),
+        Some("true" | "1") => Ok(true),
+        Some(_) => Err(ProtocolError::bad_field("brief", "true or false (or 1 or 0)")),
     }
 }
 

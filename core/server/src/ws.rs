@@ -3,6 +3,7 @@
 
 use crate::Server;
 use crate::rooms::{Room, lock};
+use meeple_protocol::messages::Names;
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
 use std::net::TcpStream;
@@ -16,18 +17,30 @@ use tungstenite::{Message, WebSocket};
 /// waits behind a quiet client.
 const POLL: Duration = Duration::from_millis(10);
 
-/// Runs the connection until the client closes it. `seat` is `None` for a spectator.
-pub fn run(server: &Server, room: &Arc<Mutex<Room>>, seat: Option<u8>, stream: TcpStream) {
+/// Who joined a game's WebSocket, and how.
+pub struct Joined {
+    /// The seat of the token; `None` for a spectator.
+    pub seat: Option<u8>,
+    /// Updates carry brief states (`?brief=true`).
+    pub brief: bool,
+}
+
+/// Runs the connection until the client closes it.
+pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: TcpStream) {
     if stream.set_read_timeout(Some(POLL)).is_err() {
         return;
     }
+    let seat = joined.seat;
     let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
     let (tx, rx) = mpsc::channel();
-    // Welcome and subscription under one lock: no update is missed or seen twice.
+    // Welcome and subscription under one lock: no update is missed or seen twice. The welcome
+    // has the whole state and the names, from which a brief watcher follows the events.
     let welcome = {
         let mut room = lock(room);
-        room.watch(tx);
-        json!({"type": "welcome", "game": room.id(), "seat": seat, "seq": room.seq(), "state": room.view(false)})
+        room.watch(tx, joined.brief);
+        let names = Names::of(room.table().game().rules());
+        json!({"type": "welcome", "game": room.id(), "seat": seat, "seq": room.seq(), "state": room.view(false),
+               "names": names})
     };
     if send(&mut ws, &welcome.to_string()).is_err() {
         return;
