@@ -49,9 +49,8 @@ pub fn only_known(request: &Value, known: &[String], what: &str) -> Result<(), P
     let unknown: Vec<&String> = object.keys().filter(|k| !known.contains(k)).collect();
     let Some(first) = unknown.first() else { return Ok(()) };
     let names: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
-    let (s, them) = if unknown.len() == 1 { ("", "it") } else { ("s", "them") };
-    let message =
-        format!("unknown field{s} {} for {what}; it takes: {} (remove {them})", names.join(", "), known.join(", "));
+    let s = if unknown.len() == 1 { "" } else { "s" };
+    let message = format!("unknown field{s} {} for {what}; expected one of: {}", names.join(", "), known.join(", "));
     Err(ProtocolError::new(Code::BadRequest, message, Some(first)))
 }
 
