@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
             say!("{} is up to date", path.display());
         } else {
-            std::fs::write(&path, text).map_err(|source| CliError::Io { path: path.clone(), source })?;
+            crate::common::write_file(&path, text.as_bytes())?;
             say!("wrote {}", path.display());
         }
     }

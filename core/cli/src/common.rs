@@ -6,7 +6,10 @@ use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
 
-/// Prints a line to stdout; when stdout is closed (`meeple play | head`) the program ends quietly.
+/// Prints a line to stdout. Once stdout cannot be written, nothing more is printed but the
+/// command still does its work (a replay it was asked to write is written): when the reader
+/// went away (`meeple play | head`) quietly, otherwise (a full disk) the program ends with the
+/// error once done ([`stdout_failure`]).
 macro_rules! say {
     ($($t:tt)*) => {
         $crate::common::write_line(format_args!($($t)*))
@@ -14,12 +17,44 @@ macro_rules! say {
 }
 pub(crate) use say;
 
+/// Why stdout stopped taking lines: `None` while it works.
+static STDOUT_FAILED: std::sync::Mutex<Option<std::io::Error>> = std::sync::Mutex::new(None);
+
 /// See [`say!`].
 pub fn write_line(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    if writeln!(std::io::stdout().lock(), "{args}").is_err() {
-        std::process::exit(0);
+    let mut failed = STDOUT_FAILED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if failed.is_none() {
+        *failed = writeln!(std::io::stdout().lock(), "{args}").err();
     }
+}
+
+/// A failure to write stdout other than its reader going away, to be reported at the end.
+pub fn stdout_failure() -> Option<String> {
+    let failed = STDOUT_FAILED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let e = failed.as_ref().filter(|e| e.kind() != std::io::ErrorKind::BrokenPipe)?;
+    Some(format!("<stdout>: {e}"))
+}
+
+/// Prints to stderr; a stderr that cannot be written is no reason to fail (or panic).
+pub fn tell(text: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+/// Writes a file whole or not at all: into a temporary file beside it, then renamed over it, so
+/// that a full disk leaves no half-written replay or drawing. Creates the folder.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let io = |source| CliError::Io { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written.map_err(io)
 }
 
 /// What can go wrong in a command.
@@ -143,4 +178,26 @@ pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
 pub fn winners(st: &GameState) -> Vec<u8> {
     let best = (0..st.players()).map(|p| st.score(p)).max().unwrap_or(0);
     (0..st.players()).filter(|&p| st.score(p) == best).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_file;
+
+    #[test]
+    fn a_file_is_written_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("meeple-write-file-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("sub/out.json");
+        write_file(&path, b"first").unwrap();
+        write_file(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        // A write that cannot finish (here: a folder stands where the file goes) leaves nothing.
+        let blocked = dir.join("blocked");
+        std::fs::create_dir_all(blocked.join("inside")).unwrap();
+        assert!(write_file(&blocked, b"x").is_err());
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 2, "only `sub` and `blocked`: {left:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -74,11 +74,15 @@ fn main() -> ExitCode {
         Command::Render(a) => render::render(a, &cli.mods),
         Command::Tiles(a) => render::tiles(a),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    match (result, common::stdout_failure()) {
+        (Ok(()), None) => ExitCode::SUCCESS,
+        (Ok(()), Some(why)) => {
+            common::tell(&why);
+            ExitCode::FAILURE
+        }
+        (Err(e), _) => {
             if !matches!(e, common::CliError::Reported) {
-                eprintln!("{e}");
+                common::tell(&e);
             }
             ExitCode::from(e.exit_code())
         }

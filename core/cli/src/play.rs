@@ -143,12 +143,8 @@ fn clock_seed() -> u64 {
 
 /// Writes pretty JSON, creating the folder.
 pub fn write_json<T: serde::Serialize>(path: &std::path::Path, value: &T) -> Result<(), CliError> {
-    let io = |source| CliError::Io { path: path.to_path_buf(), source };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
     let text = serde_json::to_string_pretty(value).expect("replays serialise");
-    std::fs::write(path, text + "\n").map_err(io)
+    crate::common::write_file(path, (text + "\n").as_bytes())
 }
 
 /// Collects what happens in a turn and prints one paragraph per turn.

@@ -42,7 +42,7 @@ pub fn tiles(args: TilesArgs) -> Result<(), CliError> {
 }
 
 fn write(path: &Path, svg: &str) -> Result<(), CliError> {
-    std::fs::write(path, svg).map_err(|source| CliError::Io { path: path.to_path_buf(), source })?;
+    crate::common::write_file(path, svg.as_bytes())?;
     say!("wrote {}", path.display());
     Ok(())
 }

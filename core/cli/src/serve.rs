@@ -2,7 +2,7 @@
 //! program that embeds meeple as its engine, or over HTTP and WebSocket for many games and
 //! players at once, every game kept in an SQLite file.
 
-use crate::common::CliError;
+use crate::common::{CliError, say};
 use meeple_protocol::Session;
 use meeple_server::Server;
 use std::io::{BufRead, Write};
@@ -53,8 +53,11 @@ fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
             continue;
         }
         let reply = session.handle_bytes(text);
-        if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
-            break;
+        match writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
+            Ok(()) => {}
+            // The client went away: the session is over.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(source) => return Err(CliError::Io { path: "<stdout>".into(), source }),
         }
     }
     Ok(())
@@ -63,14 +66,18 @@ fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
 /// Opens the database, plays its games back, and serves. The first line on stdout names the
 /// address actually bound (useful with port 0).
 fn listen(addr: &str, db: &Path, mods: &[PathBuf]) -> Result<(), CliError> {
-    let (server, restored) = Server::open(db, mods.to_vec())?;
-    for (game, why) in &restored.failed {
-        eprintln!("warning: game {game} is not served: {why} (it stays in {})", db.display());
-    }
+    // The address first: a port that cannot be had leaves no database file behind.
     let listener = TcpListener::bind(addr).map_err(|source| CliError::Io { path: addr.into(), source })?;
     let bound = listener.local_addr().map_err(|source| CliError::Io { path: addr.into(), source })?;
-    println!("listening on http://{bound} ({} games from {})", restored.games, db.display());
-    let _ = std::io::stdout().flush();
+    let (server, restored) = Server::open(db, mods.to_vec())?;
+    for (game, why) in &restored.failed {
+        crate::common::tell(&format!("warning: game {game} is not served: {why} (it stays in {})", db.display()));
+    }
+    say!("listening on http://{bound} ({} games from {})", restored.games, db.display());
+    // The line names the port taken: a server nobody can be told the address of is no use.
+    if let Some(why) = crate::common::stdout_failure() {
+        return Err(CliError::Usage(why));
+    }
     meeple_server::serve(listener, Arc::new(server));
     Ok(())
 }

@@ -1,0 +1,52 @@
+//! What the program writes when its output cannot be: a closed pipe, a full disk.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn meeple() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_meeple"));
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    c
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-output-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_reader_that_goes_away_stops_the_printing_not_the_replay() {
+    let replay = scratch("pipe").join("game.json");
+    let mut child = meeple()
+        .args(["play", "--seed", "5", "-o"])
+        .arg(&replay)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // as `meeple play | head -1` does, at once
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "nothing to say: {}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&replay).expect("the replay is written");
+    assert!(text.contains("\"state_hash\""));
+}
+
+#[test]
+fn a_stdout_that_cannot_be_written_is_an_error_once_the_work_is_done() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let replay = scratch("full").join("game.json");
+    let out = meeple().args(["play", "--seed", "5", "-o"]).arg(&replay).stdout(full).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdout>: No space left"), "{out:?}");
+    assert!(replay.exists(), "the replay is written all the same");
+}
+
+#[test]
+fn errors_are_not_lost_in_a_panic_when_stderr_is_full() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let out = meeple().args(["play", "/no/such/config.toml"]).stderr(full).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "the error's own exit code, not a panic's 101");
+}
