@@ -17,7 +17,7 @@ pub struct Args {
     /// Game config (TOML). Without one: two players, the base game.
     config: Option<PathBuf>,
     /// Seconds to spend on the games-per-second figure.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::common::seconds)]
     seconds: f64,
 }
 

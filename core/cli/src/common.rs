@@ -57,6 +57,35 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     written.map_err(io)
 }
 
+/// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one: a mistyped folder would
+/// otherwise only show as "unknown expansion".
+pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
+    let from_env: Vec<PathBuf> =
+        std::env::var_os("MEEPLE_MODS").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
+    let named = mods.iter().map(|m| ("--mods", m)).chain(from_env.iter().map(|m| ("MEEPLE_MODS", m)));
+    let missing: Vec<String> = named
+        .filter(|(_, dir)| !dir.as_os_str().is_empty() && !dir.is_dir())
+        .map(|(from, dir)| format!("{from}: {}: no such folder", dir.display()))
+        .collect();
+    if missing.is_empty() { Ok(()) } else { Err(CliError::Usage(missing.join("\n"))) }
+}
+
+/// A count of at least 1 (for clap).
+pub fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        _ => Err("expected a whole number, at least 1".into()),
+    }
+}
+
+/// A length of time in seconds, more than 0 and at most a day (for clap).
+pub fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
+        _ => Err("expected a number of seconds, more than 0 and at most 86400".into()),
+    }
+}
+
 /// What can go wrong in a command.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {

@@ -62,6 +62,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
+    if let Err(e) = common::check_mod_folders(&cli.mods) {
+        common::tell(&e);
+        return ExitCode::from(e.exit_code());
+    }
     let result = match cli.command {
         Command::Play(a) => play::run(a, &cli.mods),
         Command::Simulate(a) => simulate::run(a, &cli.mods),

@@ -13,7 +13,7 @@ pub struct Args {
     /// Game config (TOML). Without one: two players, the base game.
     config: Option<PathBuf>,
     /// How many games.
-    #[arg(long, short = 'n', default_value_t = 1000)]
+    #[arg(long, short = 'n', default_value_t = 1000, value_parser = crate::common::at_least_one::<u64>)]
     games: u64,
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "random")]
     bots: Vec<BotKind>,
     /// Worker threads (default: 1).
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::common::at_least_one::<usize>)]
     jobs: usize,
     /// Print one JSON object instead of a report.
     #[arg(long)]
@@ -66,9 +66,6 @@ struct Summary {
 
 /// Runs the games and reports.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    if args.jobs == 0 || args.games == 0 {
-        return Err(CliError::Usage("--games and --jobs must be at least 1".into()));
-    }
     let loaded = load_config(args.config.as_deref(), mods)?;
     let players = loaded.config.players.len();
     let next = AtomicU64::new(0);

@@ -1,0 +1,39 @@
+//! Command-line values that cannot be right are refused before any work, with exit code 2.
+
+use std::process::Command;
+
+/// Runs meeple from the repository's root; the exit code and stderr.
+fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn counts_and_durations_must_make_sense() {
+    for (args, says) in [
+        (&["simulate", "--games", "0"][..], "'--games <GAMES>': expected a whole number, at least 1"),
+        (&["simulate", "--jobs", "0"], "'--jobs <JOBS>': expected a whole number, at least 1"),
+        (&["bench", "--seconds", "inf"], "more than 0 and at most 86400"),
+        (&["bench", "--seconds", "0"], "more than 0 and at most 86400"),
+        (&["bench", "--seconds", "nan"], "more than 0 and at most 86400"),
+    ] {
+        let (code, stderr) = run(args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_folder_of_mods_that_is_not_there_is_named() {
+    let (code, stderr) = run(&["--mods", "no/such/mods", "simulate", "-n", "1"], &[]);
+    assert_eq!((code, stderr.trim()), (Some(2), "--mods: no/such/mods: no such folder"));
+    let (code, stderr) = run(&["simulate", "-n", "1"], &[("MEEPLE_MODS", "tests/mods:no/such/mods")]);
+    assert_eq!((code, stderr.trim()), (Some(2), "MEEPLE_MODS: no/such/mods: no such folder"));
+    let (code, stderr) = run(&["--mods", "tests/mods", "simulate", "-n", "1"], &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
