@@ -1,7 +1,7 @@
 //! What the commands share: loading a config, making bots, printing scores, errors.
 
 use meeple_core::bots::{Bot, GreedyBot, RandomBot};
-use meeple_core::{Game, GameState, Rules};
+use meeple_core::{Game, GameState, Replay, Rules};
 use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
@@ -107,8 +107,13 @@ pub enum CliError {
     #[error("the game stopped: {0}")]
     Action(#[from] meeple_core::ActionError),
     /// A replay did not play back.
-    #[error("replay: {0}")]
-    Replay(#[from] meeple_core::ReplayError),
+    #[error("{}: {source}", path.display())]
+    Replay {
+        /// The replay file.
+        path: PathBuf,
+        /// Why.
+        source: Box<meeple_core::ReplayError>,
+    },
     /// The game database of `meeple serve --listen` could not be opened.
     #[error("{0}")]
     Store(#[from] meeple_server::store::StoreError),
@@ -138,17 +143,19 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
     })
 }
 
-/// The config of a replay read from `file` and its ruleset, checked as a config file is; each
-/// problem is named by its field in the replay (`config.players`).
-pub fn replay_config(
-    replay: &meeple_core::Replay,
-    file: &Path,
-    mods: &[PathBuf],
-) -> Result<(GameConfig, Loaded), CliError> {
-    meeple_protocol::replay_config::load(replay, mods).map_err(|faults| {
+/// A replay file played back: its config checked as a config file is, its ruleset built, every
+/// recorded hash checked. Each problem names the file (and, in the config, the field).
+pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
+    let text = std::fs::read_to_string(file).map_err(|source| CliError::Io { path: file.to_path_buf(), source })?;
+    let replay: Replay =
+        serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", file.display())))?;
+    let (_, loaded) = meeple_protocol::replay_config::load(&replay, mods).map_err(|faults| {
         let lines: Vec<String> = faults.iter().map(|f| format!("{}: {f}", file.display())).collect();
         CliError::Usage(lines.join("\n"))
-    })
+    })?;
+    let game = Game::from_replay(loaded.rules.clone(), &replay)
+        .map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
+    Ok((replay, game))
 }
 
 /// The bot kinds on offer.

@@ -1,7 +1,6 @@
 //! `meeple render` and `meeple tiles`: SVG drawings of a saved game's board and of a tileset.
 
-use crate::common::{CliError, replay_config, say};
-use meeple_core::{Game, Replay};
+use crate::common::{CliError, play_back, say};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `meeple render`.
@@ -26,12 +25,7 @@ pub struct TilesArgs {
 
 /// Draws a saved game at its last action.
 pub fn render(args: RenderArgs, mods: &[PathBuf]) -> Result<(), CliError> {
-    let text =
-        std::fs::read_to_string(&args.game).map_err(|source| CliError::Io { path: args.game.clone(), source })?;
-    let replay: Replay = serde_json::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", args.game.display())))?;
-    let (_, loaded) = replay_config(&replay, &args.game, mods)?;
-    let game = Game::from_replay(loaded.rules.clone(), &replay)?;
+    let (_, game) = play_back(&args.game, mods)?;
     write(&args.output, &meeple_render::board(&game))
 }
 

@@ -1,7 +1,6 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
-use crate::common::{CliError, replay_config, say, score_table};
-use meeple_core::{Game, Replay};
+use crate::common::{CliError, play_back, say, score_table};
 use std::path::PathBuf;
 
 /// Arguments of `meeple replay`.
@@ -13,12 +12,7 @@ pub struct Args {
 
 /// Replays a game; fails if any recorded hash differs.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let io = |source| CliError::Io { path: args.file.clone(), source };
-    let text = std::fs::read_to_string(&args.file).map_err(io)?;
-    let replay: Replay = serde_json::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", args.file.display())))?;
-    let (_, loaded) = replay_config(&replay, &args.file, mods)?;
-    let game = Game::from_replay(loaded.rules.clone(), &replay)?;
+    let (replay, game) = play_back(&args.file, mods)?;
     say!(
         "{}: {} actions, {} checkpoints, final state hash {} — verified",
         args.file.display(),

@@ -130,18 +130,22 @@ impl Game {
                 }
             }
             Action::PlaceFigure { figure, segment, with } => {
+                // Any action can be described, a refused one too (numbers out of range included).
                 let placed = st.turn().placed.map(|i| *st.board().tile(i));
-                let (pos, seg_id, feature, ports) = match placed {
-                    Some(p) => {
-                        let seg = &rules.tile(p.tile).def.segments[segment as usize];
+                let seg = placed.and_then(|p| Some((p, rules.tile(p.tile).def.segments.get(segment as usize)?)));
+                let (pos, seg_id, feature, ports) = match seg {
+                    Some((p, seg)) => {
                         let ports = seg.ports.iter().map(|port| port.rotated(p.rotation).name().to_string()).collect();
                         (p.pos, seg.id.clone(), seg.kind, ports)
                     }
-                    None => (Pos::default(), String::new(), SegmentKind::Field, Vec::new()),
+                    None => (Pos::default(), format!("segment {segment}"), SegmentKind::Field, Vec::new()),
+                };
+                let kind = |k: crate::figures::FigureKindId| {
+                    rules.figures().get(k as usize).map_or(format!("figure kind {k}"), |f| f.id.clone())
                 };
                 ActionInfo::PlaceFigure {
-                    figure: rules.figure(figure).id.clone(),
-                    with: with.map(|w| rules.figure(w).id.clone()),
+                    figure: kind(figure),
+                    with: with.map(kind),
                     pos,
                     segment: seg_id,
                     feature,

@@ -44,7 +44,9 @@ pub enum ReplayError {
     #[error("replay uses random generator `{0}`, this engine has {RNG_NAME}")]
     Rng(String),
     /// Made with other rules files.
-    #[error("replay was recorded with ruleset {recorded}, these rules hash to {current}")]
+    #[error(
+        "the replay was recorded with ruleset {recorded}, these rules hash to {current} (an expansion's files, edition or options differ)"
+    )]
     Ruleset {
         /// Hash in the replay.
         recorded: String,
@@ -55,14 +57,26 @@ pub enum ReplayError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// An action was refused.
-    #[error("action {index} ({action:?}) was refused: {error}")]
+    #[error("action {index} (`{described}`) was refused: {error}")]
     Action {
         /// Index of the action.
         index: usize,
         /// The action.
         action: Action,
+        /// The action in words, in the state that refused it.
+        described: String,
         /// Why.
         error: Box<ActionError>,
+    },
+    /// A checkpoint that the actions never reach (past the last one, or out of order).
+    #[error(
+        "the checkpoint after {actions} actions is never reached: the replay has {total} actions, and checkpoints come in order"
+    )]
+    Unreached {
+        /// The checkpoint's action count.
+        actions: usize,
+        /// Actions in the replay.
+        total: usize,
     },
     /// The game went another way than when it was recorded.
     #[error("after {actions} actions the state hash is {found}, the replay recorded {expected}")]
@@ -102,9 +116,18 @@ impl Game {
         let mut game = Game::new(rules, setup)?;
         game.record_checkpoints();
         for (index, &action) in actions.iter().enumerate() {
-            game.apply(action).map_err(|error| ReplayError::Action { index, action, error: Box::new(error) })?;
+            game.apply_recorded(index, action)?;
         }
         Ok(game)
+    }
+
+    /// Applies the action recorded at `index`; a refusal says which action, in words.
+    fn apply_recorded(&mut self, index: usize, action: Action) -> Result<(), ReplayError> {
+        self.apply(action).map(drop).map_err(|error| {
+            // A refused action changes nothing, so it is described in the state that refused it.
+            let described = self.describe(&action).to_string();
+            ReplayError::Action { index, action, described, error: Box::new(error) }
+        })
     }
 
     /// Plays a replay back, checking every recorded hash.
@@ -122,13 +145,16 @@ impl Game {
         game.record_checkpoints();
         let mut expected = replay.checkpoints.iter().peekable();
         for (index, &action) in replay.actions.iter().enumerate() {
-            game.apply(action).map_err(|error| ReplayError::Action { index, action, error: Box::new(error) })?;
+            game.apply_recorded(index, action)?;
             while let Some(cp) = expected.next_if(|cp| cp.actions == index + 1) {
                 let found = hash_hex(game.state().hash());
                 if found != cp.hash {
                     return Err(ReplayError::Diverged { actions: cp.actions, expected: cp.hash.clone(), found });
                 }
             }
+        }
+        if let Some(cp) = expected.next() {
+            return Err(ReplayError::Unreached { actions: cp.actions, total: replay.actions.len() });
         }
         let found = hash_hex(game.state().hash());
         if found != replay.state_hash {

@@ -1,0 +1,62 @@
+//! `meeple replay` on saved games that were edited: every failure names the file and says
+//! what is wrong in words.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn meeple(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A saved two-player base game.
+fn saved(dir: &Path) -> Value {
+    let file = dir.join("game.json");
+    let (code, stderr) = meeple(&["play", "-q", "--seed", "4", "-o", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, replay: &Value) -> PathBuf {
+    let file = dir.join(name);
+    std::fs::write(&file, replay.to_string()).unwrap();
+    file
+}
+
+#[test]
+fn an_edited_replay_is_refused_with_its_file_and_reason() {
+    let dir = std::env::temp_dir().join(format!("meeple-replays-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = saved(&dir);
+    let total = good["actions"].as_array().unwrap().len();
+
+    let mut hash = good.clone();
+    hash["state_hash"] = json!("0000000000000000");
+    let mut refused = good.clone();
+    refused["actions"][0] = json!({"type": "place-tile", "pos": {"x": 40, "y": 40}, "rotation": 0});
+    let mut beyond = good.clone();
+    beyond["checkpoints"].as_array_mut().unwrap().push(json!({"actions": 9999, "hash": "00"}));
+    let cases = [
+        ("hash.json", hash, format!("after {total} actions the state hash is ")),
+        ("refused.json", refused, "action 0 (`place base:".to_string()),
+        (
+            "beyond.json",
+            beyond,
+            format!("the checkpoint after 9999 actions is never reached: the replay has {total} actions"),
+        ),
+    ];
+    for (name, replay, says) in cases {
+        let file = write(&dir, name, &replay);
+        let (code, stderr) = meeple(&["replay", file.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{name}: {stderr}");
+        assert!(stderr.starts_with(&format!("{}: {says}", file.display())), "{name}: {stderr}");
+    }
+    let file = write(&dir, "good.json", &good);
+    assert_eq!(meeple(&["replay", file.to_str().unwrap()]).0, Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
