@@ -65,4 +65,9 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let err = failure_of("refused.toml", text);
     let step = err.lines().nth(1).unwrap();
     assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0"), "{err}");
+
+    // A rotation past r3 is a mistake in the file, not a turn the other way round.
+    let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r6\"\n";
+    let err = failure_of("rotation.toml", text);
+    assert!(err.contains("`place = \"E at 0,1 r6\"`: expected \"<tile> at <x>,<y> r<0-3>\""), "{err}");
 }

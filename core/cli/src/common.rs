@@ -176,8 +176,12 @@ pub fn make_bot(kind: BotKind, seed: u64) -> Box<dyn Bot + Send> {
 }
 
 /// One bot per player, cycling through the kinds given.
-pub fn make_bots(kinds: &[BotKind], players: usize, seed: u64) -> Vec<Box<dyn Bot + Send>> {
-    (0..players).map(|p| make_bot(kinds[p % kinds.len()], seed.wrapping_mul(31).wrapping_add(p as u64))).collect()
+pub fn make_bots(kinds: &[BotKind], players: usize, seed: u64) -> Result<Vec<Box<dyn Bot + Send>>, CliError> {
+    // More bots than seats is a mistake worth saying: the extra ones would be silently unused.
+    if kinds.len() > players {
+        return Err(CliError::Usage(format!("--bots names {} bots, but the game has {players} players", kinds.len())));
+    }
+    Ok((0..players).map(|p| make_bot(kinds[p % kinds.len()], seed.wrapping_mul(31).wrapping_add(p as u64))).collect())
 }
 
 /// Plays a game to its end with one bot per player.

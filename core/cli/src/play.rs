@@ -18,7 +18,7 @@ pub struct Args {
     /// Where to write the replay (default: replays/game-SEED.json).
     #[arg(long, short = 'o', value_name = "FILE")]
     replay: Option<PathBuf>,
-    /// Print only the final scores.
+    /// No turn log: only the game's header, the final scores and the winner.
     #[arg(long, short)]
     quiet: bool,
     /// Reload changed Luau scripts between turns and replay the game so far on them.
@@ -36,7 +36,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let mut setup = loaded.setup(seed);
     setup.seed = seed;
     let names = setup.players.clone();
-    let mut bots = make_bots(&args.bots, names.len(), seed);
+    let mut bots = make_bots(&args.bots, names.len(), seed)?;
     let mut game = Game::new(loaded.rules.clone(), setup)?;
     game.record_checkpoints();
 
@@ -184,6 +184,8 @@ impl Story<'_> {
                         self.lines.push(format!("{what}: {}", each.join(", ")));
                     }
                 }
+                // An expansion may add nothing (a pig on a field without cities): not worth a line.
+                Event::PointsAdded { points: 0, .. } => {}
                 Event::PointsAdded { player, points, category } => self.lines.push(format!(
                     "{}: {points} {} points",
                     self.names[*player as usize],

@@ -86,7 +86,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                         let mut setup = loaded.setup(seed);
                         setup.seed = seed;
                         let mut game = Game::new(loaded.rules.clone(), setup)?;
-                        let mut bots = make_bots(&args.bots, players, seed);
+                        let mut bots = make_bots(&args.bots, players, seed)?;
                         play_out(&mut game, &mut bots)?;
                         tracing::debug!(game = i, seed, scores = ?game.state().scores(), "game over");
                         let st = game.state();

@@ -21,6 +21,10 @@ fn counts_and_durations_must_make_sense() {
         (&["bench", "--seconds", "inf"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "0"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "nan"], "more than 0 and at most 86400"),
+        (
+            &["play", "--bots", "greedy,random,random", "-o", "/dev/null"],
+            "--bots names 3 bots, but the game has 2 players",
+        ),
     ] {
         let (code, stderr) = run(args, &[]);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");

@@ -190,13 +190,19 @@ impl GameConfig {
                 }
             }
         }
-        if let Some(list) = t.str_list(doc, "draw") {
+        if let Some(arr) = t.array(doc, "draw") {
+            if arr.value.is_empty() {
+                doc.error(arr.span, "`draw` must name at least one tile (without it, tiles are drawn at random)");
+            }
+            let list = meeple_toml::str_items(doc, "draw", arr.value);
             cfg.draw = Some(list.iter().map(|s| s.value.to_string()).collect());
             cfg.draw_at = list.iter().map(|s| location(doc, &s.span)).collect();
         }
         if let Some(n) = t.int(doc, "tile_limit") {
-            if n.value <= 0 || n.value > u32::MAX as i64 {
+            if n.value <= 0 {
                 doc.error(n.span, "`tile_limit` must be a positive integer");
+            } else if n.value > u32::MAX as i64 {
+                doc.error(n.span, format!("`tile_limit` is too large: at most {}", u32::MAX));
             } else {
                 cfg.tile_limit = Some(n.value as u32);
             }
@@ -237,6 +243,10 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
             let mut names = Vec::new();
             for item in a.iter() {
                 match item.get_ref() {
+                    // Names tell the players apart in scores and logs, so each is different.
+                    DeValue::String(s) if names.iter().any(|n: &String| n.trim() == s.trim()) => {
+                        doc.error(item.span(), format!("the player name \"{s}\" is given twice"));
+                    }
                     DeValue::String(s) if !s.trim().is_empty() => names.push(s.to_string()),
                     DeValue::String(_) => doc.error(item.span(), "a player name must not be empty"),
                     other => doc
@@ -348,6 +358,21 @@ mod tests {
         assert_eq!(err, "g.toml:1:21: a player name must not be empty");
         let err = GameConfig::parse("g.toml", "players = [\"Alice\", 3]\n").unwrap_err().to_string();
         assert_eq!(err, "g.toml:1:21: `players` must hold names (strings), found an integer");
+        let err = GameConfig::parse("g.toml", "players = [\"Alice\", \"Alice\"]\n").unwrap_err().to_string();
+        assert_eq!(err, "g.toml:1:21: the player name \"Alice\" is given twice");
+    }
+
+    #[test]
+    fn a_draw_and_a_tile_limit_must_make_a_game() {
+        let err = GameConfig::parse("g.toml", "draw = []\ntile_limit = 100000000000\n").unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "g.toml:1:8: `draw` must name at least one tile (without it, tiles are drawn at random)",
+                "g.toml:2:14: `tile_limit` is too large: at most 4294967295",
+            ]
+        );
     }
 
     #[test]

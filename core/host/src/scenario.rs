@@ -252,7 +252,8 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     let [tile, "at", xy, r] = words[..] else { return Err(bad()) };
     let (x, y) = xy.split_once(',').ok_or_else(bad)?;
     let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
-    let rotation = Rotation::new(r.strip_prefix('r').and_then(|n| n.parse().ok()).ok_or_else(bad)?);
+    let quarter_turns = r.strip_prefix('r').and_then(|n| n.parse::<u8>().ok()).filter(|n| *n < 4);
+    let rotation = Rotation::new(quarter_turns.ok_or_else(bad)?);
     let drawn = game.state().turn().tile.map(|t| game.rules().tile(t));
     if !drawn.is_some_and(|d| d.def.id == tile || *d.key == *tile) {
         return Err(match drawn {
