@@ -141,7 +141,7 @@ impl Game {
                     None => (Pos::default(), format!("segment {segment}"), SegmentKind::Field, Vec::new()),
                 };
                 let kind = |k: crate::figures::FigureKindId| {
-                    rules.figures().get(k as usize).map_or(format!("figure kind {k}"), |f| f.id.clone())
+                    rules.figures().get(k as usize).map_or_else(|| format!("figure kind {k}"), |f| f.id.clone())
                 };
                 ActionInfo::PlaceFigure {
                     figure: kind(figure),
