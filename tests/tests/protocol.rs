@@ -330,7 +330,6 @@ fn a_replay_whose_config_create_would_refuse_is_refused() {
     // The game is played from the setup, which must be the one the config makes.
     let setups = [
         ("players", json!(["solo"]), "[\"solo\"], but its config's players are [\"Ann\", \"Ben\"]"),
-        ("seed", json!(4), "4, but its config's seed is 3"),
         ("tile_limit", json!(5), "5, but its config's `tile_limit` is none"),
     ];
     for (key, value, problem) in setups {

@@ -72,6 +72,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 
     let path = args.replay.unwrap_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")));
     let mut replay = game.replay();
+    // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
+    loaded.config.seed = Some(seed);
     replay.config = loaded.config.to_value();
     write_json(&path, &replay)?;
     say!("Replay written to {}", path.display());

@@ -58,5 +58,12 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
     }
     let file = write(&dir, "good.json", &good);
     assert_eq!(meeple(&["replay", file.to_str().unwrap()]).0, Some(0));
+
+    // `--seed` over a config's own seed: the replay carries the seed played, and reads back.
+    let seeded = dir.join("seeded.json");
+    let (code, stderr) = meeple(&["play", "configs/base-c1.toml", "-q", "--seed", "7", "-o", seeded.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = meeple(&["replay", seeded.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
