@@ -42,15 +42,24 @@ pub fn tell(text: &dyn std::fmt::Display) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
-/// Writes a file whole or not at all: into a temporary file beside it, then renamed over it, so
-/// that a full disk leaves no half-written replay or drawing. Creates the folder.
+/// Writes a file whole or not at all: into a temporary file beside it, synced, then renamed over
+/// it, so that a full disk or a power cut leaves no half-written replay or drawing. A link is
+/// followed to the file it names; what is not a file (`/dev/stdout`, a pipe) is written as it
+/// is. Creates the folder.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
     let io = |source| CliError::Io { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(&target, bytes).map_err(io);
+    }
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let name = target.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    let written = std::fs::File::create(&temp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&temp, &target));
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
@@ -238,6 +247,20 @@ mod tests {
         assert!(write_file(&blocked, b"x").is_err());
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left.len(), 2, "only `sub` and `blocked`: {left:?}");
+        // A link is followed: the file it names gets the bytes, and the link stays a link.
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.json");
+            std::os::unix::fs::symlink(&path, &link).unwrap();
+            write_file(&link, b"third").unwrap();
+            assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+            assert_eq!(std::fs::read(&path).unwrap(), b"third");
+        }
+        // What is not a file is written as it is.
+        if std::path::Path::new("/dev/null").exists() {
+            write_file(std::path::Path::new("/dev/null"), b"gone").unwrap();
+            assert!(!std::fs::metadata("/dev/null").unwrap().is_file(), "still the device");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
