@@ -506,3 +506,19 @@ fn the_names_say_what_every_number_in_the_events_stands_for() {
     }
     assert!(figures_seen > 10, "figures were placed and followed: {figures_seen}");
 }
+
+#[test]
+fn every_command_knows_its_fields() {
+    // A command missing from the table of fields would refuse even its own `cmd`.
+    for cmd in meeple_protocol::messages::COMMANDS {
+        let fields = meeple_protocol::session::command_fields(cmd);
+        assert!(fields.iter().any(|f| f == "cmd") && fields.iter().any(|f| f == "id"), "{cmd}: {fields:?}");
+        let mut s = session();
+        let reply = s.handle(&json!({"cmd": cmd, "id": 1}));
+        assert_ne!(
+            reply["error"]["message"].as_str().map(|m| m.contains("unknown field")),
+            Some(true),
+            "{cmd}: {reply}"
+        );
+    }
+}

@@ -281,6 +281,8 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     bad("{\"index\": 0, \"palyer\": 0}", "palyer");
     bad("{\"index\": 0, \"player\": 1}", "player");
     bad("{\"index\": 0, \"game\": \"g7\"}", "game");
+    let (status, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("{\"game\": \"g7\"}"));
+    assert_eq!((status, reply["error"]["field"].clone()), (400, json!("game")), "{reply}");
     // Fields are named: an array is not read as the fields in order.
     expect(server.http("POST", &act, Some(&seats[0]), Some("[\"g1\", null, 0, null, false]")), 400, "bad-request");
     expect(server.http("POST", "/games", None, Some("[\"players = 3\"]")), 400, "bad-request");
@@ -290,6 +292,9 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("GET", &format!("{url}/replay"), Some(&seats[0]), None), 401, "bad-token");
     let (status, listed) = server.http("GET", "/games", None, None);
     assert_eq!((status, listed["result"]["games"][0]["game"].clone()), (200, json!(game)));
+    // `null` is "not given", as over stdio.
+    let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 0, \"player\": null}"));
+    assert_eq!((status, reply["result"]["seq"].clone()), (200, json!(1)), "{reply}");
     assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);
     assert_eq!(server.http("GET", &url, None, None).0, 404, "closed");
 }

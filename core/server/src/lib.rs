@@ -141,13 +141,26 @@ impl Server {
     /// Closes a game for good: only its owner may.
     pub fn close(&self, id: &str, token: Option<&str>) -> Result<(), ProtocolError> {
         let room = self.room(id)?;
-        if !lock(&room).is_owner(token) {
+        // Under the room's lock (then the store's, the order `step` takes them): no step or new
+        // watcher slips in between the log's removal and the room's closing.
+        let mut guard = lock(&room);
+        if !guard.is_owner(token) {
             return Err(ProtocolError::new(Code::BadToken, "only the game's owner token closes it", Some("token")));
         }
         lock(&self.store).remove_game(id).map_err(|e| storage_failed(&e))?;
+        guard.close();
+        drop(guard);
         lock(&self.rooms).remove(id);
-        lock(&room).close();
         Ok(())
+    }
+}
+
+/// The `brief` field of a request's fields: absent or `null` is `false`.
+pub fn brief_field(fields: &Value) -> Result<bool, ProtocolError> {
+    match fields.get("brief") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ProtocolError::bad_field("brief", "true or false")),
     }
 }
 
@@ -156,7 +169,8 @@ impl Server {
 pub fn agrees(fields: &Value, name: &str, expected: impl Into<Value>, why: &str) -> Result<(), ProtocolError> {
     let expected = expected.into();
     match fields.get(name) {
-        Some(given) if *given != expected => {
+        // `null` is "not given", as the stdio protocol reads it.
+        Some(given) if !given.is_null() && *given != expected => {
             let message = format!("`{name}` is {given}, but {why} ({expected})");
             Err(ProtocolError::new(Code::BadRequest, message, Some(name)))
         }

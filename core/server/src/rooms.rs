@@ -44,6 +44,8 @@ pub struct Room {
     seats: Vec<String>,
     updates: Vec<Update>,
     watchers: Vec<Watcher>,
+    /// Closed by its owner: no more steps, and a watcher that comes late is told at once.
+    closed: bool,
 }
 
 /// A connection receiving a game's updates, with whole states or brief ones.
@@ -55,13 +57,21 @@ struct Watcher {
 impl Room {
     /// A new game's room.
     pub fn new(id: String, table: Table, owner: String, seats: Vec<String>) -> Room {
-        Room { id, table, owner, seats, updates: Vec::new(), watchers: Vec::new() }
+        Room { id, table, owner, seats, updates: Vec::new(), watchers: Vec::new(), closed: false }
     }
 
     /// A stored game played back step by step, each state checked against its logged hash.
     pub fn restore(stored: &StoredGame, mods: &[PathBuf]) -> std::result::Result<Room, String> {
         let config = meeple_host::GameConfig::from_value(&stored.config).ok_or("unreadable config")?;
         let table = Table::create(config, stored.seed, mods).map_err(|e| e.message)?;
+        // Other rules could play the log back for a while and then differ without a word.
+        let ruleset = table.game().rules().hash();
+        if !stored.ruleset.is_empty() && stored.ruleset != ruleset {
+            return Err(format!(
+                "it was started with ruleset {}, these rules hash to {ruleset} (an expansion's files, edition or options differ)",
+                stored.ruleset
+            ));
+        }
         let mut room = Room::new(stored.id.clone(), table, stored.owner.clone(), stored.seats.clone());
         for logged in &stored.log {
             let events = room.play(logged.step, None).map_err(|e| format!("step {}: {}", logged.seq, e.message))?;
@@ -122,6 +132,10 @@ impl Room {
     /// Takes a step for `seat`: plays it, logs it (on disk before this returns), and pushes the
     /// update to every watcher. On any error the game is as it was.
     pub fn step(&mut self, store: &Mutex<Store>, seat: u8, step: Step) -> Result<&Update> {
+        if self.closed {
+            let message = format!("game `{}` was closed", self.id);
+            return Err(ProtocolError::new(Code::UnknownGame, message, Some("game")));
+        }
         let before = self.table.clone();
         let events = self.play(step, Some(seat))?;
         let logged = Logged { seq: self.seq() + 1, seat: Some(seat), step, state_hash: self.state_hash() };
@@ -148,15 +162,25 @@ impl Room {
     /// Adds a watcher; it receives every update after the current one, with a brief state if
     /// `brief`.
     pub fn watch(&mut self, tx: Sender<Arc<str>>, brief: bool) {
+        if self.closed {
+            // Closed between the handshake and now: told at once, and let go.
+            let _ = tx.send(self.closed_message());
+            return;
+        }
         self.watchers.push(Watcher { tx, brief });
     }
 
-    /// Tells every watcher the game is closed, and lets them go: their connections end.
+    /// Closes the game: tells every watcher, and lets them go (their connections end).
     pub fn close(&mut self) {
-        let text: Arc<str> = serde_json::json!({"type": "closed", "game": self.id}).to_string().into();
+        self.closed = true;
+        let text = self.closed_message();
         for w in self.watchers.drain(..) {
             let _ = w.tx.send(text.clone());
         }
+    }
+
+    fn closed_message(&self) -> Arc<str> {
+        serde_json::json!({"type": "closed", "game": self.id}).to_string().into()
     }
 
     /// Pushes the last update to every watcher, forgetting those that have gone.

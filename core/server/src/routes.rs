@@ -94,7 +94,13 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
         }
         ("DELETE", ["games", id]) => server.close(id, request.token()).map(|()| (200, json!({}))),
         ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?)?),
-        ("POST", ["games", id, "undo"]) => ok(server.undo(id, request.token(), brief)?),
+        ("POST", ["games", id, "undo"]) => {
+            // No fields are needed, but those given are checked as `act`'s are.
+            let fields = body(request)?;
+            session::only_known(&fields, session::command_fields("undo"), "`undo`")?;
+            crate::agrees(&fields, "game", *id, "the game is the one of the route")?;
+            ok(server.undo(id, request.token(), brief || crate::brief_field(&fields)?)?)
+        }
         ("GET", ["games", id, "replay"]) => {
             let room = server.room(id)?;
             let room = lock(&room);

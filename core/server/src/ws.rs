@@ -48,15 +48,9 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
     let token = seat.map(|s| lock(room).token_of(s).to_string());
     loop {
         match ws.read() {
-            Ok(Message::Text(text)) => {
-                let reply = answer(server, room, token.as_deref(), text.as_str());
-                if send(&mut ws, &reply.to_string()).is_err() {
-                    return;
-                }
-            }
-            // Read as text too, so that a client sending binary frames gets replies, not silence.
-            Ok(Message::Binary(bytes)) => {
-                let reply = match std::str::from_utf8(&bytes) {
+            // A binary frame is read as text too, so that such a client gets replies, not silence.
+            Ok(message @ (Message::Text(_) | Message::Binary(_))) => {
+                let reply = match std::str::from_utf8(&message.into_data()) {
                     Ok(text) => answer(server, room, token.as_deref(), text),
                     Err(e) => {
                         reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not UTF-8: {e}"), None)))
@@ -123,11 +117,7 @@ fn command(
         session::only_known(&request, session::command_fields(&cmd), &format!("`{cmd}`"))?;
         crate::agrees(&request, "game", game.as_str(), "this WebSocket is the game's")?;
     }
-    let brief = match request.get("brief") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ProtocolError::bad_field("brief", "true or false")),
-    };
+    let brief = crate::brief_field(&request)?;
     match request.get("cmd").and_then(Value::as_str) {
         Some("state") => {
             // The game may have been closed since this connection opened.

@@ -49,3 +49,43 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
     let kept: i64 = other.query_row("SELECT count(*) FROM steps", [], |r| r.get(0)).unwrap();
     assert_eq!(kept, 2, "the log stays in the file");
 }
+
+#[test]
+fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
+    let dir = std::env::temp_dir().join(format!("meeple-closing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (server, _) = Server::open(&dir.join("games.sqlite"), Vec::new()).unwrap();
+    let created = server.create(&CreateArgs::default()).unwrap();
+    let id = created.room.lock().unwrap().id().to_string();
+    server.close(&id, Some(&created.owner)).unwrap();
+
+    // A WebSocket that was opening while the game closed: it holds the room, and watches late.
+    let (tx, rx) = std::sync::mpsc::channel();
+    created.room.lock().unwrap().watch(tx, false);
+    assert_eq!(&*rx.recv().unwrap(), json!({"type": "closed", "game": id}).to_string());
+    assert!(rx.recv().is_err(), "and is let go, so that its connection ends");
+    let store = std::sync::Mutex::new(meeple_server::store::Store::open(&dir.join("other.sqlite")).unwrap());
+    let mut room = created.room.lock().unwrap();
+    let step = room.step(&store, 0, meeple_server::store::Step::Undo).err().map(|e| e.code);
+    assert_eq!(step, Some(meeple_protocol::Code::UnknownGame), "no step once closed");
+}
+
+#[test]
+fn a_game_started_with_other_rules_is_not_served() {
+    let dir = std::env::temp_dir().join(format!("meeple-other-rules-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite");
+    let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    let created = server.create(&CreateArgs::default()).unwrap();
+    let id = created.room.lock().unwrap().id().to_string();
+    drop(created);
+    drop(server);
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("UPDATE games SET ruleset = 'feedfeedfeedfeed'").unwrap();
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!(restored.games, 0);
+    assert!(restored.failed[0].1.starts_with("it was started with ruleset feedfeedfeedfeed"), "{restored:?}");
+    assert!(server.room(&id).is_err());
+}
