@@ -39,6 +39,9 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     assert_eq!(checked.manifest.id, "chapels");
     assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
     assert_eq!(checked.hooks, vec!["modify_score"]);
+    // Code may register hooks by its options: base-c1 registers none with its defaults.
+    let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
+    assert!(base_c1.hooks.is_empty(), "{:?}", base_c1.hooks);
 }
 
 #[test]

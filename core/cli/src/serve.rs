@@ -74,7 +74,8 @@ fn listen(addr: &str, db: &Path, mods: &[PathBuf]) -> Result<(), CliError> {
         crate::common::tell(&format!("warning: game {game} is not served: {why} (it stays in {})", db.display()));
     }
     say!("listening on http://{bound} ({} games from {})", restored.games, db.display());
-    // The line names the port taken: a server nobody can be told the address of is no use.
+    // The line names the port taken: a server whose address cannot be written out (a full
+    // disk) is no use. A reader that went away after reading it (`| head -1`) is fine.
     if let Some(why) = crate::common::stdout_failure() {
         return Err(CliError::Usage(why));
     }

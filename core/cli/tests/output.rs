@@ -45,7 +45,7 @@ fn a_stdout_that_cannot_be_written_is_an_error_once_the_work_is_done() {
 }
 
 #[test]
-fn errors_are_not_lost_in_a_panic_when_stderr_is_full() {
+fn a_full_stderr_does_not_turn_an_error_into_a_panic() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
     let out = meeple().args(["play", "/no/such/config.toml"]).stderr(full).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "the error's own exit code, not a panic's 101");

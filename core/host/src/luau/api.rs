@@ -71,7 +71,7 @@ pub const API: &[ApiEntry] = &[
         "on",
         "hook: HookName, handler: (...any) -> (), only: Only?",
         "()",
-        "Registers the handler of a hook (once per hook). Only while the script loads. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held; `on_board`: figure kinds, one of which must stand on the board, anybody's); the others are skipped, so the handler must do nothing in them.",
+        "Registers the handler of a hook (once per hook). Only while the script loads. A mistake (an unknown hook, a second handler) does not stop the script: every one is reported, each at its line, once the entry file has run. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held; `on_board`: figure kinds, one of which must stand on the board, anybody's); the others are skipped, so the handler must do nothing in them.",
     ),
     e(M, "tile", "key: string", "TileKind", "The definition of a tile kind (`tileset:tile`). Only during a hook call."),
     e(
