@@ -65,3 +65,27 @@ fn a_no_op_plugin_on_every_hook_plays_whole_games() {
         play_randomly(&mut Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap(), seed);
     }
 }
+
+#[test]
+fn a_library_named_as_a_file_or_with_dashes_gets_the_name_it_needs() {
+    build_plugins();
+    let root = meeple_tests::write_mods("native-names", &[]);
+    let write = |id: &str, library: &str| {
+        let dir = root.join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = format!(
+            "[expansion]\nid = \"{id}\"\nname = \"x\"\nversion = \"1.0.0\"\napi = 1\ndepends = [\"base\"]\n\n[native]\nlibrary = \"{library}\"\n"
+        );
+        std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    };
+    let load = |id: &str| {
+        let config = meeple_host::GameConfig::parse("t.toml", &config(id)).unwrap();
+        meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string()
+    };
+    write("as-file", "libmeeple_fixture_noop.so");
+    let err = load("as-file");
+    assert!(err.contains("give the bare name, as `library = \"meeple_fixture_noop\"`"), "{err}");
+    write("with-dashes", "meeple-fixture-noop");
+    let err = load("with-dashes");
+    assert!(err.contains("did you mean `library = \"meeple_fixture_noop\"`?"), "{err}");
+}

@@ -792,6 +792,11 @@ impl Game {
                     Command::SetStorage { .. } | Command::Log { .. } => {
                         self.apply_command(e, HookKind::ModifyScore, c)?
                     }
+                    Command::SetScore { player, .. } => {
+                        let why =
+                            format!("no player {player}: this scoring has players 0 to {}", scoring.points.len() - 1);
+                        return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
+                    }
                     other => {
                         return Err(self.command_error(
                             e,
@@ -1002,7 +1007,8 @@ impl Game {
                     return bad(self, &c, format!("no player {player}"));
                 }
                 let Some(k) = self.rules.figure_by_name(kind) else {
-                    return bad(self, &c, "unknown figure kind".into());
+                    let known: Vec<&str> = self.rules.figures().iter().map(|f| f.id.as_str()).collect();
+                    return bad(self, &c, format!("unknown figure kind; known: {}", known.join(", ")));
                 };
                 let Some(loc) = self.location(at) else { return bad(self, &c, "no such segment or point".into()) };
                 if self.state.supply(*player, k) == 0 {

@@ -723,6 +723,16 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
         t.finish(doc);
         if let Some(l) = lib {
             mark(doc, m, "native.library".into(), &l.span);
+            // The name as Cargo's crate gives it; the platform's prefix and suffix are added.
+            let file = [".so", ".dylib", ".dll"].iter().any(|ext| l.value.ends_with(ext));
+            if file {
+                let bare = l.value.strip_prefix("lib").unwrap_or(l.value).split('.').next().unwrap_or_default();
+                let message = format!(
+                    "`library = \"{}\"`: give the bare name, as `library = \"{bare}\"` for lib{bare}.so or {bare}.dll",
+                    l.value
+                );
+                doc.error(l.span.clone(), message);
+            }
             m.entry = Entry::Native(l.value.to_string());
         }
     }

@@ -41,7 +41,9 @@ static OPENED: Mutex<Option<HashMap<PathBuf, &'static PluginLib>>> = Mutex::new(
 
 /// Where a library named `name` is looked for, in order.
 pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
-    let mut dirs = vec![manifest_dir.to_path_buf()];
+    // The manifest's folder, then the builds of a plugin crate kept there (outside this workspace).
+    let mut dirs =
+        vec![manifest_dir.to_path_buf(), manifest_dir.join("target/release"), manifest_dir.join("target/debug")];
     if let Some(extra) = std::env::var_os("MEEPLE_PLUGIN_DIR") {
         dirs.extend(std::env::split_paths(&extra));
     }
@@ -61,6 +63,9 @@ pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
         let deps = build.join("deps");
         dirs.extend([build, deps]);
     }
+    // The program's own build is often also the source tree's: each folder once.
+    let mut seen = std::collections::HashSet::new();
+    dirs.retain(|d| seen.insert(d.canonicalize().unwrap_or_else(|_| d.clone())));
     dirs
 }
 
@@ -70,8 +75,19 @@ pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, Strin
     let dirs = search_dirs(manifest_dir);
     let Some(path) = dirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) else {
         let looked: Vec<String> = dirs.iter().map(|d| display_path(d)).collect();
+        // Cargo names the library of crate `long-roads` `liblong_roads.so`.
+        let underscored = name.replace('-', "_");
+        let hint = if underscored != name
+            && dirs.iter().any(|d| d.join(libloading::library_filename(&underscored)).is_file())
+        {
+            format!("; Cargo writes `-` in a crate's name as `_`: did you mean `library = \"{underscored}\"`?")
+        } else {
+            "; build it (`cargo build --release` in its crate), or name the folder holding it in \
+             MEEPLE_PLUGIN_DIR"
+                .to_string()
+        };
         return Err(format!(
-            "native library `{}` not found (looked in: {}); build it with `cargo build --release --workspace`",
+            "native library `{}` not found (looked in: {}){hint}",
             file.to_string_lossy(),
             looked.join(", ")
         ));
@@ -100,6 +116,12 @@ pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
         #[allow(unsafe_code)]
         String::from_utf8_lossy(unsafe { b.as_slice() }).into_owned()
     };
+    if text(table.built_with).ends_with("; panic=abort") {
+        return Err(format!(
+            "{shown}: built with `panic = \"abort\"`: a panic in it would end the whole program instead of \
+             being reported; build it with Cargo's default, `panic = \"unwind\"`"
+        ));
+    }
     if table.proto != PROTO {
         return Err(format!(
             "{shown}: built with {} for message schema {}; this meeple speaks schema {PROTO}. Rebuild the plugin against this meeple's SDK",

@@ -28,6 +28,12 @@ pub mod wire;
 pub mod wire_view;
 
 pub use meeple_core;
+
+/// What a plugin is built with, as the host shows it: this SDK and its version.
+pub const BUILT_WITH: &str = concat!("meeple-plugin-sdk ", env!("CARGO_PKG_VERSION"));
+
+/// [`BUILT_WITH`] for a plugin built with `panic = "abort"`, which the host refuses.
+pub const BUILT_WITH_ABORT: &str = concat!("meeple-plugin-sdk ", env!("CARGO_PKG_VERSION"), "; panic=abort");
 pub use proto::Settings;
 
 /// Exports a plugin: its id, version and a factory that makes the expansion from the
@@ -66,7 +72,13 @@ macro_rules! declare_plugin {
             proto: $crate::proto::PROTO,
             id: $crate::abi::Bytes::from_static($id),
             version: $crate::abi::Bytes::from_static($version),
-            built_with: $crate::abi::Bytes::from_static(concat!("meeple-plugin-sdk ", env!("CARGO_PKG_VERSION"))),
+            // The plugin crate's panic strategy, told to the host: under `panic = "abort"` a
+            // panic cannot be caught, so the host refuses the plugin rather than die with it.
+            built_with: $crate::abi::Bytes::from_static(if cfg!(panic = "abort") {
+                $crate::BUILT_WITH_ABORT
+            } else {
+                $crate::BUILT_WITH
+            }),
             create: __meeple_create,
             call: __meeple_call,
         };
