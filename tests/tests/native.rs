@@ -26,6 +26,7 @@ fn a_panic_in_a_plugin_hook_is_an_error_and_the_game_goes_on() {
     let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
     assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
     assert!(e.message.contains("panicked: a figure was placed and this plugin cannot stand it"), "{err}");
+    assert!(e.message.contains("(at plugins/fixtures/panicking/src/lib.rs:"), "where it panicked: {err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
     game.apply(Action::Pass).unwrap();
     // The turn ended: the plugin asked the host how many tiles surround the start tile (1).

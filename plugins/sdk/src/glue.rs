@@ -85,6 +85,7 @@ fn guarded(
         // SAFETY: a non-null `host` is the table the host passed to this call.
         let logs = !host.is_null() && !unsafe { (*host).ctx }.is_null();
         state.host.set(if logs { host } else { std::ptr::null() });
+        note_panic_locations();
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
         state.host.set(std::ptr::null());
         match outcome {
@@ -96,10 +97,34 @@ fn guarded(
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "a panic without a message".into());
+                let message = match PANIC_AT.with(|at| at.take()) {
+                    Some(at) => format!("{message} (at {at})"),
+                    None => message,
+                };
                 send(sink, write, PANICKED, message.as_bytes())
             }
         }
     })
+}
+
+thread_local! {
+    /// Where the last panic on this thread happened, noted by the panic hook for its report.
+    static PANIC_AT: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+/// Installs, once, a panic hook that notes where a panic happens: the payload caught at the
+/// boundary holds only the message, and the host's report should say where, as a script's does.
+/// The plugin's previous hook (by default, the line on stderr) still runs.
+fn note_panic_locations() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let at = info.location().map(|l| format!("{}:{}", l.file(), l.line()));
+            let _ = PANIC_AT.try_with(|p| p.set(at));
+            previous(info);
+        }));
+    });
 }
 
 /// Hands a reply or message to the host's sink and returns the status.
