@@ -18,6 +18,7 @@ pub mod luau;
 pub mod manifest;
 pub mod native;
 pub mod paths;
+mod plugin_files;
 pub mod ruleset;
 pub mod scenario;
 
