@@ -5,11 +5,17 @@ use meeple_protocol::messages::CreateArgs;
 use meeple_server::Server;
 use serde_json::json;
 
-#[test]
-fn a_step_that_cannot_be_logged_is_not_taken() {
-    let dir = std::env::temp_dir().join(format!("meeple-storage-{}", std::process::id()));
+/// An empty folder of this test run's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_step_that_cannot_be_logged_is_not_taken() {
+    let dir = scratch("meeple-storage");
     let db = dir.join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let second = Server::open(&db, Vec::new()).err().map(|e| e.to_string()).unwrap_or_default();
@@ -52,9 +58,7 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
 
 #[test]
 fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
-    let dir = std::env::temp_dir().join(format!("meeple-closing-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("meeple-closing");
     let (server, _) = Server::open(&dir.join("games.sqlite"), Vec::new()).unwrap();
     let created = server.create(&CreateArgs::default()).unwrap();
     let id = created.room.lock().unwrap().id().to_string();
@@ -73,9 +77,7 @@ fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
 
 #[test]
 fn a_game_started_with_other_rules_is_not_served() {
-    let dir = std::env::temp_dir().join(format!("meeple-other-rules-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("meeple-other-rules");
     let db = dir.join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let created = server.create(&CreateArgs::default()).unwrap();
