@@ -403,6 +403,10 @@ fn the_committed_json_schema_is_generated_from_the_types() {
     for cmd in meeple_protocol::messages::COMMANDS {
         assert!(request.contains(&format!("\"{cmd}\"")), "the schema has `{cmd}`");
     }
+    // Each request form takes `id` and no field it does not name, as the session does.
+    for form in schema["request"]["oneOf"].as_array().unwrap() {
+        assert!(form["properties"]["id"].is_object() && form["unevaluatedProperties"] == json!(false), "{form}");
+    }
     for code in ["bad-json", "unknown-command", "not-your-turn", "replay-mismatch"] {
         assert!(schema["reply"].to_string().contains(code), "the schema has error code `{code}`");
     }

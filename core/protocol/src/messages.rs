@@ -258,9 +258,26 @@ pub fn schema() -> String {
     let mut doc = serde_json::Map::new();
     doc.insert("$schema".into(), "https://json-schema.org/draft/2020-12/schema".into());
     doc.insert("title".into(), "meeple protocol v1".into());
-    doc.insert("request".into(), serde_json::to_value(schemars::schema_for!(Request)).unwrap_or_default());
+    let mut request = serde_json::to_value(schemars::schema_for!(Request)).unwrap_or_default();
+    close_requests(&mut request);
+    doc.insert("request".into(), request);
     doc.insert("reply".into(), serde_json::to_value(schemars::schema_for!(Reply)).unwrap_or_default());
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Adds the envelope's `id` to every request form and closes it to other fields, as the
+/// session does (`only_known`): the fields of each command come from its arguments' `$ref`, so
+/// the closing is `unevaluatedProperties`, which sees them, not `additionalProperties`.
+fn close_requests(request: &mut serde_json::Value) {
+    let Some(forms) = request.get_mut("oneOf").and_then(serde_json::Value::as_array_mut) else { return };
+    for form in forms {
+        let Some(form) = form.as_object_mut() else { continue };
+        if let Some(properties) = form.get_mut("properties").and_then(serde_json::Value::as_object_mut) {
+            let id = serde_json::json!({"description": "Any JSON value; it comes back in the reply."});
+            properties.insert("id".into(), id);
+        }
+        form.insert("unevaluatedProperties".into(), false.into());
+    }
 }
