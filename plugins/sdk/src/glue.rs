@@ -154,6 +154,11 @@ where
             return Err(format!("the host speaks message schema {}, this plugin {PROTO}", settings.proto));
         }
         let expansion = factory(&settings)?;
+        // The host knows the expansion by its manifest's id (errors, storage, logs): an `id()`
+        // that says otherwise is a slip that would show up far from here.
+        if expansion.id() != settings.id {
+            return Err(format!("`Expansion::id()` says `{}`, the manifest `{}`", expansion.id(), settings.id));
+        }
         let hooks =
             HookKind::ALL.iter().filter(|h| expansion.hooks().contains(**h)).map(|h| h.name().to_string()).collect();
         let categories = expansion.categories();
