@@ -69,8 +69,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 /// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one: a mistyped folder would
 /// otherwise only show as "unknown expansion".
 pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
-    let from_env: Vec<PathBuf> =
-        std::env::var_os("MEEPLE_MODS").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
+    let from_env = meeple_host::paths::mods_from_env();
     let named = mods.iter().map(|m| ("--mods", m)).chain(from_env.iter().map(|m| ("MEEPLE_MODS", m)));
     let missing: Vec<String> = named
         .filter(|(_, dir)| !dir.as_os_str().is_empty() && !dir.is_dir())

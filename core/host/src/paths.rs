@@ -20,11 +20,14 @@ pub fn data_root() -> PathBuf {
 pub fn mod_roots(extra: &[PathBuf]) -> Vec<PathBuf> {
     let root = data_root();
     let mut roots = vec![root.join("scripts"), root.join("plugins")];
-    if let Some(mods) = std::env::var_os("MEEPLE_MODS") {
-        roots.extend(std::env::split_paths(&mods));
-    }
+    roots.extend(mods_from_env());
     roots.extend(extra.iter().cloned());
     roots
+}
+
+/// The folders of `$MEEPLE_MODS` (separated like `PATH`), none when it is not set.
+pub fn mods_from_env() -> Vec<PathBuf> {
+    std::env::var_os("MEEPLE_MODS").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default()
 }
 
 /// A path as people want to read it: relative to the current folder when possible, `..` folded.

@@ -112,13 +112,13 @@ fn command(
     request: Value,
 ) -> Result<Value, ProtocolError> {
     let game = lock(room).id().to_string();
-    let cmd = request.get("cmd").and_then(Value::as_str).unwrap_or_default().to_string();
-    if matches!(cmd.as_str(), "state" | "undo") {
-        session::only_known(&request, session::command_fields(&cmd), &format!("`{cmd}`"))?;
+    let cmd = request.get("cmd").and_then(Value::as_str).map(str::to_string);
+    if let Some(cmd @ ("state" | "undo")) = cmd.as_deref() {
+        session::only_known(&request, session::command_fields(cmd), &format!("`{cmd}`"))?;
         crate::agrees(&request, "game", game.as_str(), "this WebSocket is the game's")?;
     }
     let brief = crate::brief_field(&request)?;
-    match request.get("cmd").and_then(Value::as_str) {
+    match cmd.as_deref() {
         Some("state") => {
             // The game may have been closed since this connection opened.
             let room = server.room(&game)?;
