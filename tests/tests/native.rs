@@ -90,3 +90,18 @@ fn a_library_named_as_a_file_or_with_dashes_gets_the_name_it_needs() {
     let err = load("with-dashes");
     assert!(err.contains("did you mean `library = \"meeple_fixture_noop\"`?"), "{err}");
 }
+
+#[test]
+fn a_library_declaring_another_id_than_its_manifest_is_refused() {
+    build_plugins();
+    // The no-op library under another manifest: the host would know it as `renamed-noop`, its
+    // `declare_plugin!` says `native-noop`. Refused at the `library` line, before the plugin runs.
+    let root = meeple_tests::write_mods("native-renamed", &[("renamed-noop", "depends = [\"base\"]", "")]);
+    let manifest = root.join("renamed-noop/expansion.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap() + "\n[native]\nlibrary = \"meeple_fixture_noop\"\n";
+    std::fs::write(&manifest, text).unwrap();
+    let config = meeple_host::GameConfig::parse("t.toml", &config("renamed-noop")).unwrap();
+    let err = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string();
+    assert!(err.contains("renamed-noop/expansion.toml:9:11: "), "at the library line: {err}");
+    assert!(err.contains("the library declares expansion `native-noop`, the manifest `renamed-noop`"), "{err}");
+}
