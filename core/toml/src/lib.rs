@@ -88,17 +88,28 @@ pub struct Doc<'s> {
     diagnostics: Vec<Diagnostic>,
     /// Where the first syntax error is: past it, recovery may have put keys in the wrong table.
     broken_from: Option<usize>,
+    /// The byte offset where each line starts: a long file with many problems locates each in
+    /// a binary search, not a scan from the top.
+    line_starts: Vec<usize>,
 }
 
 impl<'s> Doc<'s> {
     /// Parses `text`; syntax errors are recorded, and what could be recovered is kept.
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
         let (root, errors) = DeTable::parse_recoverable(text);
-        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None };
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None, line_starts };
         for e in errors {
             let span = e.span().unwrap_or(0..0);
-            doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
-            doc.error(span, format!("TOML syntax: {}", e.message().trim_end()));
+            let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
+            if e.message() == "duplicate key" {
+                // The parser keeps the first and every key stays in its own table: what follows
+                // is read as written, so its own problems are still reported.
+                doc.error(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
+            } else {
+                doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
+                doc.error(span, format!("TOML syntax: {}", e.message().trim_end()));
+            }
         }
         doc
     }
@@ -115,13 +126,16 @@ impl<'s> Doc<'s> {
 
     /// Records a problem at `span`.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        let (line, col) = line_col(self.text, span.start);
+        let (line, col) = self.line_col(span.start);
         self.diagnostics.push(Diagnostic { file: self.name.clone(), line, col, message: message.into() });
     }
 
     /// 1-based line and column of a byte offset in this document.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(self.text, offset)
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line - 1];
+        (line, self.text[start..offset].chars().count() + 1)
     }
 
     /// How many problems have been recorded so far.
@@ -164,15 +178,6 @@ impl<'s> Doc<'s> {
     pub fn take_report(&mut self) -> Report {
         Report { diagnostics: std::mem::take(&mut self.diagnostics) }
     }
-}
-
-/// 1-based line and character column of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..floor_char_boundary(text, offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -364,10 +369,12 @@ impl<'t, 's> Table<'t, 's> {
             if !self.asked.contains(&k.get_ref().as_ref()) && !misplaced(k) {
                 let mut expected = self.asked.clone();
                 expected.sort_unstable();
-                doc.error(
-                    k.span(),
-                    format!("unknown key `{}` in {}; expected one of: {}", k.get_ref(), self.what, expected.join(", ")),
-                );
+                let expected = if expected.is_empty() {
+                    "it takes none".to_string()
+                } else {
+                    format!("expected one of: {}", expected.join(", "))
+                };
+                doc.error(k.span(), format!("unknown key `{}` in {}; {expected}", k.get_ref(), self.what));
             }
         }
     }
@@ -396,9 +403,34 @@ mod tests {
 
     #[test]
     fn line_and_column_are_one_based() {
-        assert_eq!(line_col("ab\ncd", 0), (1, 1));
-        assert_eq!(line_col("ab\ncd", 4), (2, 2));
-        assert_eq!(line_col("é\nx", 3), (2, 1));
+        let at = |text: &str, offset| Doc::parse("t.toml", text).line_col(offset);
+        assert_eq!(at("ab\ncd", 0), (1, 1));
+        assert_eq!(at("ab\ncd", 2), (1, 3), "the line's end");
+        assert_eq!(at("ab\ncd", 3), (2, 1));
+        assert_eq!(at("ab\ncd", 4), (2, 2));
+        assert_eq!(at("ab\ncd", 99), (2, 3), "past the end: the end");
+        assert_eq!(at("é\nx", 3), (2, 1));
+        assert_eq!(at("aé=", 2), (1, 2), "inside a character: at it");
+    }
+
+    #[test]
+    fn a_key_given_twice_hides_nothing_after_it() {
+        let mut doc = Doc::parse("t.toml", "seed = 1\nseed = 2\nyyy = 1\n[base]\n\"foo\" = 1\n\"foo\" = 2\n");
+        let root = doc.root();
+        let mut t = doc.table(&root, "the file");
+        assert_eq!(t.int(&mut doc, "seed").map(|s| s.value), Some(1), "the first stays");
+        let base = t.get("base").unwrap();
+        let base = doc.table_in(base, "[base]").unwrap();
+        base.finish(&mut doc);
+        t.finish(&mut doc);
+        let report = doc.finish().unwrap_err().to_string();
+        assert_eq!(
+            report,
+            "t.toml:2:1: `seed` is given twice in one table; TOML takes each key once\n\
+             t.toml:3:1: unknown key `yyy` in the file; expected one of: base, seed\n\
+             t.toml:5:1: unknown key `foo` in [base]; it takes none\n\
+             t.toml:6:1: `foo` is given twice in one table; TOML takes each key once"
+        );
     }
 
     #[test]
