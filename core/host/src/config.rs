@@ -16,6 +16,9 @@ pub const CONFIG_VERSION: i64 = 1;
 /// Fewest and most players a config may name.
 pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=6;
 
+/// The longest player name, in characters: names head the columns of score tables.
+pub const NAME_CHARS: usize = 40;
+
 /// An option value as written, with where it was written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OptionValue {
@@ -229,42 +232,54 @@ impl GameConfig {
 }
 
 fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
-    // How many players were written, bad names included: a bad name is its own problem, not
-    // also a wrong number of players.
-    let count;
-    let names: Vec<String> = match v.get_ref() {
-        DeValue::Integer(_) => {
-            let n = integer(v.get_ref()).unwrap_or(0);
-            count = n.clamp(0, 100) as usize;
-            (1..=n.clamp(0, 100)).map(|i| format!("Player {i}")).collect()
-        }
+    let wrong_count = |doc: &mut Doc<'_>, count: &dyn std::fmt::Display| {
+        doc.error(v.span(), format!("a game needs {} to {} players, not {count}", PLAYERS.start(), PLAYERS.end()));
+    };
+    match v.get_ref() {
+        DeValue::Integer(_) => match integer(v.get_ref()) {
+            Some(n) if usize::try_from(n).is_ok_and(|c| PLAYERS.contains(&c)) => {
+                Some((1..=n).map(|i| format!("Player {i}")).collect())
+            }
+            Some(n) => {
+                wrong_count(doc, &n);
+                None
+            }
+            None => {
+                wrong_count(doc, &"a number that large");
+                None
+            }
+        },
         DeValue::Array(a) => {
-            count = a.len();
-            let mut names = Vec::new();
+            // How many players were written, bad names included: a bad name is its own problem,
+            // not also a wrong number of players. Past six, the names are not read one by one.
+            if !PLAYERS.contains(&a.len()) {
+                wrong_count(doc, &a.len());
+                return None;
+            }
+            let mut names: Vec<String> = Vec::new();
             for item in a.iter() {
                 match item.get_ref() {
                     // Names tell the players apart in scores and logs, so each is different.
-                    DeValue::String(s) if names.iter().any(|n: &String| n.trim() == s.trim()) => {
+                    DeValue::String(s) if names.iter().any(|n| n.trim() == s.trim()) => {
                         doc.error(item.span(), format!("the player name \"{s}\" is given twice"));
                     }
+                    DeValue::String(s) if s.chars().count() > NAME_CHARS => doc.error(
+                        item.span(),
+                        format!("a player name has at most {NAME_CHARS} characters, this one {}", s.chars().count()),
+                    ),
                     DeValue::String(s) if !s.trim().is_empty() => names.push(s.to_string()),
                     DeValue::String(_) => doc.error(item.span(), "a player name must not be empty"),
                     other => doc
                         .error(item.span(), format!("`players` must hold names (strings), found {}", type_name(other))),
                 }
             }
-            names
+            (names.len() == a.len()).then_some(names)
         }
         other => {
             doc.error(v.span(), format!("`players` must be a list of names or a number, found {}", type_name(other)));
-            return None;
+            None
         }
-    };
-    if !PLAYERS.contains(&count) {
-        doc.error(v.span(), format!("a game needs {} to {} players, not {count}", PLAYERS.start(), PLAYERS.end()));
-        return None;
     }
-    (names.len() == count).then_some(names)
 }
 
 fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id: bool) -> Option<ExpansionChoice> {
