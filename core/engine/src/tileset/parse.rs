@@ -70,11 +70,7 @@ pub(super) fn parse(name: &str, text: &str) -> Result<Tileset, Report> {
     if let Some(list) = top.array(&mut doc, "tiles") {
         for item in list.value.iter() {
             if let Some(tile) = read_tile(&mut doc, item, &editions, &mut geometries) {
-                if tiles.iter().any(|t| t.id == tile.id) {
-                    doc.error(item.span(), format!("tile id `{}` is used twice", tile.id));
-                } else {
-                    tiles.push(tile);
-                }
+                tiles.push(tile);
             }
         }
     } else if !doc.has_errors() {
@@ -83,11 +79,11 @@ pub(super) fn parse(name: &str, text: &str) -> Result<Tileset, Report> {
     top.finish(&mut doc);
 
     let start = start.and_then(|s: At<&str>| {
-        let found = tiles.iter().position(|t| t.id == s.value);
-        if found.is_none() {
-            doc.error(s.span, format!("start tile `{}` is not defined in this file", s.value));
+        // A start tile with problems of its own is reported there, not as missing.
+        if !geometries.iter().any(|(id, _)| id == s.value) {
+            doc.error(s.span.clone(), format!("start tile `{}` is not defined in this file", s.value));
         }
-        found
+        tiles.iter().position(|t| t.id == s.value)
     });
     doc.finish()?;
     let editions = editions.into_iter().map(|e| e.value.to_string()).collect();
@@ -121,10 +117,15 @@ fn read_tile<'t>(
     editions: &[At<&str>],
     geometries: &mut Vec<(String, Geometry<'t>)>,
 ) -> Option<TileDef> {
+    let errors_before = doc.error_count();
     let mut t = doc.table_in(item, "a [[tiles]] entry")?;
     t.allow(TILE_KEYS);
     let id = t.req_str(doc, "id")?;
     let what = format!("tile `{}`", id.value);
+    // Still read to its end, so that its other problems are reported too.
+    if geometries.iter().any(|(g, _)| g == id.value) {
+        doc.error(id.span.clone(), format!("tile id `{}` is used twice", id.value));
+    }
 
     let like = t.str(doc, "like").and_then(|l| {
         let g = geometries.iter().find(|(gid, _)| gid == l.value).map(|(_, g)| g.clone());
@@ -174,10 +175,15 @@ fn read_tile<'t>(
     t.finish(doc);
     geometries.push((id.value.to_string(), geometry.clone()));
 
-    let sides = geometry.sides?;
-    let counts = counts?;
-    let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, sides, &geometry)?;
-    let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations)?;
+    // Each check runs whatever the others found, so that one run reports all of a tile's problems.
+    let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, geometry.sides, &geometry);
+    let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations);
+    if doc.error_count() > errors_before {
+        return None;
+    }
+    let (Some(sides), Some(counts), Some(illustrations)) = (geometry.sides, counts, illustrations) else {
+        return None;
+    };
     Some(TileDef {
         id: id.value.to_string(),
         name,
@@ -369,15 +375,15 @@ fn read_illustrations<'t>(doc: &mut Doc<'_>, t: &mut Table<'t, '_>, tile: &str) 
 
 type Resolved = (Vec<Segment>, Vec<Point>, [u8; 12]);
 
-/// Works out which ports each segment covers and checks them against the sides.
+/// Works out which ports each segment covers and checks them against the sides (when they could
+/// be read). Problems are reported; what is returned is sound only if none were.
 fn resolve_geometry(
     doc: &mut Doc<'_>,
     what: &str,
     sides_at: Span,
-    sides: [SideKind; 4],
+    sides: Option<[SideKind; 4]>,
     g: &Geometry<'_>,
-) -> Option<Resolved> {
-    let errors_before = doc.error_count();
+) -> Resolved {
     let mut points = Vec::new();
     for (pid, kind) in &g.points {
         if points.iter().any(|p: &Point| p.id == pid.value) {
@@ -474,9 +480,8 @@ fn resolve_geometry(
         }
         segments.push(seg);
     }
-    check_sides(doc, what, &sides_at, sides, &mut segments, &mut owner);
-    if doc.error_count() > errors_before {
-        return None;
+    if let Some(sides) = sides {
+        check_sides(doc, what, &sides_at, sides, &mut segments, &mut owner);
     }
     let mut port_segment = [0u8; 12];
     for (p, o) in owner.iter().enumerate() {
@@ -485,7 +490,7 @@ fn resolve_geometry(
     for seg in &mut segments {
         seg.ports.sort();
     }
-    Some((segments, points, port_segment))
+    (segments, points, port_segment)
 }
 
 /// Each side must show what its letter says; a field side's centre is given to its field.
@@ -651,6 +656,25 @@ mod tests {
         assert!(south.ports.contains(&Port::parse("S").unwrap()));
         assert_eq!(d.segments[2].cities, vec![0]);
         assert_eq!(d.port_segment[Port::parse("E").unwrap().index()], 1);
+    }
+
+    #[test]
+    fn one_problem_of_a_tile_hides_none_of_the_others() {
+        // Line 4: start; 6-11: tile A with a count of 0, a bad sides string, a bad half and an
+        // unknown city; 12-16: a second A whose city overlaps its field.
+        let text = format!(
+            "{HEADER}start = \"A\"\n[[tiles]]\nid = \"A\"\ncount = 0\nsides = \"CFF\"\nsegments = [{{ id = \"f\", kind = \"field\", halves = [\"ZZ\"], cities = [\"nope\"] }}]\nillustrations = [{{ kind = \"farmhouse\", field = \"x\" }}]\n[[tiles]]\nid = \"A\"\ncount = 1\nsides = \"CFFF\"\nsegments = [{{ id = \"c\", kind = \"city\", sides = [\"N\", \"E\"] }}, {{ id = \"f\", kind = \"field\", halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n"
+        );
+        let errs = errors(&text);
+        let at = |prefix: &str| errs.iter().any(|e| e.starts_with(prefix));
+        assert!(at("t.toml:7:9: a count must be a positive integer"), "{errs:#?}");
+        assert!(at("t.toml:8:9: "), "the sides: {errs:#?}");
+        assert!(at("t.toml:9:51: tile `A`: `ZZ` is not a half side"), "{errs:#?}");
+        assert!(at("t.toml:9:68: tile `A`: `cities` names `nope`"), "{errs:#?}");
+        assert!(at("t.toml:10:48: tile `A`: illustration `field` names `x`"), "{errs:#?}");
+        assert!(at("t.toml:12:6: tile id `A` is used twice"), "{errs:#?}");
+        assert!(at("t.toml:15:100: tile `A`: port EL is covered by both `c` and `f`"), "{errs:#?}");
+        assert!(!errs.iter().any(|e| e.contains("start tile")), "A is defined, with problems: {errs:#?}");
     }
 
     #[test]
