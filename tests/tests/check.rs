@@ -38,10 +38,10 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
     assert_eq!(checked.manifest.id, "chapels");
     assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
-    assert_eq!(checked.hooks, vec!["modify_score"]);
+    assert_eq!(checked.hooks, Some(vec!["modify_score"]));
     // Code may register hooks by its options: base-c1 registers none with its defaults.
     let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
-    assert!(base_c1.hooks.is_empty(), "{:?}", base_c1.hooks);
+    assert_eq!(base_c1.hooks, Some(vec![]));
 }
 
 #[test]
@@ -168,5 +168,62 @@ fn a_mod_is_found_once_however_it_is_reached() {
 fn a_mod_of_rust_code_held_by_another_program_is_checked_without_it() {
     let checked = meeple_host::check::check_mod(&repo().join("tests/mods/hook-demo"), &[]).unwrap();
     assert_eq!(checked.manifest.figures.len(), 1);
-    assert!(checked.hooks.is_empty(), "this program cannot tell its hooks");
+    assert_eq!(checked.hooks, None, "this program cannot tell its hooks");
+}
+
+#[test]
+fn the_tilesets_an_edition_adds_beside_another_expansion_are_checked() {
+    let dir = template_copy("if-chosen", "chapels", |name, text| {
+        match name {
+        "expansion.toml" => text.replace(
+            "tileset = \"tiles.toml\"         # tiles of its own, beside this file\n",
+            "tileset = \"tiles.toml\"\n[[editions.default.if_chosen]]\nexpansion = \"river\"\ntileset = \"notthere.toml\"\n\
+             [[editions.default.if_chosen]]\nexpansion = \"river\"\ntileset = \"tiles.toml\"\ntileset_edition = \"C9\"\n",
+        ),
+        _ => text,
+    }
+    });
+    let problems = problems(&dir);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    assert!(
+        problems[0].starts_with("expansion.toml:15: tileset `") && problems[0].contains("notthere.toml"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1]
+            .starts_with("expansion.toml:19: edition `default` beside `river` uses tileset edition `C9`, which ")
+            && problems[1].ends_with("tiles.toml does not have (it has: default)"),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn code_that_keeps_state_between_calls_is_found() {
+    // A count kept in a local of the file: the second game starts where the first left off.
+    let dir = template_copy("stateful", "chapels", |name, text| match name {
+        "init.luau" => "local n = 0\nmeeple.on(\"tile_placed\", function(view, event, out)\n    n += 1\n    \
+                        if n == 30 then out:add_points(1, 1) end\nend)\n"
+            .to_string(),
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("expansion.toml:22: the same random game, played twice, went otherwise"),
+        "{found:#?}"
+    );
+    assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
+    // A hook that fails in play is found too.
+    let dir = template_copy("failing", "chapels", |name, text| {
+        match name {
+        "init.luau" => "meeple.on(\"turn_end\", function(view, event, out)\n    if event.turn == 5 then error(\"boom\") end\nend)\n".to_string(),
+        _ => text,
+    }
+    });
+    let found = problems(&dir);
+    assert!(
+        found[0].starts_with("expansion.toml:22: a random game (seed 1) stopped: chapels: turn_end: "),
+        "{found:#?}"
+    );
+    assert!(found[0].contains("boom"), "{found:#?}");
 }

@@ -37,6 +37,8 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
             ("pong", "depends = [\"ping\"]", ""),
             ("loner", "depends = [\"absent\"]", ""),
             ("rival", "conflicts = [\"loner\"]", ""),
+            ("solo", "", ""),
+            ("needy", "depends = [\"solo\"]", ""),
         ],
     );
     let err =
@@ -49,10 +51,16 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
     assert_eq!(
         lines,
         [
-            "game.toml:3:6: `loner` depends on `absent`; add it to the config's [[expansions]]",
+            format!(
+                "game.toml:3:6: `loner` depends on `absent` ({}:6), which is not installed",
+                meeple_host::paths::display_path(&root.join("loner/expansion.toml"))
+            )
+            .as_str(),
             "game.toml:5:6: `rival` conflicts with `loner`; they cannot be played together",
         ]
     );
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"needy\"\n").unwrap_err();
+    assert_eq!(err, "game.toml:3:6: `needy` depends on `solo`; add it to the config's [[expansions]]");
 }
 
 #[test]

@@ -29,7 +29,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     }
     // Code may register hooks by its options, and the check runs it with the defaults.
     let with = if m.options.is_empty() { "" } else { " (with the default options)" };
-    let hooks = if c.hooks.is_empty() { "none".to_string() } else { c.hooks.join(", ") };
-    say!("  hooks{with}: {hooks}");
+    match &c.hooks {
+        Some(hooks) if hooks.is_empty() => say!("  hooks{with}: none"),
+        Some(hooks) => say!("  hooks{with}: {}", hooks.join(", ")),
+        None => say!(
+            "  hooks: unknown: its Rust code (`[builtin] name`) is not in this program, which cannot play it; \
+             checked without it"
+        ),
+    }
     Ok(())
 }

@@ -8,9 +8,10 @@ use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
 use crate::paths::{display_path, mod_roots};
-use crate::ruleset::{Catalog, Instantiate, Selected, build, io_report, tileset_named};
+use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, io_report, tileset_named};
+use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::tileset::Tileset;
-use meeple_core::{Expansion, HookKind};
+use meeple_core::{Expansion, Game, HookKind};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,8 +24,9 @@ pub struct Checked {
     pub manifest: Manifest,
     /// Tiles per edition.
     pub tiles: Vec<(String, u32)>,
-    /// The hooks its code registers.
-    pub hooks: Vec<&'static str>,
+    /// The hooks its code registers; `None` for a `[builtin]` expansion whose Rust code this
+    /// program lacks (a game would refuse it).
+    pub hooks: Option<Vec<&'static str>>,
 }
 
 /// Checks the mod in `dir` (a folder with an `expansion.toml`); reports every problem at once.
@@ -38,11 +40,11 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
     let mut hooks = match &manifest.entry {
-        Entry::Script(entry) => script_hooks(&manifest, entry, report.is_empty()).unwrap_or_else(|r| {
+        Entry::Script(entry) => Some(script_hooks(&manifest, entry, report.is_empty()).unwrap_or_else(|r| {
             report.extend(r);
             Vec::new()
-        }),
-        Entry::Native(_) | Entry::Builtin(_) | Entry::None => Vec::new(),
+        })),
+        Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
     if report.is_empty() {
         match load_with_others(&manifest, mods) {
@@ -57,71 +59,137 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
     Ok(Checked { manifest, tiles, hooks })
 }
 
-/// The tiles of each edition, reading each tileset file once (editions may share one).
+/// The tiles of each edition, reading each tileset file once (editions may share one). The
+/// tilesets an edition adds beside another expansion are read and checked too, though they do
+/// not count here.
 fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)> {
     let mut read: BTreeMap<&Path, Option<Tileset>> = BTreeMap::new();
     let mut tiles = Vec::new();
     for ed in &manifest.editions {
+        for (i, extra) in ed.if_chosen.iter().enumerate() {
+            let key = format!("editions.{}.if_chosen.{i}.tileset", ed.name);
+            let what = format!("edition `{}` beside `{}`", ed.name, extra.expansion);
+            tileset_edition(manifest, &mut read, (&extra.tileset, &extra.tileset_edition), (&key, &what), report);
+        }
         let Some(ts_path) = &ed.tileset else {
             tiles.push((ed.name.clone(), 0));
             continue;
         };
         let key = format!("editions.{}.tileset", ed.name);
-        let ts = read.entry(ts_path).or_insert_with(|| match tileset_named(manifest, &key, ts_path) {
-            Ok((ts, _)) => Some(ts),
-            Err(r) => {
-                report.extend(r);
-                None
-            }
-        });
-        let Some(ts) = ts else { continue };
-        match ts.edition(&ed.tileset_edition) {
-            Some(i) => tiles.push((ed.name.clone(), ts.total(i))),
-            None => {
-                // At `tileset_edition` when it is written, else at `tileset`.
-                let inner = format!("editions.{}.tileset_edition", ed.name);
-                let at = if manifest.places.iter().any(|(k, _)| *k == inner) { inner } else { key };
-                report.diagnostics.push(manifest.problem_at(
-                    &at,
-                    format!(
-                        "edition `{}` uses tileset edition `{}`, which {} does not have (it has: {})",
-                        ed.name,
-                        ed.tileset_edition,
-                        display_path(ts_path),
-                        ts.editions.join(", ")
-                    ),
-                ));
-            }
+        let what = format!("edition `{}`", ed.name);
+        let found = tileset_edition(manifest, &mut read, (ts_path, &ed.tileset_edition), (&key, &what), report);
+        if let Some((ts, i)) = found {
+            tiles.push((ed.name.clone(), ts.total(i)));
         }
     }
     tiles
 }
 
-/// Loads the base game with this mod as a game would; the hooks its code registers.
-fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Vec<&'static str>, Report> {
+/// Reads a tileset file a manifest names at `key` (each file once) and finds in it the edition
+/// `inner`; reports what is wrong with either, naming the edition that uses it (`what`).
+fn tileset_edition<'m, 'r>(
+    manifest: &Manifest,
+    read: &'r mut BTreeMap<&'m Path, Option<Tileset>>,
+    (path, inner): (&'m Path, &str),
+    (key, what): (&str, &str),
+    report: &mut Report,
+) -> Option<(&'r Tileset, usize)> {
+    let ts = read.entry(path).or_insert_with(|| match tileset_named(manifest, key, path) {
+        Ok((ts, _)) => Some(ts),
+        Err(r) => {
+            report.extend(r);
+            None
+        }
+    });
+    let ts = ts.as_ref()?;
+    if let Some(i) = ts.edition(inner) {
+        return Some((ts, i));
+    }
+    // At `tileset_edition` when it is written, else at the tileset.
+    let written = format!("{key}_edition");
+    let at = if manifest.places.iter().any(|(k, _)| *k == written) { written.as_str() } else { key };
+    let message = format!(
+        "{what} uses tileset edition `{inner}`, which {} does not have (it has: {})",
+        display_path(path),
+        ts.editions.join(", ")
+    );
+    report.diagnostics.push(manifest.problem_at(at, message));
+    None
+}
+
+/// Loads the base game with this mod as a game would; the hooks its code registers (`None`
+/// when it is a `[builtin]` expansion this program has no code for).
+fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Option<Vec<&'static str>>, Report> {
     let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
-    // The mod and what it depends on, transitively (a missing one is reported as unknown).
-    let mut ids = vec![manifest.id.clone()];
+    // The mod and what it depends on, transitively (a missing one is reported as unknown). Each
+    // is located where it is named: the mod's own choice (installed twice, say) at its `id`
+    // line, a dependency at the `depends` entry that asks for it.
+    let at = |m: &Manifest, key: &str| {
+        let (line, col) = m.place(key);
+        Some(Location { file: display_path(&m.path), line, col })
+    };
+    let mut own = ExpansionChoice::new(&manifest.id);
+    own.id_at = at(manifest, "id");
+    let mut choices = vec![own];
     let mut i = 0;
-    while i < ids.len() {
-        let depends = catalog.manifests.get(&ids[i]).map_or(&manifest.depends, |m| &m.depends);
-        for d in depends.clone() {
-            if !ids.contains(&d) {
-                ids.push(d);
+    while i < choices.len() {
+        let dependant = catalog.manifests.get(&choices[i].id).unwrap_or(manifest);
+        for d in &dependant.depends {
+            if !choices.iter().any(|c| c.id == *d) {
+                let mut choice = ExpansionChoice::new(d);
+                choice.id_at = at(dependant, &format!("depends.{d}"));
+                choices.push(choice);
             }
         }
         i += 1;
     }
-    config.expansions = ids.iter().filter(|id| *id != "base").map(|id| ExpansionChoice::new(id)).collect();
-    // Problems with the mod's own choice (installed twice, say) are the mod's `id` line's.
-    if let Some(own) = config.expansions.iter_mut().find(|c| c.id == manifest.id) {
-        let (line, col) = manifest.place("id");
-        own.id_at = Some(Location { file: display_path(&manifest.path), line, col });
-    }
+    config.expansions = choices.into_iter().filter(|c| c.id != "base").collect();
     let loaded = build(&catalog, &config, &Checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
-    Ok(x.map_or_else(Vec::new, |x| names(x.as_ref())))
+    if x.is_some() {
+        plays_alike(&loaded, manifest)?;
+    }
+    match x {
+        Some(x) => Ok(Some(names(x.as_ref()))),
+        None if matches!(manifest.entry, Entry::Builtin(_)) => Ok(None),
+        None => Ok(Some(Vec::new())),
+    }
+}
+
+/// Plays one random game twice with the mod, as `meeple simulate` would: a hook that fails in
+/// it is reported, and so is code that plays the second game differently. Such code keeps state
+/// between hook calls (in a local of its file, a global, a module's table), so replays, the
+/// look-ahead of bots and games played side by side would go wrong with it.
+fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
+    let at = match manifest.entry {
+        Entry::Script(_) => "script.entry",
+        Entry::Native(_) => "native.library",
+        Entry::Builtin(_) | Entry::None => return Ok(()),
+    };
+    let problem = |message: String| Report { diagnostics: vec![manifest.problem_at(at, message)] };
+    let play = || -> Result<Vec<u64>, Report> {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).map_err(|e| problem(e.to_string()))?;
+        let mut bot = RandomBot::new(1);
+        let mut hashes = Vec::new();
+        while !game.is_over() {
+            let action = bot.choose(&game);
+            game.apply(action).map_err(|e| problem(format!("a random game (seed 1) stopped: {e}")))?;
+            hashes.push(game.state().hash());
+        }
+        Ok(hashes)
+    };
+    let (first, second) = (play()?, play()?);
+    if first != second {
+        let i = first.iter().zip(&second).take_while(|(a, b)| a == b).count();
+        return Err(problem(format!(
+            "the same random game, played twice, went otherwise the second time (from action {}): the code \
+             keeps state between hook calls (in a local of its file, a global or a module's table?); \
+             keep what a game needs in its storage",
+            i + 1
+        )));
+    }
+    Ok(())
 }
 
 /// The installed expansions with the mod among them once: found in the usual folders, else in

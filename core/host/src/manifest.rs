@@ -354,9 +354,9 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
             ),
         );
     }
-    m.depends = relation(doc, &mut t, "depends", &m.id);
-    m.optional_depends = relation(doc, &mut t, "optional_depends", &m.id);
-    m.conflicts = relation(doc, &mut t, "conflicts", &m.id);
+    m.depends = relation(doc, &mut t, "depends", m);
+    m.optional_depends = relation(doc, &mut t, "optional_depends", m);
+    m.conflicts = relation(doc, &mut t, "conflicts", m);
     m.categories = t.str_list(doc, "categories").unwrap_or_default().iter().map(|c| c.value.to_string()).collect();
     *editions = t.str_list(doc, "editions").unwrap_or_default();
     if editions.is_empty() {
@@ -378,13 +378,23 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
     t.finish(doc);
 }
 
-/// `depends`, `optional_depends` or `conflicts`: other expansions' ids.
-fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, own: &str) -> Vec<String> {
-    let list = t.str_list(doc, key).unwrap_or_default();
-    for s in list.iter().filter(|s| s.value == own) {
-        doc.error(s.span.clone(), format!("`{key}` names the expansion itself"));
+/// `depends`, `optional_depends` or `conflicts` (read in that order): other expansions' ids,
+/// each marked as `KEY.ID` for the problems found with it later (not installed, say).
+fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, m: &mut Manifest) -> Vec<String> {
+    let mut ids = Vec::new();
+    for s in t.str_list(doc, key).unwrap_or_default() {
+        if s.value == m.id {
+            doc.error(s.span, format!("`{key}` names the expansion itself"));
+        } else if key == "conflicts" && m.depends.iter().chain(&m.optional_depends).any(|d| d == s.value) {
+            doc.error(s.span, format!("`{}` is in `conflicts` and in the expansions it depends on", s.value));
+        } else if ids.iter().any(|id| id == s.value) {
+            doc.error(s.span, format!("`{key}` names `{}` twice", s.value));
+        } else {
+            mark(doc, m, format!("{key}.{}", s.value), &s.span);
+            ids.push(s.value.to_string());
+        }
     }
-    list.iter().filter(|s| s.value != own).map(|s| s.value.to_string()).collect()
+    ids
 }
 
 fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
@@ -420,7 +430,13 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
                 mark(doc, m, key(&format!("if_chosen.{}.tileset", if_chosen.len())), &s.span);
                 m.dir().join(s.value)
             });
-            let inner = ct.str(doc, "tileset_edition").map_or(name.value.to_string(), |s| s.value.to_string());
+            let inner = match ct.str(doc, "tileset_edition") {
+                Some(s) => {
+                    mark(doc, m, key(&format!("if_chosen.{}.tileset_edition", if_chosen.len())), &s.span);
+                    s.value.to_string()
+                }
+                None => name.value.to_string(),
+            };
             ct.finish(doc);
             if let (Some(expansion), Some(tileset)) = (expansion, file) {
                 if_chosen.push(IfChosen { expansion, tileset, tileset_edition: inner });

@@ -25,6 +25,11 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// True when an expansion with this id is installed, sound or not.
+    pub fn has(&self, id: &str) -> bool {
+        self.manifests.contains_key(id) || self.broken.contains_key(id) || self.duplicates.contains_key(id)
+    }
+
     /// Reads `*/expansion.toml` in each root folder (a root may itself hold an `expansion.toml`).
     pub fn discover(roots: &[PathBuf]) -> Catalog {
         let mut cat = Catalog::default();
@@ -150,9 +155,14 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     let mut p = Problems { config, report: Report::default() };
     let choices: Vec<&ExpansionChoice> = std::iter::once(&config.base).chain(&config.expansions).collect();
     let mut selected: Vec<Selected> = Vec::new();
-    for (i, choice) in choices.iter().enumerate() {
-        let twice = choices[..i].iter().any(|c| c.id == choice.id);
-        if twice {
+    let mut seen = std::collections::HashSet::new();
+    for choice in &choices {
+        let twice = !seen.insert(choice.id.as_str());
+        if twice && choice.id == config.base.id {
+            let what =
+                format!("`{}` is the base game, chosen by `[base]` (or by default): not an expansion", choice.id);
+            p.at(choice.id_at.as_ref(), what);
+        } else if twice {
             p.at(choice.id_at.as_ref(), format!("expansion `{}` is chosen twice", choice.id));
         }
         // A second choice is still read, so that its own mistakes show with the first report.
@@ -161,7 +171,7 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         }
     }
     add_companions(catalog, &mut selected, &choices, &mut p);
-    check_relations(&selected, &choices, &mut p);
+    check_relations(catalog, &selected, &choices, &mut p);
     // Ordered even when other problems were found, so that a cycle is reported with them.
     let selected = load_order(selected, &choices, &mut p);
     if !p.report.is_empty() {
@@ -292,7 +302,7 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
     format!("unknown option `{name}` for `{}`; it has: {}", m.id, list.join(", "))
 }
 
-fn check_relations(selected: &[Selected], choices: &[&ExpansionChoice], p: &mut Problems<'_>) {
+fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&ExpansionChoice], p: &mut Problems<'_>) {
     // A choice that could not be selected (an unknown edition, say) still counts as chosen: its
     // own problem is reported, and its dependants should not get a second, false one.
     let chosen: BTreeSet<&str> =
@@ -300,7 +310,11 @@ fn check_relations(selected: &[Selected], choices: &[&ExpansionChoice], p: &mut 
     for s in selected {
         let at = choices.iter().find(|c| c.id == s.manifest.id).and_then(|c| c.id_at.as_ref().or(c.at.as_ref()));
         for d in &s.manifest.depends {
-            if !chosen.contains(d.as_str()) {
+            if !chosen.contains(d.as_str()) && !catalog.has(d) {
+                let (line, _) = s.manifest.place(&format!("depends.{d}"));
+                let file = crate::paths::display_path(&s.manifest.path);
+                p.at(at, format!("`{}` depends on `{d}` ({file}:{line}), which is not installed", s.manifest.id));
+            } else if !chosen.contains(d.as_str()) {
                 p.at(at, format!("`{}` depends on `{d}`; add it to the config's [[expansions]]", s.manifest.id));
             }
         }
@@ -482,14 +496,29 @@ fn hash_code(hash: &mut StableHasher, m: &Manifest) {
     }
 }
 
-/// Files with an extension under a folder, recursively.
+/// The regular files with an extension under a folder, recursively, as paths under `dir`. A
+/// link is followed only to a place inside `dir`: a mod's scripts are its own files, and links
+/// that loop are walked once. Pipes and devices are left alone (reading one could wait forever).
 pub fn collect_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(root) = dir.canonicalize() else { return };
+    let mut seen = std::collections::HashSet::from([root.clone()]);
+    walk(dir, &root, ext, &mut seen, out);
+}
+
+fn walk(dir: &Path, root: &Path, ext: &str, seen: &mut std::collections::HashSet<PathBuf>, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let path = e.path();
-        if path.is_dir() {
-            collect_files(&path, ext, out);
-        } else if path.extension().is_some_and(|x| x == ext) {
+        let Ok(real) = path.canonicalize() else { continue };
+        let Ok(meta) = std::fs::metadata(&real) else { continue };
+        if !real.starts_with(root) {
+            continue;
+        }
+        if meta.is_dir() {
+            if seen.insert(real) {
+                walk(&path, root, ext, seen, out);
+            }
+        } else if meta.is_file() && path.extension().is_some_and(|x| x == ext) {
             out.push(path);
         }
     }
