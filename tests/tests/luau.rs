@@ -294,3 +294,69 @@ fn can_place_tile_reads_candidates_and_forbids_some() {
         game.apply(Action::Pass).unwrap();
     }
 }
+
+#[test]
+fn what_one_call_allocates_at_once_is_refused_at_the_allocator() {
+    // Two buffers of a GiB each, made by C functions between two interrupts: the allocator's
+    // hard limit refuses the first.
+    attack_fails("huge-alloc", "ran out of memory", "buffer.create(2 ^ 30 - 1)");
+}
+
+#[test]
+fn garbage_does_not_count_against_the_memory_limit() {
+    let mut game = sandbox_game("garbage");
+    game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).expect("garbage is collected, not held");
+}
+
+#[test]
+fn math_random_refuses_a_range_it_cannot_draw_from() {
+    attack_fails("wide-random", "empty or too wide interval", "math.random(-2 ^ 62, 2 ^ 62)");
+}
+
+#[test]
+fn slow_c_functions_are_stopped_by_the_clock() {
+    // A sort of 200 000 numbers takes milliseconds and costs one interrupt: the step budget
+    // would take hours to run out, the wall clock stops it.
+    attack_fails("slow-c", "ran for more than 2.0 s in one hook call", "while true do table.sort(t) end");
+}
+
+#[test]
+fn event_tables_cannot_be_changed_or_frozen() {
+    attack_fails("write-event", "an event cannot be changed (field 'tile')", "event.tile = \"A\"");
+    attack_fails("freeze-event", "table has a protected metatable", "table.freeze(event)");
+}
+
+#[test]
+fn storage_is_bounded() {
+    attack_fails("storage-bomb", "an expansion's storage holds at most 64 KiB", "out:set_storage(\"k\"");
+}
+
+#[test]
+fn points_beyond_a_million_are_refused() {
+    let mut game = sandbox_game("points-overflow");
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("lua-sandbox", "figure_placed"));
+    assert!(e.message.contains("at most 1000000 points either way, not 2147483647"), "{err}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_mod_are_not_followed_and_loops_end() {
+    let root = write_mod("linked", &[("init.luau", "local secret = require(\"secret\")\n")]);
+    let dir = root.join("linked");
+    let outside = root.join("outside.luau");
+    std::fs::write(&outside, "return 1\n").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("secret.luau")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("again")).unwrap();
+    std::os::unix::fs::symlink(&root, dir.join("up")).unwrap();
+    let err = load_mod(&root, "linked").unwrap_err();
+    assert!(err.contains("linked/init.luau:1") && err.contains("secret"), "{err}");
+    // The same file, linked from inside the mod, is the mod's own.
+    std::fs::rename(&outside, dir.join("kept.luau")).unwrap();
+    std::fs::remove_file(dir.join("secret.luau")).unwrap();
+    std::os::unix::fs::symlink(dir.join("kept.luau"), dir.join("secret.luau")).unwrap();
+    load_mod(&root, "linked").unwrap();
+}

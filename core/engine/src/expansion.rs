@@ -362,6 +362,16 @@ impl<'a> Commands<'a> {
         self.list.push(c);
     }
 
+    /// How many commands were given.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when no command was given.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     /// The expansion's deterministic random stream (`None` outside a game).
     pub fn rng(&mut self) -> Option<&mut GameRng> {
         if self.rng.is_none() {

@@ -25,6 +25,14 @@ pub const MAX_PLAYERS: usize = 8;
 /// How hooks may call back into commands before the engine assumes a loop.
 const MAX_DEPTH: u8 = 32;
 
+/// The most an expansion's storage may hold, in bytes (as [`crate::value::Value::size`] counts
+/// them): a game is cloned for every look ahead, storage with it.
+pub const MAX_STORAGE: usize = 64 << 10;
+
+/// The most points one command may add or set, either way: far above any rule, and low enough
+/// that scores (which saturate besides) stay readable.
+pub const MAX_POINTS: i32 = 1_000_000;
+
 /// What a game starts from: players, seed, and optionally a fixed draw order and tile limit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Setup {
@@ -786,6 +794,10 @@ impl Game {
             }
             for c in cmds {
                 match c {
+                    Command::SetScore { points, .. } if points.abs() > MAX_POINTS => {
+                        let why = format!("at most {MAX_POINTS} points either way, not {points}");
+                        return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
+                    }
                     Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
                         scoring.points[player as usize] = points;
                     }
@@ -818,7 +830,8 @@ impl Game {
         for (p, &n) in scoring.points.iter().enumerate() {
             if n != 0 {
                 let st = &mut self.state;
-                st.points[p * st.categories as usize + category as usize] += n;
+                let sum = &mut st.points[p * st.categories as usize + category as usize];
+                *sum = sum.saturating_add(n);
                 points.push((p as u8, n));
             }
         }
@@ -963,7 +976,14 @@ impl Game {
 
     fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {
         let id = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
-        HookError::new(id, hook, format!("invalid command {c:?}: {why}"))
+        // A command may carry a long string: its start names it well enough.
+        let mut shown = format!("{c:?}");
+        if shown.len() > 160 {
+            let cut = (0..=157).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
+            shown.truncate(cut);
+            shown.push('…');
+        }
+        HookError::new(id, hook, format!("invalid command {shown}: {why}"))
     }
 
     /// Checks a command and carries it out.
@@ -982,8 +1002,12 @@ impl Game {
                         format!("unknown score category; known: {}", self.rules.categories().join(", ")),
                     );
                 };
+                if points.abs() > MAX_POINTS {
+                    return bad(self, &c, format!("at most {MAX_POINTS} points either way, not {points}"));
+                }
                 let st = &mut self.state;
-                st.points[*player as usize * st.categories as usize + cat as usize] += points;
+                let sum = &mut st.points[*player as usize * st.categories as usize + cat as usize];
+                *sum = sum.saturating_add(*points);
                 self.emit(Event::PointsAdded { player: *player, points: *points, category: cat })
             }
             Command::GiveTokens { player, token, count } => {
@@ -1073,6 +1097,12 @@ impl Game {
                 Ok(())
             }
             Command::SetStorage { key, value } => {
+                let store = &self.state.storage[e as usize];
+                let others: usize = store.iter().filter(|(k, _)| *k != key).map(|(k, v)| k.len() + v.size()).sum();
+                if others + key.len() + value.size() > MAX_STORAGE {
+                    let why = format!("an expansion's storage holds at most {} KiB", MAX_STORAGE >> 10);
+                    return bad(self, &c, why);
+                }
                 let store = &mut self.state.storage[e as usize];
                 if *value == crate::value::Value::Null {
                     store.remove(key);

@@ -232,7 +232,8 @@ impl GameState {
 
     /// A player's total score.
     pub fn score(&self, player: u8) -> i32 {
-        self.breakdown(player).iter().sum()
+        // Saturating, as the categories are: no rule scores near 2^31, a buggy script might.
+        self.breakdown(player).iter().fold(0i32, |sum, &n| sum.saturating_add(n))
     }
 
     /// Every player's total score.

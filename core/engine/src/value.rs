@@ -54,6 +54,17 @@ impl Value {
         }
     }
 
+    /// About how many bytes the value takes: 8 for each scalar, and the bytes of its strings and
+    /// keys. What bounds an expansion's storage.
+    pub fn size(&self) -> usize {
+        match self {
+            Value::Null | Value::Bool(_) | Value::Int(_) => 8,
+            Value::Str(s) => 8 + s.len(),
+            Value::List(l) => 8 + l.iter().map(Value::size).sum::<usize>(),
+            Value::Map(m) => 8 + m.iter().map(|(k, v)| k.len() + v.size()).sum::<usize>(),
+        }
+    }
+
     /// Feeds the value into a stable hash.
     pub fn hash_into(&self, h: &mut StableHasher) {
         match self {

@@ -144,7 +144,7 @@ pub const API: &[ApiEntry] = &[
         "add_points",
         "player: number, points: number, category: string?",
         "()",
-        "Adds points (negative: removes) in a category (default: this expansion's id).",
+        "Adds points (negative: removes), at most a million either way, in a category (default: this expansion's id).",
     ),
     e(
         O,
@@ -177,7 +177,7 @@ pub const API: &[ApiEntry] = &[
         "set_storage",
         "key: string, value: any",
         "()",
-        "Stores a value (nil removes it); booleans, integers, strings and tables of them.",
+        "Stores a value (nil removes it); booleans, integers, strings and tables of them, at most 64 KiB in all.",
     ),
     e(
         O,
@@ -193,7 +193,7 @@ pub const API: &[ApiEntry] = &[
         "()",
         "Asks a player to choose one of the options; the answer reaches `on_decision`.",
     ),
-    e(O, "log", "message: string", "()", "A message for the game log."),
+    e(O, "log", "message: string", "()", "A message for the game log (its first 4 KiB)."),
     e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
     e(
         O,
@@ -421,21 +421,26 @@ pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
 /// `math.random` over the expansion's random stream.
 pub(crate) fn random(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
     let args: Vec<i64> = args.into_iter().map(|v| int_arg(&v, "math.random")).collect::<mlua::Result<_>>()?;
-    if context(lua).map_or(true, |c| c.hook().is_none()) {
+    let Some(hook) = context(lua).ok().and_then(|c| c.hook()) else {
         return Err(rt("math.random is only available during a hook call"));
-    }
+    };
     with_out(lua, |out, _, _| {
-        let rng = out.rng().ok_or_else(|| rt("math.random is only available during a hook call"))?;
+        // Questions (`can_place_tile`, `figure_actions`) are asked again and again, so their
+        // answers may not depend on chance.
+        let no_rng =
+            || rt(format!("math.random is not available in `{}`: its answers may not depend on chance", hook.name()));
+        let rng = out.rng().ok_or_else(no_rng)?;
         let (lo, hi) = match args.as_slice() {
             [] => return Ok(LuaValue::Number((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)),
             [n] => (1, *n),
             [m, n] => (*m, *n),
             _ => return Err(rt("math.random takes at most two arguments")),
         };
-        if hi < lo || hi - lo >= u32::MAX as i64 {
-            return Err(rt(format!("math.random({lo}, {hi}): empty or too wide interval")));
-        }
-        Ok(LuaValue::Integer(lo + rng.below((hi - lo + 1) as u32) as i64))
+        // At most 2^32 - 1 values, as `GameRng::below` draws them.
+        let Some(width) = hi.checked_sub(lo).filter(|w| (0..u32::MAX as i64).contains(w)) else {
+            return Err(rt(format!("math.random({lo}, {hi}): empty or too wide interval (at most 2^32 - 1 values)")));
+        };
+        Ok(LuaValue::Integer(lo + rng.below((width + 1) as u32) as i64))
     })
 }
 
@@ -494,7 +499,9 @@ pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
 fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
     match v {
         LuaValue::Integer(n) => Ok(*n),
-        LuaValue::Number(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
+        // Whole numbers that fit: `as` would clamp 1e300 to i64::MAX without a word.
+        LuaValue::Number(f) if f.fract() == 0.0 && f.abs() < 2f64.powi(63) => Ok(*f as i64),
+        LuaValue::Number(f) => Err(rt(format!("{what}: expected a whole number from -2^63 to 2^63, got {f}"))),
         other => Err(rt(format!("{what}: expected an integer, got {}", other.type_name()))),
     }
 }
@@ -699,6 +706,11 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             })?,
             "set_storage" => lua.create_function(|lua, (_self, key, value): (LuaValue, String, LuaValue)| {
                 let value = from_lua(&value, 0)?;
+                // Refused here as the core would refuse it, before it is copied on.
+                if key.len() + value.size() > meeple_core::game::MAX_STORAGE {
+                    let max = meeple_core::game::MAX_STORAGE >> 10;
+                    return Err(rt(format!("out:set_storage: an expansion's storage holds at most {max} KiB")));
+                }
                 push(lua, Command::SetStorage { key, value })
             })?,
             "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, i32)| {
@@ -721,15 +733,25 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     })
                 },
             )?,
-            "log" => {
-                lua.create_function(|lua, (_self, message): (LuaValue, String)| push(lua, Command::Log { message }))?
-            }
+            "log" => lua.create_function(|lua, (_self, text): (LuaValue, mlua::LuaString)| {
+                // Only the start of a long message is copied out of the VM.
+                let bytes = text.as_bytes();
+                let mut message = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_LOG)]).into_owned();
+                if bytes.len() > MAX_LOG {
+                    message.push('…');
+                }
+                push(lua, Command::Log { message })
+            })?,
             "forbid" => lua.create_function(|lua, (_self, i): (LuaValue, i64)| {
                 with_out(lua, |_, _, ctx| {
                     if ctx.hook() != Some(HookKind::CanPlaceTile) {
                         return Err(rt("out:forbid is only available in can_place_tile"));
                     }
-                    ctx.forbidden.borrow_mut().push((i - 1).max(0) as usize);
+                    let n = ctx.candidate_count();
+                    if i < 1 || i as usize > n {
+                        return Err(rt(format!("out:forbid({i}): the candidates are 1 to {n}")));
+                    }
+                    ctx.forbidden.borrow_mut().push(i as usize - 1);
                     Ok(())
                 })
             })?,
@@ -752,10 +774,20 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
 
 fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
     with_out(lua, |out, _, _| {
+        // Commands are Rust memory, which the VM's memory limit does not see.
+        if out.len() >= MAX_COMMANDS {
+            return Err(rt(format!("a hook call may give at most {MAX_COMMANDS} commands")));
+        }
         out.push(c);
         Ok(())
     })
 }
+
+/// The most commands one hook call may give.
+const MAX_COMMANDS: usize = 10_000;
+
+/// The longest log message, in bytes; longer ones are cut.
+const MAX_LOG: usize = 4096;
 
 /// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`.
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {

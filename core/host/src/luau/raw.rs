@@ -171,6 +171,9 @@ unsafe fn printable(state: *mut lua_State) -> bool {
     }
 }
 
+/// Luau's message for an allocation its allocator refused.
+pub(crate) const OUT_OF_MEMORY: &str = "not enough memory";
+
 /// The message handler: as mlua's, leaves the errors of Rust callbacks (which carry their own
 /// traceback) as they are and turns anything else into its message followed by a traceback.
 /// Its upvalue is the metatable of mlua's error values.
@@ -181,6 +184,14 @@ unsafe extern "C-unwind" fn traceback(state: *mut lua_State) -> c_int {
     unsafe {
         if ffi::lua_checkstack(state, 2) == 0 {
             return 1;
+        }
+        // Out of memory (the allocator's hard limit): what garbage there is goes first, so that
+        // the traceback, which says where, has room.
+        if ffi::lua_type(state, -1) == ffi::LUA_TSTRING {
+            let text = std::ffi::CStr::from_ptr(ffi::lua_tolstring(state, -1, std::ptr::null_mut()));
+            if text.to_bytes() == OUT_OF_MEMORY.as_bytes() {
+                ffi::lua_gc(state, ffi::LUA_GCCOLLECT, 0);
+            }
         }
         let wrapped = ffi::lua_touserdata(state, ffi::lua_upvalueindex(1)) as *const c_void;
         if ffi::lua_type(state, -1) == ffi::LUA_TUSERDATA && ffi::lua_getmetatablepointer(state, -1) == wrapped {

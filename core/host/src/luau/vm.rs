@@ -5,9 +5,10 @@
 //! only inside the expansion's folder; `math.random` draws from the expansion's random stream in
 //! the game state (so replays reproduce it) and fails outside hooks; `print` goes to the log;
 //! `sandbox(true)` makes every library and global read-only. Each hook call gets a budget of
-//! interrupts (deterministic) and a wall-clock backstop; the interrupt also stops a script whose
-//! VM holds more than its memory limit (checked every 8 interrupts, so a soft limit: mlua's own
-//! hard limit would make mlua guard every table write it makes, at ten times the cost).
+//! interrupts (deterministic) and a wall-clock backstop. Memory has two limits: every 8
+//! interrupts, a script whose VM still holds more than its limit once garbage is collected is
+//! stopped; and the allocator refuses to go past twice the limit, which stops what one C function
+//! allocates at once (`buffer.create`, `string.rep`) or a script keeps between calls.
 //!
 //! How the view reaches scripts: `view` and `out` are frozen tables of API functions, made once
 //! per VM by the prelude. For the length of a hook call, a thread-local points at the VM's
@@ -86,6 +87,11 @@ pub(crate) struct Ctx {
 impl Ctx {
     pub fn hook(&self) -> Option<HookKind> {
         self.hook.get()
+    }
+
+    /// How many candidates the `can_place_tile` call in progress has (0 outside one).
+    pub fn candidate_count(&self) -> usize {
+        self.candidates.get().1
     }
 
     pub fn loading(&self) -> bool {
@@ -229,14 +235,24 @@ local function list(o)
 end
 -- Per hook, the event table and the function Rust calls for it: it copies the event's plain
 -- fields into the table and calls the handler. Lists and locations are read only if the handler
--- asks for them (`lazy`).
-local function lazy_table(readers)
-    return setmetatable({}, {
+-- asks for them (`lazy`). The tables serve every call, so a handler may not add to them (a
+-- field it set would hide the next event's), nor freeze them or change their metatable.
+local function read_only(what)
+    return function(_, key)
+        error(`{what} cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
+    end
+end
+-- `fields` holds the plain fields, so that dispatch sets keys that exist; players, which may be
+-- nil (a tile nobody placed), are set with `rawset`.
+local function lazy_table(readers, fields)
+    return setmetatable(fields, {
         __index = function(_, key)
             local read = readers[key]
             if read then return read() end
             return nil
         end,
+        __newindex = read_only("an event"),
+        __metatable = "an event",
     })
 end
 local e_tile = lazy_table({
@@ -244,22 +260,22 @@ local e_tile = lazy_table({
     x = function() return rd(mail, 12) end,
     y = function() return rd(mail, 16) end,
     rotation = function() return rd(mail, 20) end,
-})
+}, { index = 0 })
 local e_placed = lazy_table({
     at = function() return loc(12) end,
     from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
-})
-local e_returned = lazy_table({ from = function() return loc(12) end })
-local e_completed = lazy_table({})
+}, { figure = 0, kind = "" })
+local e_returned = lazy_table({ from = function() return loc(12) end }, { figure = 0, kind = "" })
+local e_completed = lazy_table({}, { feature = 0, kind = "" })
 local e_scored = lazy_table({
     points = function()
         local n, points = rd(mail, 12), {}
         for i = 0, n - 1 do points[rd(mail, 16 + 8 * i) + 1] = rd(mail, 20 + 8 * i) end
         return points
     end,
-})
-local e_part = lazy_table({})
-local e_turn = lazy_table({})
+}, { feature = 0, kind = "", completed = false })
+local e_part = lazy_table({}, { turn = 0, part = 0 })
+local e_turn = lazy_table({}, { turn = 0 })
 local e_scoring = lazy_table({
     cities = function() return list(24) end,
     strength = function() return list(28 + 4 * rd(mail, 24)) end,
@@ -267,14 +283,15 @@ local e_scoring = lazy_table({
         local o = 28 + 4 * rd(mail, 24)
         return list(o + 4 + 4 * rd(mail, o))
     end,
-})
+}, { feature = 0, kind = "", completed = false, final = false, tiles = 0, arms = 0 })
 local dispatch = {}
 -- Each dispatch function reads the upvalue `mail` once, into `m`: every read is an instruction.
 local function figure_event(hook, e)
     local handler = handlers[hook]
     return function()
         local m = mail
-        e.figure, e.player, e.kind = rd(m, 0), player(rd(m, 4)), names.figures[rd(m, 8)]
+        e.figure, e.kind = rd(m, 0), names.figures[rd(m, 8)]
+        rawset(e, "player", player(rd(m, 4)))
         return handler(view, e, out)
     end
 end
@@ -283,7 +300,8 @@ local function install_dispatch()
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
         local m = mail
-        e.player, e.index = player(rd(m, 0)), rd(m, 8)
+        e.index = rd(m, 8)
+        rawset(e, "player", player(rd(m, 0)))
         return h(view, e, out)
     end
     dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
@@ -292,7 +310,8 @@ local function install_dispatch()
     dispatch[HOOK_FEATURE_COMPLETED] = function()
         local e = e_completed
         local m = mail
-        e.feature, e.kind, e.completer = rd(m, 0), names.kinds[rd(m, 4)], player(rd(m, 8))
+        e.feature, e.kind = rd(m, 0), names.kinds[rd(m, 4)]
+        rawset(e, "completer", player(rd(m, 8)))
         return completed(view, e, out)
     end
     local scored = handlers[HOOK_FEATURE_SCORED]
@@ -306,14 +325,16 @@ local function install_dispatch()
     dispatch[HOOK_TURN_PART_END] = function()
         local e = e_part
         local m = mail
-        e.player, e.turn, e.part = player(rd(m, 0)), rd(m, 4), rd(m, 8)
+        e.turn, e.part = rd(m, 4), rd(m, 8)
+        rawset(e, "player", player(rd(m, 0)))
         return part(view, e, out)
     end
     local turn = handlers[HOOK_TURN_END]
     dispatch[HOOK_TURN_END] = function()
         local e = e_turn
         local m = mail
-        e.player, e.turn = player(rd(m, 0)), rd(m, 4)
+        e.turn = rd(m, 4)
+        rawset(e, "player", player(rd(m, 0)))
         return turn(view, e, out)
     end
     local modify = handlers[HOOK_MODIFY_SCORE]
@@ -337,6 +358,8 @@ local candidates = setmetatable({}, {
     __index = function(_, i) return fetched()[i] end,
     __len = function() return #fetched() end,
     __iter = function() return next, fetched() end,
+    __newindex = read_only("the candidate list"),
+    __metatable = "the candidate list",
 })
 local function set_names(t) names = t end
 
@@ -469,9 +492,10 @@ impl Vm {
         install_interrupt(&lua).map_err(fail)?;
         harden(&lua).map_err(fail)?;
         api::install(&lua, script).map_err(fail)?;
-        // No mlua memory limit: with one, mlua guards every table write and string it makes with a
-        // protected call (about 0.4 µs each). The interrupt enforces the limit instead.
         lua.sandbox(true).map_err(fail)?;
+        // The hard limit: what one C function allocates at once (`buffer.create`,
+        // `string.rep`) is refused there. The interrupt holds scripts to half of it.
+        lua.set_memory_limit(script.limits.memory * 2).map_err(fail)?;
 
         let entry = &script.entry;
         let chunk =
@@ -754,7 +778,7 @@ impl Drop for Running {
 /// Why the budget stops the script now, if it does. Kept small, as it runs at every interrupt:
 /// the rare checks are in [`check`], the messages in [`overrun`].
 #[inline]
-fn charge(budget: &Budget, used_kib: impl FnOnce() -> usize) -> Option<String> {
+fn charge(budget: &Budget, heap: impl FnOnce() -> Heap) -> Option<String> {
     let left = budget.left.get();
     if left == 0 {
         return Some(overrun(budget, Overrun::Steps));
@@ -766,23 +790,38 @@ fn charge(budget: &Budget, used_kib: impl FnOnce() -> usize) -> Option<String> {
     if !ticks.is_multiple_of(8) {
         return None;
     }
-    check(budget, ticks, used_kib())
+    check(budget, ticks, heap())
+}
+
+/// The VM's heap, as the interrupt sees it.
+struct Heap {
+    /// KiB allocated, garbage included.
+    used_kib: usize,
+    /// Collects all garbage; the KiB still allocated.
+    collect: fn(*mut mlua::lua_State) -> usize,
+    state: *mut mlua::lua_State,
 }
 
 /// The checks of every 8th interrupt: memory, and now and then the clock.
 #[cold]
 #[inline(never)]
-fn check(budget: &Budget, ticks: u64, used_kib: usize) -> Option<String> {
-    if used_kib << 10 > budget.limits.memory {
+fn check(budget: &Budget, ticks: u64, heap: Heap) -> Option<String> {
+    // What the script holds, not what it has dropped and the collector has not yet freed: a
+    // script that makes much garbage fails only if collecting it does not help, so whether it
+    // fails does not depend on how far the collector happened to get (a replay runs on
+    // another VM). The allocator's hard limit, twice this, bounds what is held in between.
+    if heap.used_kib << 10 > budget.limits.memory && (heap.collect)(heap.state) << 10 > budget.limits.memory {
         return Some(overrun(budget, Overrun::Memory));
     }
-    // The clock is read rarely: it is a backstop for work interrupts cannot count.
-    if ticks.is_multiple_of(4096) {
-        match budget.started.get() {
-            None => budget.started.set(Some(Instant::now())),
-            Some(t0) if t0.elapsed() > budget.limits.wall => return Some(overrun(budget, Overrun::Wall)),
-            Some(_) => {}
-        }
+    // The clock is a backstop for work interrupts cannot count, such as C functions that run
+    // long between two interrupts (`table.sort` of a million items takes 0.1 s), so it starts
+    // at the first check of a call; it is read at ticks 16, 32, …, 4096, then every 4096.
+    if ticks == 8 {
+        budget.started.set(Some(Instant::now()));
+    } else if (ticks.is_power_of_two() || ticks.is_multiple_of(4096))
+        && budget.started.get().is_some_and(|t0| t0.elapsed() > budget.limits.wall)
+    {
+        return Some(overrun(budget, Overrun::Wall));
     }
     None
 }
@@ -807,6 +846,17 @@ fn overrun(budget: &Budget, what: Overrun) -> String {
     }
 }
 
+/// A full garbage collection from the interrupt; the KiB still allocated. The interrupt runs at
+/// the VM's safe points, where the VM itself steps the collector (`VM_PROTECT(luaC_checkGC)`).
+#[allow(unsafe_code)]
+fn collect(state: *mut mlua::lua_State) -> usize {
+    // SAFETY: `state` is the running state, at a safe point (above).
+    unsafe {
+        mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOLLECT, 0);
+        mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) as usize
+    }
+}
+
 /// Luau calls this at every function call, return and loop back edge. It is a plain C callback
 /// rather than `Lua::set_interrupt`, whose wrapper costs about 50 ns a call, a third of a cheap
 /// hook. The error it raises carries no location; the traceback added by the message handler
@@ -822,10 +872,11 @@ extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int)
     }
     // SAFETY: Luau passes the state it runs; asking its allocated size has no effect on it.
     #[allow(unsafe_code)]
-    let used_kib = || unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize;
+    let heap =
+        || Heap { used_kib: unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize, collect, state };
     // SAFETY: `Running` points RUNNING at a budget that outlives it, and clears it on drop.
     #[allow(unsafe_code)]
-    if let Some(why) = charge(unsafe { &*budget }, used_kib) {
+    if let Some(why) = charge(unsafe { &*budget }, heap) {
         stop(state, why)
     }
 }
@@ -878,6 +929,9 @@ fn to_hook_error_near(
     HookError { expansion: script.id.clone(), hook: hook_name.to_string(), location, message, traceback }
 }
 
+/// What a script that went past its VM's hard memory limit is told.
+const OUT_OF_MEMORY: &str = "the script ran out of memory (its VM's hard limit, twice its limit, was reached)";
+
 /// The message and traceback of an mlua error, callback causes unwrapped.
 fn describe(e: &mlua::Error) -> (String, Option<String>) {
     match e {
@@ -885,13 +939,17 @@ fn describe(e: &mlua::Error) -> (String, Option<String>) {
             let (m, _) = describe(cause);
             (m, Some(traceback.clone()))
         }
-        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => {
-            match m.split_once("\nstack traceback:") {
-                Some((msg, tb)) => (msg.trim().to_string(), Some(format!("stack traceback:{tb}"))),
-                None => (m.trim().to_string(), None),
-            }
+        // Luau reports the allocator's refusal as such even when the message handler added a
+        // traceback to it.
+        mlua::Error::RuntimeError(m) | mlua::Error::MemoryError(m) | mlua::Error::SyntaxError { message: m, .. } => {
+            let (msg, tb) = match m.split_once("\nstack traceback:") {
+                Some((msg, tb)) => (msg.trim(), Some(format!("stack traceback:{tb}"))),
+                None => (m.trim(), None),
+            };
+            // The allocator's refusal, with the traceback the message handler could add.
+            let out_of_memory = matches!(e, mlua::Error::MemoryError(_)) || msg.ends_with(super::raw::OUT_OF_MEMORY);
+            (if out_of_memory { OUT_OF_MEMORY.to_string() } else { msg.to_string() }, tb)
         }
-        mlua::Error::MemoryError(_) => ("the script ran out of memory (its VM's limit was reached)".into(), None),
         mlua::Error::WithContext { context, cause } => {
             let (m, tb) = describe(cause);
             (format!("{context}: {m}"), tb)
