@@ -322,7 +322,7 @@ fn slow_c_functions_are_stopped_by_the_clock() {
 
 #[test]
 fn event_tables_cannot_be_changed_or_frozen() {
-    attack_fails("write-event", "an event cannot be changed (field 'tile')", "event.tile = \"A\"");
+    attack_fails("write-event", "an event cannot be changed (field 'at')", "event.at = { kind");
     attack_fails("freeze-event", "table has a protected metatable", "table.freeze(event)");
 }
 

@@ -235,15 +235,17 @@ local function list(o)
 end
 -- Per hook, the event table and the function Rust calls for it: it copies the event's plain
 -- fields into the table and calls the handler. Lists and locations are read only if the handler
--- asks for them (`lazy`). The tables serve every call, so a handler may not add to them (a
--- field it set would hide the next event's), nor freeze them or change their metatable.
+-- asks for them (`lazy`). The tables serve every call, so a handler may not set a lazy field
+-- (it would hide the next events'), nor freeze the tables or change their metatable.
 local function read_only(what)
     return function(_, key)
         error(`{what} cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
     end
 end
--- `fields` holds the plain fields, so that dispatch sets keys that exist; players, which may be
--- nil (a tile nobody placed), are set with `rawset`.
+-- `fields` are the plain fields, there from the start so that dispatch sets keys that exist,
+-- which Luau does without looking at the metatable (one that was nil, a tile nobody placed,
+-- goes through `__newindex`). A flag telling dispatch's writes from a handler's would cost
+-- more than all the rest of a call.
 local function lazy_table(readers, fields)
     return setmetatable(fields, {
         __index = function(_, key)
@@ -251,7 +253,10 @@ local function lazy_table(readers, fields)
             if read then return read() end
             return nil
         end,
-        __newindex = read_only("an event"),
+        __newindex = function(t, key, value)
+            if readers[key] then read_only("an event")(t, key) end
+            rawset(t, key, value)
+        end,
         __metatable = "an event",
     })
 end
@@ -260,13 +265,13 @@ local e_tile = lazy_table({
     x = function() return rd(mail, 12) end,
     y = function() return rd(mail, 16) end,
     rotation = function() return rd(mail, 20) end,
-}, { index = 0 })
+}, { player = 0, index = 0 })
 local e_placed = lazy_table({
     at = function() return loc(12) end,
     from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
-}, { figure = 0, kind = "" })
-local e_returned = lazy_table({ from = function() return loc(12) end }, { figure = 0, kind = "" })
-local e_completed = lazy_table({}, { feature = 0, kind = "" })
+}, { figure = 0, player = 0, kind = "" })
+local e_returned = lazy_table({ from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" })
+local e_completed = lazy_table({}, { feature = 0, kind = "", completer = 0 })
 local e_scored = lazy_table({
     points = function()
         local n, points = rd(mail, 12), {}
@@ -274,8 +279,8 @@ local e_scored = lazy_table({
         return points
     end,
 }, { feature = 0, kind = "", completed = false })
-local e_part = lazy_table({}, { turn = 0, part = 0 })
-local e_turn = lazy_table({}, { turn = 0 })
+local e_part = lazy_table({}, { player = 0, turn = 0, part = 0 })
+local e_turn = lazy_table({}, { player = 0, turn = 0 })
 local e_scoring = lazy_table({
     cities = function() return list(24) end,
     strength = function() return list(28 + 4 * rd(mail, 24)) end,
@@ -290,8 +295,7 @@ local function figure_event(hook, e)
     local handler = handlers[hook]
     return function()
         local m = mail
-        e.figure, e.kind = rd(m, 0), names.figures[rd(m, 8)]
-        rawset(e, "player", player(rd(m, 4)))
+        e.figure, e.player, e.kind = rd(m, 0), player(rd(m, 4)), names.figures[rd(m, 8)]
         return handler(view, e, out)
     end
 end
@@ -300,8 +304,7 @@ local function install_dispatch()
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
         local m = mail
-        e.index = rd(m, 8)
-        rawset(e, "player", player(rd(m, 0)))
+        e.player, e.index = player(rd(m, 0)), rd(m, 8)
         return h(view, e, out)
     end
     dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
@@ -310,8 +313,7 @@ local function install_dispatch()
     dispatch[HOOK_FEATURE_COMPLETED] = function()
         local e = e_completed
         local m = mail
-        e.feature, e.kind = rd(m, 0), names.kinds[rd(m, 4)]
-        rawset(e, "completer", player(rd(m, 8)))
+        e.feature, e.kind, e.completer = rd(m, 0), names.kinds[rd(m, 4)], player(rd(m, 8))
         return completed(view, e, out)
     end
     local scored = handlers[HOOK_FEATURE_SCORED]
@@ -325,16 +327,14 @@ local function install_dispatch()
     dispatch[HOOK_TURN_PART_END] = function()
         local e = e_part
         local m = mail
-        e.turn, e.part = rd(m, 4), rd(m, 8)
-        rawset(e, "player", player(rd(m, 0)))
+        e.player, e.turn, e.part = player(rd(m, 0)), rd(m, 4), rd(m, 8)
         return part(view, e, out)
     end
     local turn = handlers[HOOK_TURN_END]
     dispatch[HOOK_TURN_END] = function()
         local e = e_turn
         local m = mail
-        e.turn = rd(m, 4)
-        rawset(e, "player", player(rd(m, 0)))
+        e.player, e.turn = player(rd(m, 0)), rd(m, 4)
         return turn(view, e, out)
     end
     local modify = handlers[HOOK_MODIFY_SCORE]
