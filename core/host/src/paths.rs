@@ -42,12 +42,31 @@ pub fn normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
-            Component::ParentDir => {
-                out.pop();
-            }
+            // Above the root is the root; above the start of a relative path is `..`.
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             Component::CurDir => {}
             other => out.push(other),
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalise;
+    use std::path::Path;
+
+    #[test]
+    fn dot_dot_is_folded_and_kept_where_it_leads_out() {
+        assert_eq!(normalise(Path::new("m/a/../b/./c")), Path::new("m/b/c"));
+        assert_eq!(normalise(Path::new("m/a/../../../etc/x")), Path::new("../etc/x"));
+        assert_eq!(normalise(Path::new("../../x")), Path::new("../../x"));
+        assert_eq!(normalise(Path::new("/a/../../etc")), Path::new("/etc"));
+    }
 }
