@@ -360,3 +360,33 @@ fn links_out_of_the_mod_are_not_followed_and_loops_end() {
     std::os::unix::fs::symlink(dir.join("kept.luau"), dir.join("secret.luau")).unwrap();
     load_mod(&root, "linked").unwrap();
 }
+
+#[test]
+fn a_require_cycle_is_named() {
+    let root = write_mod("cycle", &[("init.luau", "local a = require(\"a\")\n")]);
+    std::fs::write(root.join("cycle/a.luau"), "return require(\"b\")\n").unwrap();
+    std::fs::write(root.join("cycle/b.luau"), "return require(\"a\")\n").unwrap();
+    let err = load_mod(&root, "cycle").unwrap_err();
+    assert!(
+        err.contains("cycle/init.luau:1:") && err.contains("a require cycle: init.luau → a.luau → b.luau → a.luau"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_questions_take_no_commands_and_far_positions_hold_no_tile() {
+    // `can_place_tile` answers which placements are allowed: points given there would be lost.
+    let script = "meeple.on(\"can_place_tile\", function(view, tile, candidates, out)\n    \
+                  assert(view:tile_at(2 ^ 32, 0) == nil and view:neighbours(2 ^ 40, 1) == 0)\n    \
+                  out:add_points(1, 1)\nend)\n";
+    let root = write_mod("questions", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "questions").unwrap();
+    let err = match Game::new(loaded.rules.clone(), loaded.setup(1)) {
+        Ok(mut game) => game.apply(game.legal_actions()[0]).map(|_| ()).unwrap_err().to_string(),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("questions/init.luau:3: `can_place_tile` changes nothing: of the commands, only out:forbid"),
+        "{err}"
+    );
+}

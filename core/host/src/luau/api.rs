@@ -11,7 +11,7 @@ use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
-use meeple_core::{Command, HookKind, Interest, TileInfo, Value, View};
+use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 
@@ -461,13 +461,24 @@ pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
         return Ok(v);
     }
     let script = ctx.script.clone();
-    drop(ctx);
     let Some(source) = script.files.get(&path) else {
         return Err(rt(format!("require(\"{name}\"): no file `{path}` in expansion `{}`", script.id)));
     };
+    // A module being loaded is not cached yet: requiring it again would load it forever.
+    let mut loading = ctx.requiring.borrow_mut();
+    if loading.contains(&path) || path == script.entry {
+        let chain: Vec<&str> =
+            std::iter::once(script.entry.as_str()).chain(loading.iter().map(String::as_str)).collect();
+        return Err(rt(format!("require(\"{name}\"): a require cycle: {} → {path}", chain.join(" → "))));
+    }
+    loading.push(path.clone());
+    drop(loading);
+    drop(ctx);
     let chunk =
         lua.load(source.as_str()).set_name(format!("@{}/{path}", script.id)).set_mode(mlua::chunk::ChunkMode::Text);
-    let value: LuaValue = chunk.call(())?;
+    let value: mlua::Result<LuaValue> = chunk.call(());
+    context(lua)?.requiring.borrow_mut().pop();
+    let value = value?;
     let value = if value.is_nil() { LuaValue::Boolean(true) } else { value };
     cache.raw_set(path, value.clone())?;
     Ok(value)
@@ -662,31 +673,31 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua.create_function(|lua, (_self, p, points, cat): (LuaValue, i64, i32, Option<String>)| {
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
-                        out.push(Command::AddPoints { player: player_in(v, p)?, points, category });
-                        Ok(())
+                        give(out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
                     })
                 })?
             }
             "give_tokens" => lua.create_function(|lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
                 with_out(lua, |out, v, ctx| {
                     let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
-                    out.push(Command::GiveTokens { player: player_in(v, p)?, token, count });
-                    Ok(())
+                    give(out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
                 })
             })?,
             "place_figure" => {
                 lua.create_function(|lua, (_self, p, kind, target): (LuaValue, i64, String, Table)| {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
-                        out.push(Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? });
-                        Ok(())
+                        give(
+                            out,
+                            ctx,
+                            Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? },
+                        )
                     })
                 })?
             }
             "move_figure" => lua.create_function(|lua, (_self, figure, target): (LuaValue, u16, Table)| {
-                with_out(lua, |out, v, _| {
-                    out.push(Command::MoveFigure { figure, to: target_from(v, &target)? });
-                    Ok(())
+                with_out(lua, |out, v, ctx| {
+                    give(out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
                 })
             })?,
             "set_aside" => {
@@ -699,10 +710,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             })?,
             "extra_turn_part" => lua.create_function(|lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
             "extra_turn" => lua.create_function(|lua, (_self, p): (LuaValue, i64)| {
-                with_out(lua, |out, v, _| {
-                    out.push(Command::ExtraTurn { player: player_in(v, p)? });
-                    Ok(())
-                })
+                with_out(lua, |out, v, ctx| give(out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
             "set_storage" => lua.create_function(|lua, (_self, key, value): (LuaValue, String, LuaValue)| {
                 let value = from_lua(&value, 0)?;
@@ -720,16 +728,14 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     if ctx.hook() != Some(HookKind::ModifyScore) {
                         return Err(rt("out:set_score is only available in modify_score"));
                     }
-                    out.push(Command::SetScore { player: player_in(v, p)?, points });
-                    Ok(())
+                    give(out, ctx, Command::SetScore { player: player_in(v, p)?, points })
                 })
             })?,
             "ask" => lua.create_function(
                 |lua, (_self, p, kind, options, data): (LuaValue, i64, String, Vec<String>, Option<LuaValue>)| {
                     let data = data.map(|d| from_lua(&d, 0)).transpose()?.unwrap_or_default();
-                    with_out(lua, |out, v, _| {
-                        out.push(Command::Ask { player: player_in(v, p)?, kind, options, data });
-                        Ok(())
+                    with_out(lua, |out, v, ctx| {
+                        give(out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
                     })
                 },
             )?,
@@ -773,14 +779,26 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
 }
 
 fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
-    with_out(lua, |out, _, _| {
-        // Commands are Rust memory, which the VM's memory limit does not see.
-        if out.len() >= MAX_COMMANDS {
-            return Err(rt(format!("a hook call may give at most {MAX_COMMANDS} commands")));
-        }
-        out.push(c);
-        Ok(())
-    })
+    with_out(lua, |out, _, ctx| give(out, ctx, c))
+}
+
+/// Adds a command to the sink, if the hook takes commands and has room for one more.
+fn give(out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
+    // The questions change nothing: what they are given would be dropped without a word.
+    let only = match ctx.hook() {
+        Some(HookKind::CanPlaceTile) => Some("out:forbid"),
+        Some(HookKind::FigureActions) => Some("out:offer"),
+        _ => None,
+    };
+    if let (Some(only), Some(hook)) = (only, ctx.hook()) {
+        return Err(rt(format!("`{}` changes nothing: of the commands, only {only} is available there", hook.name())));
+    }
+    // Commands are Rust memory, which the VM's memory limit does not see.
+    if out.len() >= MAX_COMMANDS {
+        return Err(rt(format!("a hook call may give at most {MAX_COMMANDS} commands")));
+    }
+    out.push(c);
+    Ok(())
 }
 
 /// The most commands one hook call may give.

@@ -48,6 +48,14 @@ impl Stack {
         Ok(v)
     }
 
+    /// The position given as the first two arguments; `None` for one no board reaches (`as`
+    /// would fold 2^32 onto 0, and a neighbour of i32::MAX overflows).
+    fn pos(&self) -> Result<Option<Pos>, String> {
+        const FAR: i64 = 1 << 20;
+        let (x, y) = (self.int(1, "x")?, self.int(2, "y")?);
+        Ok(((-FAR..=FAR).contains(&x) && (-FAR..=FAR).contains(&y)).then(|| Pos::new(x as i32, y as i32)))
+    }
+
     fn type_name(&self, index: c_int) -> String {
         // SAFETY: as in `int`; the type name is a static C string.
         #[allow(unsafe_code)]
@@ -361,8 +369,8 @@ fast_functions! {
         tile_out(s, v, u16::try_from(index).ok().and_then(|i| v.placed(i)))
     },
     tile_at => |s, v, _| {
-        let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
-        tile_out(s, v, v.tile_at(pos))
+        let pos = s.pos()?;
+        tile_out(s, v, pos.and_then(|pos| v.tile_at(pos)))
     },
     segment_ids => |s, v, _| {
         let t = s.placed(1, v)?;
@@ -442,8 +450,8 @@ fast_functions! {
         s.figures_out(v, &figures)
     },
     neighbours => |s, v, _| {
-        let pos = Pos::new(s.int(1, "x")? as i32, s.int(2, "y")? as i32);
-        s.int_out(v.neighbours(pos) as i64)
+        let pos = s.pos()?;
+        s.int_out(pos.map_or(0, |pos| v.neighbours(pos)) as i64)
     },
 }
 

@@ -79,6 +79,8 @@ pub(crate) struct Ctx {
     pub figure_kind: LastName,
     /// The token the view's functions resolved last.
     pub token: LastName,
+    /// The modules being loaded, outermost first (to find a require cycle).
+    pub requiring: RefCell<Vec<String>>,
     /// Registration mistakes met while the script loads, kept so that all of them are reported
     /// together once the entry file has run rather than only the first.
     registration: RefCell<Vec<HookError>>,
@@ -486,6 +488,7 @@ impl Vm {
             figure_kind: LastName::default(),
             token: LastName::default(),
             registration: RefCell::new(Vec::new()),
+            requiring: RefCell::new(Vec::new()),
         });
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
