@@ -227,3 +227,26 @@ fn code_that_keeps_state_between_calls_is_found() {
     );
     assert!(found[0].contains("boom"), "{found:#?}");
 }
+
+#[test]
+fn empty_and_repeated_names_in_lists_are_refused() {
+    let dir = template_copy("lists", "chapels", |name, text| match name {
+        "expansion.toml" => {
+            text.replace("api = 1\n", "api = 1\ncategories = [\"\", \"chapels\", \"chapels\"]\n").replace(
+                "tileset = \"tiles.toml\"         # tiles of its own, beside this file\n",
+                "tileset = \"tiles.toml\"\nwith = [\"chapels\"]\n",
+            ) + "\n[options.colour]\ntype = \"enum\"\nvalues = [\"red\", \"red\"]\ndefault = \"red\"\n"
+        }
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(
+        found,
+        [
+            "expansion.toml:9: `categories` holds an empty name",
+            "expansion.toml:9: `categories` names `chapels` twice",
+            "expansion.toml:14: `with` names the expansion itself",
+            "expansion.toml:28: `values` names `red` twice",
+        ]
+    );
+}

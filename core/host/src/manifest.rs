@@ -357,7 +357,8 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
     m.depends = relation(doc, &mut t, "depends", m);
     m.optional_depends = relation(doc, &mut t, "optional_depends", m);
     m.conflicts = relation(doc, &mut t, "conflicts", m);
-    m.categories = t.str_list(doc, "categories").unwrap_or_default().iter().map(|c| c.value.to_string()).collect();
+    let categories = t.str_list(doc, "categories").unwrap_or_default();
+    m.categories = distinct(doc, &categories, "`categories`").into_iter().map(String::from).collect();
     *editions = t.str_list(doc, "editions").unwrap_or_default();
     if editions.is_empty() {
         editions.push(At { value: "default", span: t.span() });
@@ -376,6 +377,21 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
         None => editions[0].value.to_string(),
     };
     t.finish(doc);
+}
+
+/// The non-empty strings of a list, each once; an empty one or a repeat is reported.
+fn distinct<'v>(doc: &mut Doc<'_>, list: &[At<&'v str>], what: &str) -> Vec<&'v str> {
+    let mut out: Vec<&str> = Vec::new();
+    for s in list {
+        if s.value.is_empty() {
+            doc.error(s.span.clone(), format!("{what} holds an empty name"));
+        } else if out.contains(&s.value) {
+            doc.error(s.span.clone(), format!("{what} names `{}` twice", s.value));
+        } else {
+            out.push(s.value);
+        }
+    }
+    out
 }
 
 /// `depends`, `optional_depends` or `conflicts` (read in that order): other expansions' ids,
@@ -421,7 +437,10 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
         if let Some(first) = with.first() {
             mark(doc, m, key("with"), &first.span);
         }
-        let with: Vec<String> = with.iter().map(|s| s.value.to_string()).collect();
+        for own in with.iter().filter(|w| w.value == m.id) {
+            doc.error(own.span.clone(), "`with` names the expansion itself");
+        }
+        let with: Vec<String> = distinct(doc, &with, "`with`").into_iter().map(String::from).collect();
         let mut if_chosen = Vec::new();
         for v in et.array(doc, "if_chosen").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
             let Some(mut ct) = doc.table_in(v, "an [[if_chosen]] entry") else { continue };
@@ -560,7 +579,13 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
         .map(|a| {
             a.value
                 .iter()
-                .filter_map(|f| integer(f.get_ref()).filter(|n| (0..=255).contains(n)).map(|n| n as u8))
+                .filter_map(|f| match integer(f.get_ref()).filter(|n| (1..=255).contains(n)) {
+                    Some(n) => Some(n as u8),
+                    None => {
+                        doc.error(f.span(), "a face is a number from 1 to 255");
+                        None
+                    }
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -669,8 +694,8 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
                 Some(OptionType::Int { min, max: max.map_or(i64::MAX, |n| n.value) })
             }
             Some(k) if k.value == "enum" => {
-                let values: Vec<String> =
-                    ot.str_list(doc, "values").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
+                let values = ot.str_list(doc, "values").unwrap_or_default();
+                let values: Vec<String> = distinct(doc, &values, "`values`").into_iter().map(String::from).collect();
                 if values.is_empty() {
                     doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value));
                 }

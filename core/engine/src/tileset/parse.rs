@@ -234,6 +234,9 @@ fn read_counts(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, editions: &[At<&str>], 
     match v.get_ref() {
         DeValue::Table(_) => {
             let per = doc.table_in(v, "`count`")?;
+            if per.entries().next().is_none() {
+                doc.error(v.span(), format!("{what}: `count = {{ }}` names no edition; give one, as `{{ C3 = 2 }}`"));
+            }
             for (ed, n) in per.entries() {
                 let Some(i) = editions.iter().position(|x| x.value == ed.value) else {
                     doc.error(ed.span.clone(), unknown_edition(ed.value, editions));
@@ -578,6 +581,9 @@ fn references(
     let mut out = Vec::new();
     for n in names {
         match g.segments.iter().position(|s| s.id.value == n.value) {
+            Some(i) if out.contains(&(i as u8)) => {
+                doc.error(n.span.clone(), format!("{what}: `{key}` names `{}` twice", n.value))
+            }
             Some(i) if g.segments[i].kind == kind => out.push(i as u8),
             Some(i) => doc.error(
                 n.span.clone(),
@@ -675,6 +681,17 @@ mod tests {
         assert!(at("t.toml:12:6: tile id `A` is used twice"), "{errs:#?}");
         assert!(at("t.toml:15:100: tile `A`: port EL is covered by both `c` and `f`"), "{errs:#?}");
         assert!(!errs.iter().any(|e| e.contains("start tile")), "A is defined, with problems: {errs:#?}");
+    }
+
+    #[test]
+    fn an_empty_count_and_a_city_named_twice_are_refused() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"E\"\ncount = {{ }}\nsides = \"CFFF\"\nsegments = [{{ id = \"c\", kind = \"city\", sides = [\"N\"] }}, {{ id = \"f\", kind = \"field\", halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"c\", \"c\"] }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(errs.len(), 2, "{errs:#?}");
+        assert!(errs[0].starts_with("t.toml:6:9: tile `E`: `count = { }` names no edition"), "{errs:#?}");
+        assert!(errs[1].contains("tile `E`: `cities` names `c` twice"), "{errs:#?}");
     }
 
     #[test]
