@@ -73,7 +73,10 @@ pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
     let named = mods.iter().map(|m| ("--mods", m)).chain(from_env.iter().map(|m| ("MEEPLE_MODS", m)));
     let missing: Vec<String> = named
         .filter(|(_, dir)| !dir.as_os_str().is_empty() && !dir.is_dir())
-        .map(|(from, dir)| format!("{from}: {}: no such folder", dir.display()))
+        .map(|(from, dir)| {
+            let what = if dir.exists() { "not a folder (give the folder that holds mods)" } else { "no such folder" };
+            format!("{from}: {}: {what}", dir.display())
+        })
         .collect();
     if missing.is_empty() { Ok(()) } else { Err(CliError::Usage(missing.join("\n"))) }
 }
