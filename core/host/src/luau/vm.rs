@@ -842,10 +842,10 @@ fn overrun(budget: &Budget, what: Overrun) -> String {
     let limits = &budget.limits;
     match what {
         Overrun::Steps => {
-            format!("the script ran for more than {} steps in one hook call (an endless loop?)", limits.steps)
+            format!("the script ran for more than {} steps in one call (an endless loop?)", limits.steps)
         }
         Overrun::Memory => format!("the script ran out of memory (more than {} MiB)", limits.memory >> 20),
-        Overrun::Wall => format!("the script ran for more than {:.1} s in one hook call", limits.wall.as_secs_f64()),
+        Overrun::Wall => format!("the script ran for more than {:.1} s in one call", limits.wall.as_secs_f64()),
     }
 }
 
@@ -951,13 +951,29 @@ fn describe(e: &mlua::Error) -> (String, Option<String>) {
             };
             // The allocator's refusal, with the traceback the message handler could add.
             let out_of_memory = matches!(e, mlua::Error::MemoryError(_)) || msg.ends_with(super::raw::OUT_OF_MEMORY);
-            (if out_of_memory { OUT_OF_MEMORY.to_string() } else { msg.to_string() }, tb)
+            let msg = if out_of_memory { OUT_OF_MEMORY.to_string() } else { not_a_message(msg) };
+            (msg, tb)
         }
         mlua::Error::WithContext { context, cause } => {
             let (m, tb) = describe(cause);
             (format!("{context}: {m}"), tb)
         }
         other => (other.to_string(), None),
+    }
+}
+
+/// An error raised with a value that is no message, as mlua shows it while a script loads
+/// (`table: 0x2000…`, `nil`), said as the message handler says it during hooks.
+fn not_a_message(msg: &str) -> String {
+    let kind = match msg.split_once(": 0x") {
+        Some((kind, address)) if address.chars().all(|c| c.is_ascii_hexdigit()) => kind,
+        _ => msg,
+    };
+    match kind {
+        "nil" | "table" | "function" | "userdata" | "thread" | "buffer" => {
+            format!("error() was given a {kind}, not a message: pass a string")
+        }
+        _ => msg.to_string(),
     }
 }
 
