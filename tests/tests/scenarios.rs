@@ -71,3 +71,14 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let err = failure_of("rotation.toml", text);
     assert!(err.contains("`place = \"E at 0,1 r6\"`: expected \"<tile> at <x>,<y> r<0-3>\""), "{err}");
 }
+
+#[test]
+fn a_broken_step_does_not_hide_the_game_tables_problems() {
+    let err = failure_of(
+        "broken-step.toml",
+        "description = \"x\"\n[game]\nplayers = 1\ncolour = \"red\"\n[[step]]\nbogus = 1\n",
+    );
+    assert!(err.contains("broken-step.toml:3:11: a game needs 2 to 6 players, not 1"), "{err}");
+    assert!(err.contains("broken-step.toml:4:1: unknown key `colour`"), "{err}");
+    assert!(err.contains("bad scenario file: ") && err.contains("bogus"), "{err}");
+}

@@ -157,8 +157,12 @@ struct Expect {
 /// the first step whose expectations failed, and every expectation of it that failed.
 pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let sc: Scenario = toml::from_str(&text).map_err(|e| format!("bad scenario file: {e}"))?;
     let (config, problems) = GameConfig::parse_table(&path.display().to_string(), &text, "game");
+    // The `[game]` table's problems are reported with the rest's, not one run later.
+    let sc: Scenario = toml::from_str(&text).map_err(|e| {
+        let game = if problems.is_empty() { String::new() } else { format!("{problems}\n") };
+        format!("{game}bad scenario file: {e}")
+    })?;
     let loaded = crate::load::with_problems(problems, load(&config)).map_err(|r| r.to_string())?;
     let names = loaded.config.players.clone();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
