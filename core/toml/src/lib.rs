@@ -105,10 +105,10 @@ impl<'s> Doc<'s> {
             if e.message() == "duplicate key" {
                 // The parser keeps the first and every key stays in its own table: what follows
                 // is read as written, so its own problems are still reported.
-                doc.error(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
+                doc.record(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
             } else {
                 doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
-                doc.error(span, format!("TOML syntax: {}", e.message().trim_end()));
+                doc.record(span, format!("TOML syntax: {}", e.message().trim_end()));
             }
         }
         doc
@@ -125,9 +125,19 @@ impl<'s> Doc<'s> {
     }
 
     /// Records a problem at `span`.
+    ///
+    /// A problem past a syntax error is dropped: there, recovery may have cut a list short or
+    /// put a key in another table, and the problem may be its echo (`players = ["a", "b"`
+    /// followed by more lines reads on as one list). It shows once the syntax is mended.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
+        if !self.broken_from.is_some_and(|b| span.start > b) {
+            self.record(span, message.into());
+        }
+    }
+
+    fn record(&mut self, span: Span, message: String) {
         let (line, col) = self.line_col(span.start);
-        self.diagnostics.push(Diagnostic { file: self.name.clone(), line, col, message: message.into() });
+        self.diagnostics.push(Diagnostic { file: self.name.clone(), line, col, message });
     }
 
     /// 1-based line and column of a byte offset in this document.
@@ -362,11 +372,9 @@ impl<'t, 's> Table<'t, 's> {
     /// Reports keys that were never asked for, naming the expected ones.
     pub fn finish(self, doc: &mut Doc<'_>) {
         // A key past a syntax error may only look unknown because the error moved it (`[base`
-        // without its `]` leaves `edition` at the top): the syntax error is reported instead.
-        let broken_from = doc.broken_from;
-        let misplaced = |k: &Spanned<_>| broken_from.is_some_and(|b| k.span().start >= b);
+        // without its `]` leaves `edition` at the top): `Doc::error` drops it.
         for (k, _) in self.map.iter() {
-            if !self.asked.contains(&k.get_ref().as_ref()) && !misplaced(k) {
+            if !self.asked.contains(&k.get_ref().as_ref()) {
                 let mut expected = self.asked.clone();
                 expected.sort_unstable();
                 let expected = if expected.is_empty() {
@@ -411,6 +419,18 @@ mod tests {
         assert_eq!(at("ab\ncd", 99), (2, 3), "past the end: the end");
         assert_eq!(at("é\nx", 3), (2, 1));
         assert_eq!(at("aé=", 2), (1, 2), "inside a character: at it");
+    }
+
+    #[test]
+    fn past_a_syntax_error_only_syntax_is_reported() {
+        // The unclosed list reads on over the next lines: `seed` would look like a bad name.
+        let mut doc = Doc::parse("t.toml", "players = [\"a\", \"b\"\nseed = true\nyyy = 1\n");
+        let root = doc.root();
+        let mut t = doc.table(&root, "the file");
+        let _ = t.str_list(&mut doc, "players");
+        t.finish(&mut doc);
+        let report = doc.finish().unwrap_err();
+        assert!(report.diagnostics.iter().all(|d| d.message.starts_with("TOML syntax")), "{report}");
     }
 
     #[test]
