@@ -299,7 +299,7 @@ fn can_place_tile_reads_candidates_and_forbids_some() {
 fn what_one_call_allocates_at_once_is_refused_at_the_allocator() {
     // Two buffers of a GiB each, made by C functions between two interrupts: the allocator's
     // hard limit refuses the first.
-    attack_fails("huge-alloc", "ran out of memory", "buffer.create(2 ^ 30 - 1)");
+    attack_fails("huge-alloc", "ran out of memory (its VM's hard limit", "buffer.create(2 ^ 30 - 1)");
 }
 
 #[test]
@@ -323,6 +323,10 @@ fn slow_c_functions_are_stopped_by_the_clock() {
 #[test]
 fn event_tables_cannot_be_changed_or_frozen() {
     attack_fails("write-event", "an event cannot be changed (field 'at')", "event.at = { kind");
+    let mut game = sandbox_game("write-event");
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+    assert_eq!(e.message, "an event cannot be changed (field 'at'): copy what you need", "no prelude line in it");
     attack_fails("freeze-event", "table has a protected metatable", "table.freeze(event)");
 }
 
@@ -333,12 +337,25 @@ fn storage_is_bounded() {
 
 #[test]
 fn points_beyond_a_million_are_refused() {
-    let mut game = sandbox_game("points-overflow");
+    for (attack, points) in [("points-overflow", "2147483647"), ("points-underflow", "-2147483648")] {
+        let mut game = sandbox_game(attack);
+        let before = game.state().hash();
+        let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+        let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+        assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("lua-sandbox", "figure_placed"));
+        assert!(e.message.contains(&format!("at most 1000000 points either way, not {points}")), "{err}");
+        assert_eq!(game.state().hash(), before, "{attack}: the game is unchanged");
+    }
+}
+
+#[test]
+fn storage_holds_64_kib_in_all() {
+    // Fourteen values of 5 000 bytes, each allowed on its own: the fourteenth is one too many.
+    let mut game = sandbox_game("storage-fill");
     let before = game.state().hash();
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
-    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
-    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("lua-sandbox", "figure_placed"));
-    assert!(e.message.contains("at most 1000000 points either way, not 2147483647"), "{err}");
+    assert!(err.to_string().contains("SetStorage { key: \"k14\""), "{err}");
+    assert!(err.to_string().contains("an expansion's storage holds at most 64 KiB"), "{err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
 }
 

@@ -794,7 +794,7 @@ impl Game {
             }
             for c in cmds {
                 match c {
-                    Command::SetScore { points, .. } if points.abs() > MAX_POINTS => {
+                    Command::SetScore { points, .. } if points.unsigned_abs() > MAX_POINTS.unsigned_abs() => {
                         let why = format!("at most {MAX_POINTS} points either way, not {points}");
                         return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
                     }
@@ -1002,7 +1002,7 @@ impl Game {
                         format!("unknown score category; known: {}", self.rules.categories().join(", ")),
                     );
                 };
-                if points.abs() > MAX_POINTS {
+                if points.unsigned_abs() > MAX_POINTS.unsigned_abs() {
                     return bad(self, &c, format!("at most {MAX_POINTS} points either way, not {points}"));
                 }
                 let st = &mut self.state;
@@ -1097,12 +1097,14 @@ impl Game {
                 Ok(())
             }
             Command::SetStorage { key, value } => {
-                let store = &self.state.storage[e as usize];
-                let others: usize = store.iter().filter(|(k, _)| *k != key).map(|(k, v)| k.len() + v.size()).sum();
-                if others + key.len() + value.size() > MAX_STORAGE {
+                let removed = self.state.storage[e as usize].get(key).map_or(0, |v| key.len() + v.size());
+                let added = if *value == crate::value::Value::Null { 0 } else { key.len() + value.size() };
+                let bytes = self.state.storage_bytes[e as usize] - removed + added;
+                if bytes > MAX_STORAGE {
                     let why = format!("an expansion's storage holds at most {} KiB", MAX_STORAGE >> 10);
                     return bad(self, &c, why);
                 }
+                self.state.storage_bytes[e as usize] = bytes;
                 let store = &mut self.state.storage[e as usize];
                 if *value == crate::value::Value::Null {
                     store.remove(key);
@@ -1215,6 +1217,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         tokens: vec![0; players as usize * rules.tokens().len()],
         token_supply: rules.tokens().iter().map(|t| t.supply as i32).collect(),
         storage: vec![BTreeMap::new(); n_exp],
+        storage_bytes: vec![0; n_exp],
         storage_versions: vec![0; n_exp],
         bag,
         first,

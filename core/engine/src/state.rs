@@ -125,6 +125,8 @@ pub struct GameState {
     pub(crate) token_supply: Vec<i32>,
     /// Per expansion: its stored values.
     pub(crate) storage: Vec<BTreeMap<String, Value>>,
+    /// Per expansion: the size of its storage, keys and values (see [`Value::size`]).
+    pub(crate) storage_bytes: Vec<usize>,
     /// Per expansion: the version of its storage (see [`GameState::storage_version`]).
     pub(crate) storage_versions: Vec<u64>,
     /// Tiles still to draw; drawn from the back when the order is fixed.

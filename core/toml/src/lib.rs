@@ -88,6 +88,8 @@ pub struct Doc<'s> {
     diagnostics: Vec<Diagnostic>,
     /// Where the first syntax error is: past it, recovery may have put keys in the wrong table.
     broken_from: Option<usize>,
+    /// Problems dropped past a syntax error (see [`Doc::error`]).
+    dropped: usize,
     /// The byte offset where each line starts: a long file with many problems locates each in
     /// a binary search, not a scan from the top.
     line_starts: Vec<usize>,
@@ -98,7 +100,8 @@ impl<'s> Doc<'s> {
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
         let (root, errors) = DeTable::parse_recoverable(text);
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let mut doc = Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None, line_starts };
+        let mut doc =
+            Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None, dropped: 0, line_starts };
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
@@ -130,7 +133,9 @@ impl<'s> Doc<'s> {
     /// put a key in another table, and the problem may be its echo (`players = ["a", "b"`
     /// followed by more lines reads on as one list). It shows once the syntax is mended.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        if !self.broken_from.is_some_and(|b| span.start > b) {
+        if self.broken_from.is_some_and(|b| span.start > b) {
+            self.dropped += 1;
+        } else {
             self.record(span, message.into());
         }
     }
@@ -148,9 +153,9 @@ impl<'s> Doc<'s> {
         (line, self.text[start..offset].chars().count() + 1)
     }
 
-    /// How many problems have been recorded so far.
+    /// How many problems have been found so far, those dropped past a syntax error included.
     pub fn error_count(&self) -> usize {
-        self.diagnostics.len()
+        self.diagnostics.len() + self.dropped
     }
 
     /// True when a problem has been recorded.

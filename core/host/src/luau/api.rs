@@ -791,6 +791,11 @@ fn give(out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
         _ => None,
     };
     if let (Some(only), Some(hook)) = (only, ctx.hook()) {
+        // A log line changes nothing either, and is what one debugs a question with.
+        if let Command::Log { message } = &c {
+            tracing::info!(target: "meeple::script", expansion = %ctx.script.id, "{message}");
+            return Ok(());
+        }
         return Err(rt(format!("`{}` changes nothing: of the commands, only {only} is available there", hook.name())));
     }
     // Commands are Rust memory, which the VM's memory limit does not see.

@@ -53,7 +53,7 @@ pub fn lua_api_markdown() -> String {
     s +=
         "replay) and works only inside hooks. Not available: `os`, `io`, `loadstring`, `load`, `getfenv`, `setfenv`,\n";
     s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
-    s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated), and\n";
+    s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
     s += "a hook call gives at most 10 000 commands (`can_place_tile` and `figure_actions` only `out:forbid` and\n";
     s += "`out:offer`). The lazy fields of events and the candidate list are read-only. Scripts keep\n";
     s += "no state between calls (`meeple check` plays a game twice to find some that do): use `out:set_storage` and\n";

@@ -309,9 +309,12 @@ impl LastName {
 fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut stack = Stack { state, name, pushed: 0 };
-        current(|view, ctx| body(&mut stack, view, ctx).map_err(mlua::Error::runtime))
-            .map(|()| stack.pushed)
-            .map_err(|e| e.to_string())
+        current(|view, ctx| {
+            room(state, ctx).map_err(mlua::Error::runtime)?;
+            body(&mut stack, view, ctx).map_err(mlua::Error::runtime)
+        })
+        .map(|()| stack.pushed)
+        .map_err(|e| e.to_string())
     }));
     let message = match outcome {
         Ok(Ok(pushed)) => return pushed,
@@ -319,6 +322,21 @@ fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
         Err(_) => format!("view:{name}: internal error"),
     };
     raise(state, message)
+}
+
+/// What a view function pushes is small, and the allocator must not refuse it: a refusal is a
+/// Luau error, a C++ exception, and one that reaches `catch_unwind` aborts the process. So a
+/// function runs only with this much room below the VM's hard limit; its answer takes a few KiB.
+const ROOM: usize = 1 << 20;
+
+fn room(state: *mut lua_State, ctx: &Ctx) -> Result<(), String> {
+    // SAFETY: asks the running state its size; allocates nothing.
+    #[allow(unsafe_code)]
+    let used = unsafe { ffi::lua_gc(state, ffi::LUA_GCCOUNT, 0) } as usize * 1024;
+    if used + ROOM > ctx.script.limits.hard_memory() {
+        return Err(format!("the script ran out of memory (its VM holds {} MiB)", used >> 20));
+    }
+    Ok(())
 }
 
 fn raise(state: *mut lua_State, message: String) -> ! {

@@ -37,13 +37,21 @@ use std::time::Duration;
 /// Limits every script VM runs under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Memory a VM may allocate, in bytes.
+    /// Memory a VM may hold, in bytes, garbage aside; it may allocate twice this
+    /// ([`Limits::hard_memory`]).
     pub memory: usize,
     /// Interrupts (function calls and loop iterations, counted by Luau) one hook call may take.
     /// Deterministic: a script that exceeds it fails at the same point on every machine.
     pub steps: u64,
     /// Wall-clock backstop for one hook call, for work that interrupts cannot see.
     pub wall: Duration,
+}
+
+impl Limits {
+    /// What the allocator lets a VM have at most, garbage included: twice what it may hold.
+    pub fn hard_memory(&self) -> usize {
+        self.memory * 2
+    }
 }
 
 impl Default for Limits {

@@ -172,7 +172,7 @@ unsafe fn printable(state: *mut lua_State) -> bool {
 }
 
 /// Luau's message for an allocation its allocator refused.
-pub(crate) const OUT_OF_MEMORY: &str = "not enough memory";
+pub(crate) const LUAU_OUT_OF_MEMORY: &str = "not enough memory";
 
 /// The message handler: as mlua's, leaves the errors of Rust callbacks (which carry their own
 /// traceback) as they are and turns anything else into its message followed by a traceback.
@@ -189,7 +189,7 @@ unsafe extern "C-unwind" fn traceback(state: *mut lua_State) -> c_int {
         // the traceback, which says where, has room.
         if ffi::lua_type(state, -1) == ffi::LUA_TSTRING {
             let text = std::ffi::CStr::from_ptr(ffi::lua_tolstring(state, -1, std::ptr::null_mut()));
-            if text.to_bytes() == OUT_OF_MEMORY.as_bytes() {
+            if text.to_bytes() == LUAU_OUT_OF_MEMORY.as_bytes() {
                 ffi::lua_gc(state, ffi::LUA_GCCOLLECT, 0);
             }
         }

@@ -28,6 +28,7 @@ use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What a hook handler receives besides the view and the sink.
@@ -44,18 +45,22 @@ struct Budget {
     limits: Limits,
     /// Interrupts left in this call; `limits.steps - left` have been charged.
     left: Cell<u64>,
-    started: Cell<Option<Instant>>,
+    /// When the call started, on the [`coarse_ms`] clock.
+    started_ms: Cell<u64>,
+    /// Bytes the VM held after the last collection the checks made.
+    collected: Cell<usize>,
 }
 
 impl Budget {
     fn new(limits: Limits) -> Budget {
-        Budget { limits, left: Cell::new(limits.steps), started: Cell::new(None) }
+        start_clock();
+        Budget { limits, left: Cell::new(limits.steps), started_ms: Cell::new(0), collected: Cell::new(0) }
     }
 
     /// A fresh budget for one call, charged by the interrupt while the result lives.
     fn start(&self) -> Running {
         self.left.set(self.limits.steps);
-        self.started.set(None);
+        self.started_ms.set(coarse_ms());
         Running::new(self)
     }
 }
@@ -239,11 +244,6 @@ end
 -- fields into the table and calls the handler. Lists and locations are read only if the handler
 -- asks for them (`lazy`). The tables serve every call, so a handler may not set a lazy field
 -- (it would hide the next events'), nor freeze the tables or change their metatable.
-local function read_only(what)
-    return function(_, key)
-        error(`{what} cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
-    end
-end
 -- `fields` are the plain fields, there from the start so that dispatch sets keys that exist,
 -- which Luau does without looking at the metatable (one that was nil, a tile nobody placed,
 -- goes through `__newindex`). A flag telling dispatch's writes from a handler's would cost
@@ -256,7 +256,9 @@ local function lazy_table(readers, fields)
             return nil
         end,
         __newindex = function(t, key, value)
-            if readers[key] then read_only("an event")(t, key) end
+            if readers[key] then
+                error(`an event cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
+            end
             rawset(t, key, value)
         end,
         __metatable = "an event",
@@ -360,7 +362,9 @@ local candidates = setmetatable({}, {
     __index = function(_, i) return fetched()[i] end,
     __len = function() return #fetched() end,
     __iter = function() return next, fetched() end,
-    __newindex = read_only("the candidate list"),
+    __newindex = function(_, key)
+        error(`the candidate list cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
+    end,
     __metatable = "the candidate list",
 })
 local function set_names(t) names = t end
@@ -497,8 +501,9 @@ impl Vm {
         api::install(&lua, script).map_err(fail)?;
         lua.sandbox(true).map_err(fail)?;
         // The hard limit: what one C function allocates at once (`buffer.create`,
-        // `string.rep`) is refused there. The interrupt holds scripts to half of it.
-        lua.set_memory_limit(script.limits.memory * 2).map_err(fail)?;
+        // `string.rep`) is refused there. The interrupt holds scripts to half of it. It is
+        // lifted while the VM is set up below, whose calls are not protected.
+        lua.set_memory_limit(script.limits.hard_memory()).map_err(fail)?;
 
         let entry = &script.entry;
         let chunk =
@@ -513,6 +518,7 @@ impl Vm {
         if !problems.is_empty() {
             return Err(LoadErrors(problems));
         }
+        lua.set_memory_limit(0).map_err(fail)?;
 
         let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
         let only: Table = lua.named_registry_value(api::ONLY).map_err(fail)?;
@@ -560,14 +566,23 @@ impl Vm {
             let target = caller.keep(&lua, dispatch.as_ref().unwrap_or(handler)).map_err(fail)?;
             targets[hook as usize] = Some(target);
         }
+        let (view_ref, out_ref) = (caller.keep(&lua, &view).map_err(fail)?, caller.keep(&lua, &out).map_err(fail)?);
+        let candidates = caller.keep(&lua, &candidates).map_err(fail)?;
+        // What the script keeps once loaded counts against what it may hold.
+        lua.gc_collect().map_err(fail)?;
+        if lua.used_memory() > script.limits.memory {
+            let why = format!("the script holds more than {} MiB once loaded", script.limits.memory >> 20);
+            return Err(LoadErrors(vec![fail(mlua::Error::runtime(why))]));
+        }
+        lua.set_memory_limit(script.limits.hard_memory()).map_err(fail)?;
         Ok(Vm {
             interest,
             on_board,
             handlers,
             targets,
-            view_ref: caller.keep(&lua, &view).map_err(fail)?,
-            out_ref: caller.keep(&lua, &out).map_err(fail)?,
-            candidates: caller.keep(&lua, &candidates).map_err(fail)?,
+            view_ref,
+            out_ref,
+            candidates,
             caller,
             view,
             out,
@@ -788,45 +803,69 @@ fn charge(budget: &Budget, heap: impl FnOnce() -> Heap) -> Option<String> {
     }
     budget.left.set(left - 1);
     let ticks = budget.limits.steps - (left - 1);
-    // Memory is read every 8th interrupt: an allocation between two reads is bounded by Luau's
-    // own limits (a string of at most 1 GiB), and the limit is a guard, not an accounting.
+    // Memory and the clock are read every 8th interrupt: an allocation between two reads is
+    // bounded by the allocator's hard limit.
     if !ticks.is_multiple_of(8) {
         return None;
     }
-    check(budget, ticks, heap())
+    check(budget, heap())
 }
 
 /// The VM's heap, as the interrupt sees it.
 struct Heap {
     /// KiB allocated, garbage included.
     used_kib: usize,
-    /// Collects all garbage; the KiB still allocated.
-    collect: fn(*mut mlua::lua_State) -> usize,
+    /// The running state, whose garbage [`collect`] can free.
     state: *mut mlua::lua_State,
 }
 
-/// The checks of every 8th interrupt: memory, and now and then the clock.
+/// The checks of every 8th interrupt: memory and the clock.
 #[cold]
 #[inline(never)]
-fn check(budget: &Budget, ticks: u64, heap: Heap) -> Option<String> {
+fn check(budget: &Budget, heap: Heap) -> Option<String> {
     // What the script holds, not what it has dropped and the collector has not yet freed: a
     // script that makes much garbage fails only if collecting it does not help, so whether it
     // fails does not depend on how far the collector happened to get (a replay runs on
     // another VM). The allocator's hard limit, twice this, bounds what is held in between.
-    if heap.used_kib << 10 > budget.limits.memory && (heap.collect)(heap.state) << 10 > budget.limits.memory {
-        return Some(overrun(budget, Overrun::Memory));
+    // A script that holds nearly the limit would be collected at every check: once collected,
+    // it is collected again only when it has grown by a quarter of the limit.
+    let (used, limit) = (heap.used_kib << 10, budget.limits.memory);
+    if used > limit && used > budget.collected.get() + limit / 4 {
+        let held = collect(heap.state) << 10;
+        budget.collected.set(held);
+        if held > limit {
+            return Some(overrun(budget, Overrun::Memory));
+        }
     }
     // The clock is a backstop for work interrupts cannot count, such as C functions that run
-    // long between two interrupts (`table.sort` of a million items takes 0.1 s), so it starts
-    // at the first check of a call; it is read at ticks 16, 32, …, 4096, then every 4096.
-    if ticks == 8 {
-        budget.started.set(Some(Instant::now()));
-    } else if (ticks.is_power_of_two() || ticks.is_multiple_of(4096))
-        && budget.started.get().is_some_and(|t0| t0.elapsed() > budget.limits.wall)
-    {
+    // long between two interrupts (`table.sort` of a million items takes 0.1 s).
+    if coarse_ms().saturating_sub(budget.started_ms.get()) > budget.limits.wall.as_millis() as u64 {
         return Some(overrun(budget, Overrun::Wall));
     }
     None
+}
+
+/// Milliseconds since the first VM was made, as a thread that wakes every 10 ms writes them:
+/// the interrupt reads the clock every 8th time, where `Instant::now` would cost more than the
+/// rest of its checks, and the backstop needs no finer time.
+static COARSE_MS: AtomicU64 = AtomicU64::new(0);
+
+fn coarse_ms() -> u64 {
+    COARSE_MS.load(Ordering::Relaxed)
+}
+
+fn start_clock() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let t0 = Instant::now();
+        // Without a thread the clock stands still, and the step budget alone stops scripts.
+        let _ = std::thread::Builder::new().name("meeple-luau-clock".into()).spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                COARSE_MS.store(t0.elapsed().as_millis() as u64, Ordering::Relaxed);
+            }
+        });
+    });
 }
 
 /// Which limit a script went past.
@@ -875,8 +914,7 @@ extern "C-unwind" fn interrupt(state: *mut mlua::lua_State, gc: std::ffi::c_int)
     }
     // SAFETY: Luau passes the state it runs; asking its allocated size has no effect on it.
     #[allow(unsafe_code)]
-    let heap =
-        || Heap { used_kib: unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize, collect, state };
+    let heap = || Heap { used_kib: unsafe { mlua::ffi::lua_gc(state, mlua::ffi::LUA_GCCOUNT, 0) } as usize, state };
     // SAFETY: `Running` points RUNNING at a budget that outlives it, and clears it on drop.
     #[allow(unsafe_code)]
     if let Some(why) = charge(unsafe { &*budget }, heap) {
@@ -942,15 +980,16 @@ fn describe(e: &mlua::Error) -> (String, Option<String>) {
             let (m, _) = describe(cause);
             (m, Some(traceback.clone()))
         }
-        // Luau reports the allocator's refusal as such even when the message handler added a
-        // traceback to it.
+        // The allocator's refusal: a `MemoryError` when the message handler could not run,
+        // else a runtime error whose message is Luau's, followed by the handler's traceback.
         mlua::Error::RuntimeError(m) | mlua::Error::MemoryError(m) | mlua::Error::SyntaxError { message: m, .. } => {
             let (msg, tb) = match m.split_once("\nstack traceback:") {
                 Some((msg, tb)) => (msg.trim(), Some(format!("stack traceback:{tb}"))),
                 None => (m.trim(), None),
             };
             // The allocator's refusal, with the traceback the message handler could add.
-            let out_of_memory = matches!(e, mlua::Error::MemoryError(_)) || msg.ends_with(super::raw::OUT_OF_MEMORY);
+            let out_of_memory =
+                matches!(e, mlua::Error::MemoryError(_)) || msg.ends_with(super::raw::LUAU_OUT_OF_MEMORY);
             let msg = if out_of_memory { OUT_OF_MEMORY.to_string() } else { not_a_message(msg) };
             (msg, tb)
         }
