@@ -246,8 +246,8 @@ end
 -- (it would hide the next events'), nor freeze the tables or change their metatable.
 -- `fields` are the plain fields, there from the start so that dispatch sets keys that exist,
 -- which Luau does without looking at the metatable (one that was nil, a tile nobody placed,
--- goes through `__newindex`). A flag telling dispatch's writes from a handler's would cost
--- more than all the rest of a call.
+-- goes through `__newindex`). A flag telling dispatch's writes from a handler's cost some 60
+-- instructions a call (docs/performance.md), so a handler may still add fields of its own.
 local function lazy_table(readers, fields)
     return setmetatable(fields, {
         __index = function(_, key)
