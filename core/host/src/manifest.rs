@@ -358,7 +358,7 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
     m.optional_depends = relation(doc, &mut t, "optional_depends", m);
     m.conflicts = relation(doc, &mut t, "conflicts", m);
     let categories = t.str_list(doc, "categories").unwrap_or_default();
-    m.categories = distinct(doc, &categories, "`categories`").into_iter().map(String::from).collect();
+    m.categories = distinct_names(doc, &categories, "`categories`");
     *editions = t.str_list(doc, "editions").unwrap_or_default();
     if editions.is_empty() {
         editions.push(At { value: "default", span: t.span() });
@@ -380,31 +380,35 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
 }
 
 /// The non-empty strings of a list, each once; an empty one or a repeat is reported.
-fn distinct<'v>(doc: &mut Doc<'_>, list: &[At<&'v str>], what: &str) -> Vec<&'v str> {
-    let mut out: Vec<&str> = Vec::new();
+fn distinct<'v>(doc: &mut Doc<'_>, list: &[At<&'v str>], what: &str) -> Vec<At<&'v str>> {
+    let mut out: Vec<At<&str>> = Vec::new();
     for s in list {
         if s.value.is_empty() {
             doc.error(s.span.clone(), format!("{what} holds an empty name"));
-        } else if out.contains(&s.value) {
+        } else if out.iter().any(|o| o.value == s.value) {
             doc.error(s.span.clone(), format!("{what} names `{}` twice", s.value));
         } else {
-            out.push(s.value);
+            out.push(s.clone());
         }
     }
     out
 }
 
+/// The names of [`distinct`], owned.
+fn distinct_names(doc: &mut Doc<'_>, list: &[At<&str>], what: &str) -> Vec<String> {
+    distinct(doc, list, what).into_iter().map(|s| s.value.to_string()).collect()
+}
+
 /// `depends`, `optional_depends` or `conflicts` (read in that order): other expansions' ids,
 /// each marked as `KEY.ID` for the problems found with it later (not installed, say).
 fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, m: &mut Manifest) -> Vec<String> {
+    let list = t.str_list(doc, key).unwrap_or_default();
     let mut ids = Vec::new();
-    for s in t.str_list(doc, key).unwrap_or_default() {
+    for s in distinct(doc, &list, &format!("`{key}`")) {
         if s.value == m.id {
             doc.error(s.span, format!("`{key}` names the expansion itself"));
         } else if key == "conflicts" && m.depends.iter().chain(&m.optional_depends).any(|d| d == s.value) {
             doc.error(s.span, format!("`{}` is in `conflicts` and in the expansions it depends on", s.value));
-        } else if ids.iter().any(|id| id == s.value) {
-            doc.error(s.span, format!("`{key}` names `{}` twice", s.value));
         } else {
             mark(doc, m, format!("{key}.{}", s.value), &s.span);
             ids.push(s.value.to_string());
@@ -440,7 +444,7 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
         for own in with.iter().filter(|w| w.value == m.id) {
             doc.error(own.span.clone(), "`with` names the expansion itself");
         }
-        let with: Vec<String> = distinct(doc, &with, "`with`").into_iter().map(String::from).collect();
+        let with = distinct_names(doc, &with, "`with`");
         let mut if_chosen = Vec::new();
         for v in et.array(doc, "if_chosen").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
             let Some(mut ct) = doc.table_in(v, "an [[if_chosen]] entry") else { continue };
@@ -695,7 +699,7 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
             }
             Some(k) if k.value == "enum" => {
                 let values = ot.str_list(doc, "values").unwrap_or_default();
-                let values: Vec<String> = distinct(doc, &values, "`values`").into_iter().map(String::from).collect();
+                let values = distinct_names(doc, &values, "`values`");
                 if values.is_empty() {
                     doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value));
                 }

@@ -171,6 +171,11 @@ unsafe fn printable(state: *mut lua_State) -> bool {
     }
 }
 
+/// What a script that raised an error with a value of this kind, not a message, is told.
+pub(crate) fn not_a_message(kind: &str) -> String {
+    format!("error() was given a {kind}, not a message: pass a string")
+}
+
 /// Luau's message for an allocation its allocator refused.
 pub(crate) const LUAU_OUT_OF_MEMORY: &str = "not enough memory";
 
@@ -202,7 +207,7 @@ unsafe extern "C-unwind" fn traceback(state: *mut lua_State) -> c_int {
         } else {
             // `tostring` would give `table: 0x…`, which tells a modder nothing.
             let kind = std::ffi::CStr::from_ptr(ffi::luaL_typename(state, -1)).to_string_lossy();
-            let text = format!("error() was given a {kind}, not a message: pass a string");
+            let text = not_a_message(&kind);
             ffi::lua_pushlstring(state, text.as_ptr().cast(), text.len());
             ffi::lua_tolstring(state, -1, std::ptr::null_mut())
         };

@@ -990,7 +990,7 @@ fn describe(e: &mlua::Error) -> (String, Option<String>) {
             // The allocator's refusal, with the traceback the message handler could add.
             let out_of_memory =
                 matches!(e, mlua::Error::MemoryError(_)) || msg.ends_with(super::raw::LUAU_OUT_OF_MEMORY);
-            let msg = if out_of_memory { OUT_OF_MEMORY.to_string() } else { not_a_message(msg) };
+            let msg = if out_of_memory { OUT_OF_MEMORY.to_string() } else { message_of(msg) };
             (msg, tb)
         }
         mlua::Error::WithContext { context, cause } => {
@@ -1003,15 +1003,13 @@ fn describe(e: &mlua::Error) -> (String, Option<String>) {
 
 /// An error raised with a value that is no message, as mlua shows it while a script loads
 /// (`table: 0x2000…`, `nil`), said as the message handler says it during hooks.
-fn not_a_message(msg: &str) -> String {
+fn message_of(msg: &str) -> String {
     let kind = match msg.split_once(": 0x") {
         Some((kind, address)) if address.chars().all(|c| c.is_ascii_hexdigit()) => kind,
         _ => msg,
     };
     match kind {
-        "nil" | "table" | "function" | "userdata" | "thread" | "buffer" => {
-            format!("error() was given a {kind}, not a message: pass a string")
-        }
+        "nil" | "table" | "function" | "userdata" | "thread" | "buffer" => super::raw::not_a_message(kind),
         _ => msg.to_string(),
     }
 }
