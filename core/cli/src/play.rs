@@ -21,7 +21,8 @@ pub struct Args {
     /// No turn log: only the game's header, the final scores and the winner.
     #[arg(long, short)]
     quiet: bool,
-    /// Reload changed Luau scripts between turns and replay the game so far on them.
+    /// Reload changed scripts, manifests, tilesets and config between turns, and replay the game
+    /// so far on them.
     #[arg(long)]
     watch: bool,
     /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).
@@ -47,7 +48,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     story.events(game.rules(), game.events());
     story.flush("setup");
 
-    let mut watched = args.watch.then(|| Watch::new(&loaded));
+    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), &loaded));
     let mut loaded = loaded;
     while let Some(p) = game.to_act() {
         let action = bots[p as usize].choose(&game);
@@ -80,25 +81,36 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The Luau files of a game's expansions and when they last changed.
+/// The files a game's rules come from, and when they last changed: the config, and each
+/// expansion's manifest, tilesets and (for a script) Luau files. A native library is not among
+/// them: it stays loaded once loaded.
 struct Watch {
     files: Vec<(PathBuf, Option<std::time::SystemTime>)>,
 }
 
 impl Watch {
-    fn new(loaded: &meeple_host::Loaded) -> Watch {
-        let mut paths = Vec::new();
+    fn new(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> Watch {
+        let mut paths: Vec<PathBuf> = config.map(PathBuf::from).into_iter().collect();
         for s in &loaded.selected {
-            if matches!(s.manifest.entry, meeple_host::manifest::Entry::Script(_)) {
-                meeple_host::ruleset::collect_files(s.manifest.dir(), "luau", &mut paths);
+            let m = &s.manifest;
+            paths.push(m.path.clone());
+            if let Some(edition) = m.edition(&s.edition) {
+                paths.extend(edition.tileset.iter().cloned());
+                paths.extend(edition.if_chosen.iter().map(|c| c.tileset.clone()));
+            }
+            if matches!(m.entry, meeple_host::manifest::Entry::Script(_)) {
+                meeple_host::ruleset::collect_files(m.dir(), "luau", &mut paths);
             }
         }
+        paths.sort();
+        paths.dedup();
         let files = paths.into_iter().map(|p| (p.clone(), modified(&p))).collect();
         Watch { files }
     }
 
-    /// Rebuilds the ruleset and replays the game on it when a script changed. A script that
-    /// no longer loads, or no longer replays the game, is reported and the old rules stay.
+    /// Rebuilds the ruleset and replays the game on it when one of the files changed. Rules that
+    /// no longer load, or no longer replay the game, are reported and the old ones stay; so does
+    /// a config whose players, seed or draw changed, which only a new game can take.
     fn reload_if_changed(
         &mut self,
         config: Option<&std::path::Path>,
@@ -119,8 +131,14 @@ impl Watch {
             return;
         }
         match load_config(config, mods).map_err(|e| e.to_string()).and_then(|new| {
-            let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history())
-                .map_err(|e| e.to_string())?;
+            let setup = game.setup();
+            let mut same = new.setup(setup.seed);
+            same.seed = setup.seed;
+            if same != *setup || new.config.seed != loaded.config.seed {
+                return Err("the players, seed, draw or tile limit changed: they take a new game".into());
+            }
+            let again =
+                Game::from_actions(new.rules.clone(), setup.clone(), game.history()).map_err(|e| e.to_string())?;
             Ok((new, again))
         }) {
             Ok((new, again)) => {

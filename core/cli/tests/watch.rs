@@ -1,0 +1,134 @@
+//! `meeple play --watch`: a script, manifest or tileset edited while a game runs is reloaded
+//! between turns and the game so far replayed on it; one that no longer loads leaves the game
+//! on its old rules.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const MANIFEST: &str = r#"[expansion]
+id = "watched"
+name = "Watched"
+version = "0.1.0"
+api = 1
+depends = ["base"]
+
+[editions.default]
+
+[script]
+entry = "init.luau"
+"#;
+
+/// A script that logs its version at every turn's end.
+fn script(version: &str) -> String {
+    format!("meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"{version}\")\nend)\n")
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("mods/watched")).unwrap();
+    std::fs::write(dir.join("mods/watched/expansion.toml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("mods/watched/init.luau"), script("version 1")).unwrap();
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = 40\n\n[[expansions]]\nid = \"watched\"\n";
+    std::fs::write(dir.join("game.toml"), config).unwrap();
+    dir
+}
+
+/// Replaces a file at once, as editors do, so that a reload never reads half of it.
+fn edit(path: &Path, text: &str) {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// The game's lines, as they come.
+struct Output {
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Output {
+    fn of(child: &mut Child) -> Output {
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in out.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Output { lines, seen: Vec::new() }
+    }
+
+    /// Waits for a line that contains `text`, and returns it.
+    fn wait_for(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.contains(text) {
+                        return line;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    panic!("no line with `{text}`; the game said:\n{}", self.seen.join("\n"))
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
+    let dir = scratch();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["play", "game.toml", "--mods", "mods", "--watch", "--delay", "150", "-o", "game.json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = Output::of(&mut child);
+    let script_file = dir.join("mods/watched/init.luau");
+    out.wait_for("version 1");
+
+    edit(&script_file, &script("version 2"));
+    let reloaded = out.wait_for("reloaded");
+    assert!(reloaded.starts_with("reloaded mods/watched/init.luau and replayed "), "{reloaded}");
+    out.wait_for("version 2");
+
+    edit(&script_file, "local x = = 1\n");
+    let refused = out.wait_for("not reloaded");
+    assert!(refused.starts_with("not reloaded (mods/watched/init.luau): "), "{refused}");
+    assert!(refused.contains("init.luau:1"), "the problem is located: {refused}");
+    out.wait_for("version 2"); // the old rules play on
+    edit(&script_file, &script("version 2"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+
+    // The manifest is watched too: an option it adds reaches the script.
+    let with_option =
+        format!("{MANIFEST}\n[options.word]\ntype = \"enum\"\nvalues = [\"three\"]\ndefault = \"three\"\n");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_option);
+    out.wait_for("reloaded mods/watched/expansion.toml and replayed");
+    edit(&script_file, &script("version 2").replace("\"version 2\"", "\"version \" .. meeple.options.word"));
+    out.wait_for("version three");
+
+    // Players are the game's: a config that changes them is refused.
+    edit(&dir.join("game.toml"), "players = 3\nseed = 4\n\n[[expansions]]\nid = \"watched\"\n");
+    let refused = out.wait_for("not reloaded (game.toml)");
+    assert!(refused.contains("take a new game"), "{refused}");
+
+    let status = child.wait().unwrap();
+    out.wait_for("Winner");
+    assert!(status.success());
+    let replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
+    assert_eq!(replay["config"]["players"], serde_json::json!(["Ann", "Bob"]), "the game's own config");
+    let _ = std::fs::remove_dir_all(&dir);
+}
