@@ -105,3 +105,122 @@ fn a_library_declaring_another_id_than_its_manifest_is_refused() {
     assert!(err.contains("renamed-noop/expansion.toml:9:11: "), "at the library line: {err}");
     assert!(err.contains("the library declares expansion `native-noop`, the manifest `renamed-noop`"), "{err}");
 }
+
+/// A game with the panicking plugin in one of its modes, its tile placed, and the error of
+/// placing a figure on it (the game unchanged by it).
+fn figure_placed_error(mode: &str) -> meeple_core::HookError {
+    build_plugins();
+    let text = format!(
+        "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"native-panicking\"\noptions = {{ mode = \"{mode}\" }}\n"
+    );
+    let loaded = load_toml("panicking.toml", &text).unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+    let ActionError::Hook(e) = err else { panic!("expected a hook error, got {err}") };
+    e
+}
+
+#[test]
+fn a_panic_payload_that_panics_when_dropped_is_still_an_error() {
+    let e = figure_placed_error("bad-payload");
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
+    assert!(e.message.starts_with("the plugin panicked: a panic without a message (at "), "{e}");
+}
+
+#[test]
+fn a_panic_is_not_given_the_place_of_an_earlier_one() {
+    // The plugin caught a panic of its own while taking the ruleset; the one it resumes later
+    // has no place of its own to report.
+    let e = figure_placed_error("resumed");
+    assert_eq!(e.message, "the plugin panicked: resumed without the panic hook", "{e}");
+}
+
+#[test]
+fn a_plugin_that_cannot_take_the_ruleset_says_so_at_each_hook() {
+    let e = figure_placed_error("taking-rules");
+    assert!(
+        e.message.starts_with("the plugin panicked while taking the ruleset: this plugin cannot take a ruleset (at "),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_plugin_storing_a_value_nested_too_deep_is_told_the_limit() {
+    let e = figure_placed_error("deep-storage");
+    assert_eq!(e.message, "set_storage(\"deep\"): a stored value nests at most 32 levels deep", "{e}");
+}
+
+#[test]
+fn a_plugin_log_line_is_cut_at_4_kib() {
+    build_plugins();
+    let text =
+        "players = 2\ndraw = [\"U\"]\n[[expansions]]\nid = \"native-panicking\"\noptions = { mode = \"long-log\" }\n";
+    let loaded = load_toml("panicking.toml", text).unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let events = game.apply(Action::Pass).unwrap();
+    let line = events.iter().find_map(|e| match e {
+        meeple_core::Event::Log { message, .. } => Some(message.clone()),
+        _ => None,
+    });
+    assert_eq!(line, Some(format!("{}…", "x".repeat(4096))));
+}
+
+#[test]
+fn a_plugin_releases_the_instance_of_a_ruleset_that_is_gone() {
+    build_plugins();
+    // A server makes a ruleset per game: each makes an instance in the plugin, which must go
+    // with its ruleset. Other tests may hold instances meanwhile, so the bound is loose.
+    let loaded = load_toml("noop.toml", &config("native-noop")).unwrap_or_else(|r| panic!("{r}"));
+    let selected = loaded.selected.iter().find(|s| s.manifest.id == "native-noop").unwrap();
+    let mut highest = 0;
+    for _ in 0..200 {
+        let made = meeple_host::native::NativeExpansion::load(selected, "meeple_fixture_noop").unwrap();
+        highest = highest.max(made.instance());
+    }
+    assert!(highest < 50, "instances are numbered up to {highest}: released ones are not reused");
+}
+
+#[test]
+fn a_library_of_another_version_than_its_manifest_is_refused() {
+    build_plugins();
+    let root = meeple_tests::write_mods("native-version", &[]);
+    let dir = root.join("native-noop");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/noop/expansion.toml")).unwrap();
+    std::fs::write(dir.join("expansion.toml"), manifest.replace("version = \"0.1.0\"", "version = \"0.2.0\"")).unwrap();
+    let config = meeple_host::GameConfig::parse("t.toml", &config("native-noop")).unwrap();
+    let err = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string();
+    assert!(err.contains("the library is version 0.1.0, the manifest 0.2.0"), "{err}");
+}
+
+#[test]
+fn a_library_file_cut_short_or_not_a_library_is_refused_with_the_reason() {
+    build_plugins();
+    let root = meeple_tests::write_mods("native-files", &[]);
+    let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_noop" + std::env::consts::DLL_SUFFIX;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| meeple_tests::repo().join("target"), Into::into);
+    let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" });
+    let whole = std::fs::read(built.join(&lib)).expect("the no-op plugin is built");
+    let manifest = std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/noop/expansion.toml")).unwrap();
+    let load = |name: &str, bytes: &[u8]| {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let id = format!("noop-{name}");
+        std::fs::write(dir.join("expansion.toml"), manifest.replace("\"native-noop\"", &format!("\"{id}\""))).unwrap();
+        std::fs::write(dir.join(&lib), bytes).unwrap();
+        let config = meeple_host::GameConfig::parse("t.toml", &config(&id)).unwrap();
+        meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string()
+    };
+    // Cut where the loader would read past the end of the file and crash the program.
+    if cfg!(target_os = "linux") {
+        let err = load("cut", &whole[..whole.len() / 2]);
+        assert!(err.contains("the library is cut short: its headers describe "), "{err}");
+    }
+    let err = load("text", b"not a library\n");
+    assert!(err.contains("cannot open: "), "{err}");
+    assert!(!err.trim_end().ends_with("dlopen failed"), "the system's reason is given: {err}");
+}

@@ -29,6 +29,23 @@ const MAX_DEPTH: u8 = 32;
 /// them): a game is cloned for every look ahead, storage with it.
 pub const MAX_STORAGE: usize = 64 << 10;
 
+/// The longest log line, in bytes: a longer one is cut (a line is for people to read, and an
+/// expansion could otherwise fill the game's events with one).
+pub const MAX_LOG: usize = 4096;
+
+/// A log line from bytes: the first [`MAX_LOG`] of them, read as UTF-8, and `…` if cut.
+pub fn log_line(bytes: &[u8]) -> String {
+    let mut line = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_LOG)]).into_owned();
+    if bytes.len() > MAX_LOG {
+        line.push('…');
+    }
+    line
+}
+
+/// How deep lists and maps may nest in a stored value: far more than rules need, and little
+/// enough that reading, hashing and copying one never runs deep.
+pub const MAX_NESTING: u32 = 32;
+
 /// The most points one command may add or set, either way: far above any rule, and low enough
 /// that scores (which saturate besides) stay readable.
 pub const MAX_POINTS: i32 = 1_000_000;
@@ -1097,6 +1114,9 @@ impl Game {
                 Ok(())
             }
             Command::SetStorage { key, value } => {
+                if value.nests_deeper_than(MAX_NESTING) {
+                    return bad(self, &c, format!("a stored value nests at most {MAX_NESTING} levels deep"));
+                }
                 let removed = self.state.storage[e as usize].get(key).map_or(0, |v| key.len() + v.size());
                 let added = if *value == crate::value::Value::Null { 0 } else { key.len() + value.size() };
                 let bytes = self.state.storage_bytes[e as usize] - removed + added;
@@ -1131,7 +1151,10 @@ impl Game {
                 });
                 self.emit(Event::DecisionRequested { player: *player, kind: kind.clone() })
             }
-            Command::Log { message } => self.emit(Event::Log { expansion: e, message: message.clone() }),
+            Command::Log { message } => {
+                let message = if message.len() > MAX_LOG { log_line(message.as_bytes()) } else { message.clone() };
+                self.emit(Event::Log { expansion: e, message })
+            }
         }
     }
 

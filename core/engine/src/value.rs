@@ -65,6 +65,17 @@ impl Value {
         }
     }
 
+    /// Whether lists and maps nest more than `levels` deep in it (a scalar nests 0 levels, a list
+    /// of scalars 1). Looks no deeper than that.
+    pub fn nests_deeper_than(&self, levels: u32) -> bool {
+        let inner = |v: &Value| v.nests_deeper_than(levels - 1);
+        match self {
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Str(_) => false,
+            Value::List(l) => levels == 0 || l.iter().any(inner),
+            Value::Map(m) => levels == 0 || m.values().any(inner),
+        }
+    }
+
     /// Feeds the value into a stable hash.
     pub fn hash_into(&self, h: &mut StableHasher) {
         match self {

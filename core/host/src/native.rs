@@ -49,10 +49,11 @@ pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
         return Ok(lib);
     }
     let shown = display_path(path);
+    crate::plugin_files::check_complete(path).map_err(|why| format!("{shown}: {why}"))?;
     // SAFETY: opening a library runs its initialisers. Plugins are trusted code named by
     // manifests the user installed; this is the documented risk of native plugins.
     #[allow(unsafe_code)]
-    let library = unsafe { Library::new(path) }.map_err(|e| format!("{shown}: cannot open: {e}"))?;
+    let library = unsafe { Library::new(path) }.map_err(|e| format!("{shown}: cannot open: {}", with_causes(&e)))?;
     // Never unloaded: pointers into it live as long as the process.
     let library: &'static Library = Box::leak(Box::new(library));
     let table = entry_table(library, &shown)?;
@@ -82,6 +83,17 @@ pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
     }));
     opened.insert(key, lib);
     Ok(lib)
+}
+
+/// An error with the causes it carries (libloading keeps the system's reason in its source).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
 }
 
 fn entry_table(library: &'static Library, shown: &str) -> Result<&'static PluginV1, String> {
@@ -149,7 +161,7 @@ unsafe extern "C" fn host_log(ctx: *mut c_void, level: u32, message: Bytes) {
         return;
     }
     // SAFETY: `ctx` is the `CallCtx` of the call in progress; the message is valid for this call.
-    let (ctx, text) = unsafe { (&*(ctx as *const CallCtx<'_>), String::from_utf8_lossy(message.as_slice())) };
+    let (ctx, text) = unsafe { (&*(ctx as *const CallCtx<'_>), meeple_core::game::log_line(message.as_slice())) };
     match level {
         1 => tracing::error!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
         2 => tracing::warn!(target: "meeple::plugin", expansion = ctx.expansion, "{text}"),
@@ -224,8 +236,9 @@ pub struct NativeExpansion {
     instance: u32,
     hooks: HookSet,
     categories: Vec<String>,
-    /// Set once the plugin got the ruleset (before its first hook call): what it said it wants.
-    interest: OnceLock<Interest>,
+    /// Set once the plugin was sent the ruleset (before its first hook call): what it said it
+    /// wants, or why it could not take the ruleset.
+    interest: OnceLock<Result<Interest, String>>,
     /// The figure kinds its manifest declares (`id:…`), found at the first call that needs them.
     own_kinds: OnceLock<Vec<FigureKindId>>,
 }
@@ -240,6 +253,15 @@ impl NativeExpansion {
                 display_path(&lib.path),
                 lib.id,
                 sel.manifest.id
+            ));
+        }
+        // The manifest's version goes into replays and `check`; the library must be that build.
+        if lib.version != sel.manifest.version {
+            return Err(format!(
+                "{}: the library is version {}, the manifest {}: rebuild the plugin, or set the version it declares",
+                display_path(&lib.path),
+                lib.version,
+                sel.manifest.version
             ));
         }
         let settings = Settings {
@@ -257,7 +279,9 @@ impl NativeExpansion {
             (lib.table.create)(&host, Bytes::from_slice(&bytes), &mut reply as *mut Vec<u8> as *mut c_void, vec_sink)
         };
         let created: Created = match status {
-            abi::OK => decode(&reply)?,
+            abi::OK => {
+                decode(&reply).map_err(|e| format!("{}: could not start: its reply cannot be read: {e}", lib.id))?
+            }
             abi::PANICKED => {
                 return Err(format!("{}: panicked while starting: {}", lib.id, String::from_utf8_lossy(&reply)));
             }
@@ -281,6 +305,11 @@ impl NativeExpansion {
     /// The library it runs in.
     pub fn library(&self) -> &PluginLib {
         self.lib
+    }
+
+    /// The plugin's number for this instance; a released instance's number is given again.
+    pub fn instance(&self) -> u32 {
+        self.instance
     }
 
     /// Calls the plugin with a tagged call (sending the ruleset first if it has not got it yet)
@@ -325,16 +354,32 @@ impl NativeExpansion {
         decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?
     }
 
-    /// Sends the ruleset unless the plugin has it, and keeps what the plugin wants of it.
+    /// Sends the ruleset unless the plugin has it, and keeps what the plugin wants of it. A
+    /// plugin that could not take it is not asked again: each hook call reports why.
     fn send_rules(&self, rules: &Rules, expansion: u16, hook: HookKind) -> Result<&Interest, HookError> {
-        if let Some(interest) = self.interest.get() {
-            return Ok(interest);
-        }
-        let bytes = message(&Call::Rules { rules: RulesData::of(rules), expansion });
+        let taken = self.interest.get_or_init(|| self.take_rules(rules, expansion));
+        taken.as_ref().map_err(|m| HookError::new(&self.id, hook, m.clone()))
+    }
+
+    /// Hands the plugin the ruleset; its reply says what it wants of it.
+    fn take_rules(&self, rules: &Rules, expansion: u16) -> Result<Interest, String> {
+        let (status, reply) = self.call_outside_hooks(&Call::Rules { rules: RulesData::of(rules), expansion });
+        let outcome = match status {
+            abi::OK => return decode_interest(&reply).map_err(|m| format!("while taking the ruleset: {m}")),
+            abi::PANICKED => "panicked",
+            _ => "failed",
+        };
+        Err(format!("the plugin {outcome} while taking the ruleset: {}", String::from_utf8_lossy(&reply)))
+    }
+
+    /// Makes a call that no view backs (a null context: no query is answered, and logs are
+    /// dropped); returns the status and the reply.
+    fn call_outside_hooks(&self, call: &Call) -> (u32, Vec<u8>) {
+        let bytes = message(call);
         let mut reply = Vec::new();
         let host = host_table(std::ptr::null_mut(), abi::Facts::default());
         // SAFETY: a checked plugin table; `host`, the bytes and the reply buffer all live until
-        // the call returns (a null context: no query is answered, and logs are dropped).
+        // the call returns.
         #[allow(unsafe_code)]
         let status = unsafe {
             (self.lib.table.call)(
@@ -345,13 +390,7 @@ impl NativeExpansion {
                 vec_sink,
             )
         };
-        let fail = |message: String| HookError::new(&self.id, hook, message);
-        let interest = match status {
-            abi::OK => decode_interest(&reply).map_err(fail)?,
-            abi::PANICKED => return Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(&reply)))),
-            _ => return Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(&reply)))),
-        };
-        Ok(self.interest.get_or_init(|| interest))
+        (status, reply)
     }
 
     /// Passes a call to the plugin; its reply lands in `reply`. A failed or panicking call is
@@ -381,6 +420,22 @@ impl NativeExpansion {
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
         self.call(view, hook, bytes, |reply| self.commands(hook, reply, out))
+    }
+}
+
+impl Drop for NativeExpansion {
+    /// Tells the plugin the instance is gone, so that it drops what it holds for it (a server
+    /// makes one per game). Plugins built before ABI minor 4 do not know the call, and keep it.
+    fn drop(&mut self) {
+        if self.lib.table.abi_minor < 4 {
+            return;
+        }
+        // No call of this instance can follow: it is being dropped.
+        let (status, reply) = self.call_outside_hooks(&Call::Release);
+        if status != abi::OK {
+            let why = String::from_utf8_lossy(&reply);
+            tracing::warn!(target: "meeple::plugin", expansion = %self.id, "releasing its instance failed: {why}");
+        }
     }
 }
 

@@ -39,7 +39,7 @@ pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
 pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, String> {
     let file = libloading::library_filename(name);
     let dirs = search_dirs(manifest_dir);
-    let Some(path) = dirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) else {
+    let Some(path) = dirs.iter().find(|d| d.join(&file).is_file()).map(|d| newest(d, &file)) else {
         let looked: Vec<String> = dirs.iter().map(|d| display_path(d)).collect();
         // Cargo names the library of crate `long-roads` `liblong_roads.so`.
         let underscored = name.replace('-', "_");
@@ -59,4 +59,69 @@ pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, Strin
         ));
     };
     open(&path)
+}
+
+/// The library in a folder, or the one in its `deps/` if that is newer. Cargo rebuilds a
+/// plugin that meeple depends on in `deps/` and refreshes the copy beside it only when the
+/// plugin is built on its own, so the copy beside it can be an old build.
+fn newest(dir: &Path, file: &std::ffi::OsStr) -> PathBuf {
+    let (beside, deps) = (dir.join(file), dir.join("deps").join(file));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    if deps.is_file() && modified(&deps) > modified(&beside) { deps } else { beside }
+}
+
+/// Whether a library file holds all that its headers describe. The system's loader maps an
+/// ELF file by its headers and trusts them: a file cut short (one still being written by a
+/// build) kills the program with a bus error when the loader touches the missing part, before
+/// it could report anything. Other formats are left to the loader.
+pub(crate) fn check_complete(path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    match elf_extent(&bytes) {
+        Some(needed) if needed > bytes.len() as u64 => Err(format!(
+            "the library is cut short: its headers describe {needed} bytes, the file has {} (is it still being written?)",
+            bytes.len()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// How many bytes an ELF file's headers say it has: the end of its furthest header table or
+/// segment. `None` for a file that is not ELF, or whose header itself is cut short (the loader
+/// refuses those with a message of its own).
+fn elf_extent(b: &[u8]) -> Option<u64> {
+    if b.get(..4)? != b"\x7fELF" {
+        return None;
+    }
+    let wide = match b.get(4)? {
+        1 => false,
+        2 => true,
+        _ => return None,
+    };
+    let little = *b.get(5)? == 1;
+    let int = |at: usize, size: usize| -> Option<u64> {
+        let raw = b.get(at..at + size)?;
+        Some(raw.iter().enumerate().fold(0u64, |n, (i, &byte)| {
+            let shift = if little { 8 * i } else { 8 * (size - 1 - i) };
+            n | (byte as u64) << shift
+        }))
+    };
+    let word = if wide { 8 } else { 4 };
+    // e_phoff, e_shoff, then e_phentsize, e_phnum, e_shentsize, e_shnum.
+    let (phoff, shoff) = (int(0x18 + word, word)?, int(0x18 + 2 * word, word)?);
+    let sizes = 0x18 + 3 * word + 6;
+    let (phent, phnum) = (int(sizes, 2)?, int(sizes + 2, 2)?);
+    let (shent, shnum) = (int(sizes + 4, 2)?, int(sizes + 6, 2)?);
+    let tables = phoff.saturating_add(phent * phnum).max(shoff.saturating_add(shent * shnum));
+    if tables > b.len() as u64 {
+        return Some(tables);
+    }
+    let mut end = tables;
+    for i in 0..phnum {
+        let h = usize::try_from(phoff + i * phent).ok()?;
+        // p_offset and p_filesz of a program header.
+        let (offset, size) =
+            if wide { (int(h + 8, 8)?, int(h + 0x20, 8)?) } else { (int(h + 4, 4)?, int(h + 0x10, 4)?) };
+        end = end.max(offset.saturating_add(size));
+    }
+    Some(end)
 }

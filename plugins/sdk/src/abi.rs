@@ -15,14 +15,16 @@
 //!   (older plugins stop reading after the event; an expansion that declares no figure kinds
 //!   gets none, as from older hosts); 3 added queries and answers in the wire
 //!   format (a plugin sends them only to hosts that announce 3, see [`crate::proto::query`])
-//!   and `Interest::when_on_board` (sent only to hosts that announce 3).
+//!   and `Interest::when_on_board` (sent only to hosts that announce 3); 4 added the
+//!   `Release` call, which a host sends only to plugins built with 4, when it is done with an
+//!   instance (older plugins keep every instance).
 
 use std::ffi::c_void;
 
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 3;
+pub const ABI_MINOR: u32 = 4;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 

@@ -10,8 +10,9 @@ use crate::wire::{OwnFigures, Reader, Writer};
 use meeple_core::Value;
 use meeple_core::action::Offer;
 use meeple_core::board::Placement;
+use meeple_core::game::MAX_NESTING;
 use meeple_core::view::{Answer, Query, ViewSource};
-use meeple_core::{Commands, Expansion, HookError, HookKind, HookResult, Interest, Rules, View};
+use meeple_core::{Command, Commands, Expansion, HookError, HookKind, HookResult, Interest, Rules, View};
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -25,9 +26,44 @@ struct Instance {
     rules: OnceLock<(Rules, u16)>,
 }
 
-/// Every instance made, never dropped (a host makes one per ruleset, and the library is never
-/// unloaded either), so that a call borrows its instance without counting references.
-static INSTANCES: RwLock<Vec<&'static Instance>> = RwLock::new(Vec::new());
+/// The instances the host holds, by number; a released one leaves its slot free for the next.
+/// A call borrows its instance without counting references: the host releases an instance only
+/// once no call of it can come (its ruleset is gone).
+static INSTANCES: RwLock<Vec<Option<&'static Instance>>> = RwLock::new(Vec::new());
+
+/// Keeps an instance and returns its number.
+fn keep(instance: Instance) -> Result<u32, String> {
+    let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
+    let kept = Some(&*Box::leak(Box::new(instance)));
+    Ok(match all.iter().position(Option::is_none) {
+        Some(free) => {
+            all[free] = kept;
+            free
+        }
+        None => {
+            all.push(kept);
+            all.len() - 1
+        }
+    } as u32)
+}
+
+/// The instance with a number.
+fn instance(number: u32) -> Result<&'static Instance, String> {
+    let all = INSTANCES.read().map_err(|_| "instance table poisoned".to_string())?;
+    all.get(number as usize).copied().flatten().ok_or_else(|| format!("no plugin instance {number}"))
+}
+
+/// Drops an instance the host is done with.
+fn release(number: u32) -> Result<(), String> {
+    let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
+    let slot = all.get_mut(number as usize).ok_or_else(|| format!("no plugin instance {number}"))?;
+    let released = slot.take().ok_or_else(|| format!("plugin instance {number} was released already"))?;
+    drop(all);
+    // SAFETY: made by `Box::leak` in `keep`, taken out of the table, and the host calls no
+    // instance it released: this was the last reference.
+    drop(unsafe { Box::from_raw(released as *const Instance as *mut Instance) });
+    Ok(())
+}
 
 thread_local! {
     /// What the calls on this thread reuse. One thread-local for all of it: in a library, each
@@ -86,6 +122,8 @@ fn guarded(
         let logs = !host.is_null() && !unsafe { (*host).ctx }.is_null();
         state.host.set(if logs { host } else { std::ptr::null() });
         note_panic_locations();
+        // A panic the plugin caught itself earlier left its place here.
+        PANIC_AT.with(|at| at.set(None));
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
         state.host.set(std::ptr::null());
         match outcome {
@@ -101,6 +139,11 @@ fn guarded(
                     Some(at) => format!("{message} (at {at})"),
                     None => message,
                 };
+                // Dropping the payload runs the plugin's code, which may panic again; out here
+                // that would abort the host.
+                if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+                    std::mem::forget(again);
+                }
                 send(sink, write, PANICKED, message.as_bytes())
             }
         }
@@ -162,9 +205,8 @@ where
         let hooks =
             HookKind::ALL.iter().filter(|h| expansion.hooks().contains(**h)).map(|h| h.name().to_string()).collect();
         let categories = expansion.categories();
-        let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
-        all.push(Box::leak(Box::new(Instance { expansion, rules: OnceLock::new() })));
-        scratch.reply.0 = encode(&Created { instance: (all.len() - 1) as u32, hooks, categories });
+        let instance = keep(Instance { expansion, rules: OnceLock::new() })?;
+        scratch.reply.0 = encode(&Created { instance, hooks, categories });
         Ok(())
     })
 }
@@ -182,22 +224,21 @@ pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c
 /// Runs one call of an instance, writing its reply into the scratch reply. The hot calls are
 /// decoded straight into the scratch buffers and answered from them; MessagePack calls (the
 /// ruleset, setup, decisions, final scoring) go through [`Call`].
-fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Result<(), String> {
-    let inst: &'static Instance = *INSTANCES
-        .read()
-        .map_err(|_| "instance table poisoned".to_string())?
-        .get(instance as usize)
-        .ok_or_else(|| format!("no plugin instance {instance}"))?;
+fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Result<(), String> {
     let (&t, rest) = input.split_first().ok_or("an empty call")?;
     if t == tag::MESSAGE {
-        return run_message(host, inst, decode(rest)?, s);
+        return match decode(rest)? {
+            Call::Release => release(number),
+            call => run_message(host, instance(number)?, call, s),
+        };
     }
+    let inst = instance(number)?;
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
     let bad = || format!("a malformed call (tag {t})");
     let e = inst.expansion.as_ref();
     let mut r = Reader::new(rest);
     let mut out = Commands::new(None);
-    let done = match t {
+    let (hook, done) = match t {
         tag::EVENT => {
             let (&hook, words) = rest.split_first().ok_or_else(bad)?;
             let hook = *HookKind::ALL.get(hook as usize).ok_or_else(bad)?;
@@ -210,19 +251,19 @@ fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Res
                 read_own(&mut r, &mut s.own).ok_or_else(bad)?;
             }
             let source = HostSource::new(host, brought.then_some(&s.own));
-            e.on_event(&View::remote(rules, &source, *index), &event, &mut out)
+            (hook, e.on_event(&View::remote(rules, &source, *index), &event, &mut out))
         }
         tag::SCORING => {
             let scoring = r.scoring().filter(|_| r.at_end()).ok_or_else(bad)?;
             let source = HostSource::new(host, None);
-            e.modify_score(&View::remote(rules, &source, *index), &scoring, &mut out)
+            (HookKind::ModifyScore, e.modify_score(&View::remote(rules, &source, *index), &scoring, &mut out))
         }
         tag::ACTION => {
             let mut offers = r.offers().ok_or_else(bad)?;
             let offer = offers.pop().filter(|_| offers.is_empty()).ok_or_else(bad)?;
             read_own(&mut r, &mut s.own).ok_or_else(bad)?;
             let source = HostSource::new(host, Some(&s.own));
-            e.on_action(&View::remote(rules, &source, *index), &offer, &mut out)
+            (HookKind::OnAction, e.on_action(&View::remote(rules, &source, *index), &offer, &mut out))
         }
         tag::FIGURE_ACTIONS => {
             read_own(&mut r, &mut s.own).ok_or_else(bad)?;
@@ -249,8 +290,23 @@ fn run(host: *const HostV1, instance: u32, input: &[u8], s: &mut Scratch) -> Res
         _ => return Err(bad()),
     };
     let commands = out.into_parts().0;
+    let done = done.and_then(|()| storable(e, hook, &commands));
     encode_reply_into(&done.map(|()| Reply { commands, ..Reply::default() }), &mut s.reply);
     Ok(())
+}
+
+/// Refuses a stored value nested deeper than the host takes, which would otherwise arrive as
+/// a reply the host cannot read.
+fn storable(e: &dyn Expansion, hook: HookKind, commands: &[Command]) -> HookResult {
+    let deep = |c: &Command| matches!(c, Command::SetStorage { value, .. } if value.nests_deeper_than(MAX_NESTING));
+    match commands.iter().find(|c| deep(c)) {
+        Some(Command::SetStorage { key, .. }) => Err(HookError::new(
+            e.id(),
+            hook,
+            format!("set_storage(\"{key}\"): a stored value nests at most {MAX_NESTING} levels deep"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Reads the expansion's own figures, which must end the call.
@@ -296,8 +352,9 @@ fn run_message(host: *const HostV1, inst: &'static Instance, call: Call, s: &mut
 fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     let mut out = Commands::new(None);
     let mut reply = Reply::default();
+    let hook = call.hook();
     let done: HookResult = match call {
-        Call::Rules { .. } => Ok(()),
+        Call::Rules { .. } | Call::Release => Ok(()),
         Call::Setup => e.setup(view, &mut out),
         Call::CanPlaceTile { tile, candidates } => {
             let mut allowed = vec![true; candidates.len()];
@@ -314,6 +371,9 @@ fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     };
     done?;
     reply.commands = out.into_parts().0;
+    if let Some(hook) = hook {
+        storable(e, hook, &reply.commands)?;
+    }
     Ok(reply)
 }
 

@@ -9,7 +9,7 @@ use meeple_core::rules::TokenKind;
 use meeple_core::state::Stage;
 use meeple_core::tileset::TileDef;
 use meeple_core::view::{Answer, Query, TurnInfo};
-use meeple_core::{Command, Event, HookError, Interest, Placement, Rules, Scoring, Value, View};
+use meeple_core::{Command, Event, HookError, HookKind, Interest, Placement, Rules, Scoring, Value, View};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -178,6 +178,27 @@ pub enum Call {
     },
     /// `final_scoring`.
     FinalScoring,
+    /// The host is done with the instance (its ruleset is gone): the plugin drops it, and the
+    /// instance's number may be given to a new one. Sent by hosts from ABI minor 4 to plugins
+    /// built with it.
+    Release,
+}
+
+impl Call {
+    /// The hook a call runs, if it runs one.
+    pub fn hook(&self) -> Option<HookKind> {
+        Some(match self {
+            Call::Rules { .. } | Call::Release => return None,
+            Call::Setup => HookKind::Setup,
+            Call::CanPlaceTile { .. } => HookKind::CanPlaceTile,
+            Call::FigureActions => HookKind::FigureActions,
+            Call::OnAction { .. } => HookKind::OnAction,
+            Call::OnDecision { .. } => HookKind::OnDecision,
+            Call::Event { event } => return HookKind::for_event(event),
+            Call::ModifyScore { .. } => HookKind::ModifyScore,
+            Call::FinalScoring => HookKind::FinalScoring,
+        })
+    }
 }
 
 /// What a hook call produced.

@@ -9,6 +9,7 @@
 use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
+use meeple_core::game::log_line;
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
@@ -488,7 +489,7 @@ pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
 pub(crate) fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     let text: Vec<String> = args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect();
     let id = context(lua).map(|c| c.script.id.clone()).unwrap_or_default();
-    tracing::info!(target: "meeple::script", expansion = %id, "{}", text.join("\t"));
+    tracing::info!(target: "meeple::script", expansion = %id, "{}", log_line(text.join("\t").as_bytes()));
     Ok(())
 }
 
@@ -741,12 +742,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             )?,
             "log" => lua.create_function(|lua, (_self, text): (LuaValue, mlua::LuaString)| {
                 // Only the start of a long message is copied out of the VM.
-                let bytes = text.as_bytes();
-                let mut message = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_LOG)]).into_owned();
-                if bytes.len() > MAX_LOG {
-                    message.push('…');
-                }
-                push(lua, Command::Log { message })
+                push(lua, Command::Log { message: log_line(&text.as_bytes()) })
             })?,
             "forbid" => lua.create_function(|lua, (_self, i): (LuaValue, i64)| {
                 with_out(lua, |_, _, ctx| {
@@ -808,9 +804,6 @@ fn give(out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
 
 /// The most commands one hook call may give.
 const MAX_COMMANDS: usize = 10_000;
-
-/// The longest log message, in bytes; longer ones are cut.
-const MAX_LOG: usize = 4096;
 
 /// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`.
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
