@@ -31,6 +31,10 @@ use meeple_core::figures::{Figure, FigureId, FigureKindId, Location};
 use meeple_core::{Command, Event, Placement, Pos, Rotation, Scoring, SegmentKind, Value};
 use std::sync::Arc;
 
+/// The most items a count read from the bytes reserves room for at once: the count could lie,
+/// and a list that long grows as its items are read.
+pub(crate) const MAX_RESERVED: usize = 4096;
+
 /// The figure kinds an expansion declares, and every figure of those kinds: sent with the
 /// calls in which an expansion decides about its figures, so that it need not ask for them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -409,7 +413,7 @@ impl<'a> Reader<'a> {
     /// Decodes commands.
     pub fn commands(&mut self) -> Option<Vec<Command>> {
         let n = self.count()?;
-        let mut list = Vec::with_capacity(n);
+        let mut list = Vec::with_capacity(n.min(MAX_RESERVED));
         for _ in 0..n {
             list.push(match self.get()? {
                 0 => {
@@ -514,7 +518,7 @@ impl<'a> Reader<'a> {
     pub fn figures_into(&mut self, list: &mut Vec<(FigureId, Figure)>) -> Option<()> {
         let n = self.get()?;
         list.clear();
-        list.reserve(n.clamp(0, 4096) as usize);
+        list.reserve(n.clamp(0, MAX_RESERVED as i64) as usize);
         for _ in 0..n {
             let [id, owner, kind, at, a, b, face, attached] = self.record()?;
             let (at, attached_to) = (location_of(at, a, b), u16::try_from(attached).ok());
@@ -544,7 +548,7 @@ impl<'a> Reader<'a> {
     /// Decodes offers.
     pub fn offers(&mut self) -> Option<Vec<Offer>> {
         let n = self.get()?;
-        let mut list = Vec::with_capacity(n.clamp(0, 4096) as usize);
+        let mut list = Vec::with_capacity(n.clamp(0, MAX_RESERVED as i64) as usize);
         let mut previous: Option<Arc<str>> = None;
         for _ in 0..n {
             // Code, target and the label's length at once (-1: the label before).

@@ -198,7 +198,7 @@ impl Reader<'_> {
             }),
             8 => {
                 let n = self.count()?;
-                let mut parts = Vec::with_capacity(n);
+                let mut parts = Vec::with_capacity(n.min(crate::wire::MAX_RESERVED));
                 for _ in 0..n {
                     let (seg, local) = (fit(self.get())?, fit(self.get())?);
                     parts.push(FeaturePart { seg, local, tile: self.tile()?? });
