@@ -140,7 +140,8 @@ fn load_time_errors_name_file_and_line() {
         &[("init.luau", "-- fine\nmeeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"x\"\nend)\n")],
     );
     let err = load_mod(&root, "syntax-slip").unwrap_err();
-    assert!(err.contains("syntax-slip/init.luau:4:"), "{err}");
+    // Luau's compiler gives the line only: no column is made up.
+    assert!(err.contains("syntax-slip/init.luau:4: "), "{err}");
 
     let root = write_mod("bad-hook", &[("init.luau", "\n\nmeeple.on(\"tile_drawn\", function() end)\n")]);
     let err = load_mod(&root, "bad-hook").unwrap_err();

@@ -44,7 +44,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let editions: Vec<String> = loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
     let seats: Vec<String> = names.iter().zip(&bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
     say!("meeple · {} · {} · seed {seed}", editions.join(" + "), seats.join(", "));
-    let mut story = Story { names: &names, lines: Vec::new(), quiet: args.quiet };
+    let mut story = Story { names: &names, lines: Vec::new(), quiet: args.quiet, ended: None };
     story.events(game.rules(), game.events());
     story.flush("setup");
 
@@ -172,6 +172,8 @@ struct Story<'a> {
     names: &'a [String],
     lines: Vec<String>,
     quiet: bool,
+    /// The title of a turn that ended, told once what its `turn_end` handlers did is known.
+    ended: Option<String>,
 }
 
 impl Story<'_> {
@@ -181,6 +183,22 @@ impl Story<'_> {
 
     fn events(&mut self, rules: &Rules, events: &[Event]) {
         for e in events {
+            // What follows a turn's end until the game moves on is what handlers of `turn_end`
+            // did: it belongs to the turn's line.
+            let moves_on = matches!(
+                e,
+                Event::TileDrawn { .. }
+                    | Event::TileDiscarded { .. }
+                    | Event::TilePlaced { .. }
+                    | Event::FeatureCompleted { .. }
+                    | Event::FeatureScored { .. }
+                    | Event::TurnPartEnd { .. }
+                    | Event::TurnEnd { .. }
+                    | Event::GameEnd
+            );
+            if moves_on && let Some(title) = self.ended.take() {
+                self.flush(&title);
+            }
             match e {
                 Event::TilePlaced { player: None, tile, pos, .. } => {
                     self.lines.push(format!("start tile {} at {pos}", rules.tile(*tile).key))
@@ -219,11 +237,14 @@ impl Story<'_> {
                 Event::Log { message, .. } => self.lines.push(message.clone()),
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
-                    self.flush(&format!("turn {turn:>3} · {}", self.names[*player as usize]))
+                    self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]))
                 }
                 Event::GameEnd => self.flush("final scoring"),
                 _ => {}
             }
+        }
+        if let Some(title) = self.ended.take() {
+            self.flush(&title);
         }
     }
 

@@ -96,7 +96,8 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
         .unwrap();
     let mut out = Output::of(&mut child);
     let script_file = dir.join("mods/watched/init.luau");
-    out.wait_for("version 1");
+    let first = out.wait_for("version 1");
+    assert!(first.starts_with("turn   1 · "), "what turn_end did is told on its turn's line: {first}");
 
     edit(&script_file, &script("version 2"));
     let reloaded = out.wait_for("reloaded");

@@ -246,7 +246,7 @@ fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'st
     for (rel, text) in &script.files {
         if let Err(e) = compiler.compile(text) {
             let (line, message) = syntax_error(&e.to_string());
-            report.diagnostics.push(Diagnostic { file: display_path(&script.dir.join(rel)), line, col: 1, message });
+            report.diagnostics.push(Diagnostic { file: display_path(&script.dir.join(rel)), line, col: 0, message });
         }
     }
     if !report.is_empty() {

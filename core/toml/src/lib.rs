@@ -35,7 +35,8 @@ pub struct Diagnostic {
     pub file: String,
     /// 1-based line.
     pub line: usize,
-    /// 1-based column, in characters.
+    /// 1-based column, in characters; 0 when only the line is known (a script's syntax error:
+    /// Luau's compiler gives no column), and then not shown.
     pub col: usize,
     /// What was wrong and what was expected.
     pub message: String,
@@ -43,7 +44,10 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        match self.col {
+            0 => write!(f, "{}:{}: {}", self.file, self.line, self.message),
+            col => write!(f, "{}:{}:{col}: {}", self.file, self.line, self.message),
+        }
     }
 }
 

@@ -31,7 +31,11 @@ pub fn lua_api_markdown() -> String {
             "## `meeple`\n\nAlso: `meeple.id` (the expansion's id), `meeple.edition`, `meeple.options` (option values chosen in the game config).\n",
             "meeple.",
         ),
-        (Scope::View, "## `view`\n\nValid only during the hook call it was given to.\n", "view:"),
+        (
+            Scope::View,
+            "## `view`\n\nThe game as it is during the hook call it was given to: don't keep it for later (outside a hook call it fails, and in a later one it reads that call's game).\n",
+            "view:",
+        ),
         (
             Scope::Out,
             "## `out`\n\nCommands are checked by the engine and applied, in order, after the handler returns.\n",

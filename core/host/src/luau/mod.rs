@@ -210,7 +210,7 @@ fn error_report(script: &Script, errors: &[HookError]) -> Report {
             }
             None => (display_path(&script.path_of(&script.entry)), 1),
         };
-        Diagnostic { file, line, col: 1, message: format!("{} ({})", e.message, e.hook) }
+        Diagnostic { file, line, col: 0, message: format!("{} ({})", e.message, e.hook) }
     };
     Report { diagnostics: errors.iter().map(diagnostic).collect() }
 }
