@@ -48,6 +48,7 @@ fn keep(instance: Instance) -> Result<u32, String> {
 }
 
 /// The instance with a number.
+#[inline(always)]
 fn instance(number: u32) -> Result<&'static Instance, String> {
     let all = INSTANCES.read().map_err(|_| "instance table poisoned".to_string())?;
     all.get(number as usize).copied().flatten().ok_or_else(|| format!("no plugin instance {number}"))
@@ -68,14 +69,17 @@ fn release(number: u32) -> Result<(), String> {
 thread_local! {
     /// What the calls on this thread reuse. One thread-local for all of it: in a library, each
     /// access to one is a call into the dynamic linker.
-    static STATE: CallState =
-        const { CallState { host: Cell::new(std::ptr::null()), scratch: RefCell::new(Scratch::new()) } };
+    static STATE: CallState = const {
+        CallState { host: Cell::new(std::ptr::null()), panic_at: Cell::new(None), scratch: RefCell::new(Scratch::new()) }
+    };
 }
 
 /// A thread's state between and during calls.
 struct CallState {
     /// The host of the call in progress (for logging), or null.
     host: Cell<*const HostV1>,
+    /// Where the last panic on this thread happened, noted by the panic hook for its report.
+    panic_at: Cell<Option<String>>,
     /// Borrowed in place by one call at a time: a call never starts another on its thread (the
     /// host answers queries itself), and one that tried would get an error, not a second borrow.
     scratch: RefCell<Scratch>,
@@ -123,7 +127,7 @@ fn guarded(
         state.host.set(if logs { host } else { std::ptr::null() });
         note_panic_locations();
         // A panic the plugin caught itself earlier left its place here.
-        PANIC_AT.with(|at| at.set(None));
+        state.panic_at.set(None);
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
         state.host.set(std::ptr::null());
         match outcome {
@@ -135,7 +139,7 @@ fn guarded(
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "a panic without a message".into());
-                let message = match PANIC_AT.with(|at| at.take()) {
+                let message = match state.panic_at.take() {
                     Some(at) => format!("{message} (at {at})"),
                     None => message,
                 };
@@ -150,11 +154,6 @@ fn guarded(
     })
 }
 
-thread_local! {
-    /// Where the last panic on this thread happened, noted by the panic hook for its report.
-    static PANIC_AT: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
-}
-
 /// Installs, once, a panic hook that notes where a panic happens: the payload caught at the
 /// boundary holds only the message, and the host's report should say where, as a script's does.
 /// The plugin's previous hook (by default, the line on stderr) still runs.
@@ -164,7 +163,7 @@ fn note_panic_locations() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             let at = info.location().map(|l| format!("{}:{}", l.file(), l.line()));
-            let _ = PANIC_AT.try_with(|p| p.set(at));
+            let _ = STATE.try_with(|state| state.panic_at.set(at));
             previous(info);
         }));
     });
@@ -224,13 +223,13 @@ pub unsafe fn call(host: *const HostV1, instance: u32, call: Bytes, sink: *mut c
 /// Runs one call of an instance, writing its reply into the scratch reply. The hot calls are
 /// decoded straight into the scratch buffers and answered from them; MessagePack calls (the
 /// ruleset, setup, decisions, final scoring) go through [`Call`].
+// Inlined into `call`, as the compiler did on its own until `run` grew: a function call and
+// moves per hook call otherwise (35 000 instructions a no-op game).
+#[inline(always)]
 fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Result<(), String> {
     let (&t, rest) = input.split_first().ok_or("an empty call")?;
     if t == tag::MESSAGE {
-        return match decode(rest)? {
-            Call::Release => release(number),
-            call => run_message(host, instance(number)?, call, s),
-        };
+        return run_message(host, number, decode(rest)?, s);
     }
     let inst = instance(number)?;
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
@@ -321,7 +320,13 @@ fn forbidden(allowed: &[bool]) -> Vec<u32> {
 
 /// Runs a MessagePack call: the ruleset (answered with what the expansion wants of it), or a
 /// hook (from a host that sends every call as a message).
-fn run_message(host: *const HostV1, inst: &'static Instance, call: Call, s: &mut Scratch) -> Result<(), String> {
+// Kept out of `run`: the hot calls are compiled better without it.
+#[inline(never)]
+fn run_message(host: *const HostV1, number: u32, call: Call, s: &mut Scratch) -> Result<(), String> {
+    if let Call::Release = call {
+        return release(number);
+    }
+    let inst = instance(number)?;
     if let Call::Rules { rules, expansion } = call {
         let _ = inst.rules.set((rules.build()?, expansion));
         // SAFETY: the table the host passed to this call.

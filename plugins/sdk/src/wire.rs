@@ -160,6 +160,7 @@ impl Writer {
 
     /// Appends an event; false for events no hook receives. `figure` gives the owner and kind
     /// of a figure (a move event does not carry them).
+    #[inline]
     pub fn event(&mut self, e: &Event, figure: impl Fn(FigureId) -> Option<(u8, FigureKindId)>) -> bool {
         match e {
             Event::TilePlaced { player, tile, index, pos, rotation } => self.words(&[

@@ -174,6 +174,9 @@ impl LuauExpansion {
         &self.script
     }
 
+    // Inlined into each hook: the lookup is on every call, and whether the compiler inlined it
+    // on its own changed with unrelated code (10 000 instructions a game).
+    #[inline]
     fn with_vm<R>(&self, f: impl FnOnce(&vm::Vm) -> Result<R, HookError>) -> Result<R, HookError> {
         let found = VMS.with(|m| m.borrow().get(&self.instance).cloned());
         let vm = match found {
