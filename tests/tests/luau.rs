@@ -332,6 +332,16 @@ fn event_tables_cannot_be_changed_or_frozen() {
 }
 
 #[test]
+fn stored_values_nest_at_most_32_levels_deep() {
+    attack_fails("deep-storage", "a stored value may nest at most 32 levels deep", "[\"deep-storage\"]");
+    let mut game = sandbox_game("deep-enough");
+    game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).expect("32 levels are stored");
+    let e = game.rules().expansions().iter().position(|x| x.id() == "lua-sandbox").unwrap() as u16;
+    let stored = game.state().storage_of(e).and_then(|s| s.get("deep")).expect("stored");
+    assert!(stored.nests_deeper_than(31) && !stored.nests_deeper_than(32));
+}
+
+#[test]
 fn storage_is_bounded() {
     attack_fails("storage-bomb", "an expansion's storage holds at most 64 KiB", "out:set_storage(\"k\"");
 }

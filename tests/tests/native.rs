@@ -139,18 +139,30 @@ fn a_panic_is_not_given_the_place_of_an_earlier_one() {
 }
 
 #[test]
-fn a_plugin_that_cannot_take_the_ruleset_says_so_at_each_hook() {
+fn a_plugin_that_cannot_take_the_ruleset_is_asked_once_and_says_so_at_each_hook() {
+    let said = "the plugin panicked while taking the ruleset: this plugin cannot take a ruleset (attempt 1) (at ";
     let e = figure_placed_error("taking-rules");
-    assert!(
-        e.message.starts_with("the plugin panicked while taking the ruleset: this plugin cannot take a ruleset (at "),
-        "{e}"
-    );
+    assert!(e.message.starts_with(said), "{e}");
+    // The next hook call of the same ruleset: the same answer, not a second attempt.
+    build_plugins();
+    let text = "players = 2\ndraw = [\"U\", \"U\"]\n[[expansions]]\nid = \"native-panicking\"\noptions = { mode = \"taking-rules\" }\n";
+    let loaded = load_toml("panicking.toml", text).unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    for action in [Action::PlaceFigure { figure: 0, segment: 0, with: None }, Action::Pass] {
+        let err = game.apply(action).unwrap_err();
+        let ActionError::Hook(e) = err else { panic!("expected a hook error, got {err}") };
+        assert!(e.message.contains("cannot take a ruleset (attempt 2)"), "asked once per ruleset: {e}");
+    }
 }
 
 #[test]
 fn a_plugin_storing_a_value_nested_too_deep_is_told_the_limit() {
     let e = figure_placed_error("deep-storage");
-    assert_eq!(e.message, "set_storage(\"deep\"): a stored value nests at most 32 levels deep", "{e}");
+    assert_eq!(
+        e.message,
+        "set_storage(\"deep\"): a stored value may nest at most 32 levels deep; this one nests deeper"
+    );
 }
 
 #[test]
@@ -217,10 +229,19 @@ fn a_library_file_cut_short_or_not_a_library_is_refused_with_the_reason() {
     };
     // Cut where the loader would read past the end of the file and crash the program.
     if cfg!(target_os = "linux") {
-        let err = load("cut", &whole[..whole.len() / 2]);
+        // 100 000 bytes: into the segments the loader maps (the debug sections at the end are not).
+        let err = load("cut", &whole[..100_000]);
         assert!(err.contains("the library is cut short: its headers describe "), "{err}");
     }
     let err = load("text", b"not a library\n");
     assert!(err.contains("cannot open: "), "{err}");
     assert!(!err.trim_end().ends_with("dlopen failed"), "the system's reason is given: {err}");
+}
+
+#[test]
+fn an_expansion_whose_id_is_not_its_manifests_is_refused() {
+    build_plugins();
+    let text = "players = 2\n[[expansions]]\nid = \"native-panicking\"\noptions = { mode = \"wrong-id\" }\n";
+    let err = load_toml("wrong-id.toml", text).unwrap_err().to_string();
+    assert!(err.contains("`Expansion::id()` says `someone-else`, the manifest `native-panicking`"), "{err}");
 }

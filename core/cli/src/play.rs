@@ -1,7 +1,7 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
 use crate::common::{BotKind, CliError, load_config, make_bots, say, score_table, winners};
-use meeple_core::{Action, Event, Game, Rules};
+use meeple_core::{Action, Event, Game, Rules, Setup};
 use std::path::PathBuf;
 
 /// Arguments of `meeple play`.
@@ -48,7 +48,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     story.events(game.rules(), game.events());
     story.flush("setup");
 
-    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), &loaded));
+    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), args.seed.is_some(), &loaded));
     let mut loaded = loaded;
     while let Some(p) = game.to_act() {
         let action = bots[p as usize].choose(&game);
@@ -62,7 +62,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
             }
             if let Some(w) = &mut watched {
-                w.reload_if_changed(args.config.as_deref(), mods, &mut loaded, &mut game);
+                w.reload_if_changed(mods, &mut loaded, &mut game);
             }
         }
     }
@@ -85,39 +85,24 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 /// expansion's manifest, tilesets and (for a script) Luau files. A native library is not among
 /// them: it stays loaded once loaded.
 struct Watch {
+    /// The game's config file, if it has one.
+    config: Option<PathBuf>,
+    /// Whether `--seed` chose the seed: the config's then plays no part.
+    seed_given: bool,
     files: Vec<(PathBuf, Option<std::time::SystemTime>)>,
 }
 
 impl Watch {
-    fn new(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> Watch {
-        let mut paths: Vec<PathBuf> = config.map(PathBuf::from).into_iter().collect();
-        for s in &loaded.selected {
-            let m = &s.manifest;
-            paths.push(m.path.clone());
-            if let Some(edition) = m.edition(&s.edition) {
-                paths.extend(edition.tileset.iter().cloned());
-                paths.extend(edition.if_chosen.iter().map(|c| c.tileset.clone()));
-            }
-            if matches!(m.entry, meeple_host::manifest::Entry::Script(_)) {
-                meeple_host::ruleset::collect_files(m.dir(), "luau", &mut paths);
-            }
-        }
-        paths.sort();
-        paths.dedup();
-        let files = paths.into_iter().map(|p| (p.clone(), modified(&p))).collect();
-        Watch { files }
+    fn new(config: Option<&std::path::Path>, seed_given: bool, loaded: &meeple_host::Loaded) -> Watch {
+        let config = config.map(PathBuf::from);
+        let files = files_of(config.as_deref(), loaded).into_iter().map(|p| (p.clone(), modified(&p))).collect();
+        Watch { files, config, seed_given }
     }
 
     /// Rebuilds the ruleset and replays the game on it when one of the files changed. Rules that
     /// no longer load, or no longer replay the game, are reported and the old ones stay; so does
-    /// a config whose players, seed or draw changed, which only a new game can take.
-    fn reload_if_changed(
-        &mut self,
-        config: Option<&std::path::Path>,
-        mods: &[PathBuf],
-        loaded: &mut meeple_host::Loaded,
-        game: &mut Game,
-    ) {
+    /// a config that changes what only a new game can take (players, seed, draw, tile limit).
+    fn reload_if_changed(&mut self, mods: &[PathBuf], loaded: &mut meeple_host::Loaded, game: &mut Game) {
         let changed: Vec<String> = self
             .files
             .iter_mut()
@@ -130,25 +115,75 @@ impl Watch {
         if changed.is_empty() {
             return;
         }
+        let config = self.config.as_deref();
         match load_config(config, mods).map_err(|e| e.to_string()).and_then(|new| {
-            let setup = game.setup();
-            let mut same = new.setup(setup.seed);
-            same.seed = setup.seed;
-            if same != *setup || new.config.seed != loaded.config.seed {
-                return Err("the players, seed, draw or tile limit changed: they take a new game".into());
+            if let Some(what) = self.setup_change(&new, loaded, game.setup()) {
+                let file = config.map_or_else(|| "the config".to_string(), |p| p.display().to_string());
+                return Err(format!("{file}: its {what} changed, which only a new game takes"));
             }
-            let again =
-                Game::from_actions(new.rules.clone(), setup.clone(), game.history()).map_err(|e| e.to_string())?;
+            let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history())
+                .map_err(|e| e.to_string())?;
             Ok((new, again))
         }) {
             Ok((new, again)) => {
                 say!("reloaded {} and replayed {} actions", changed.join(", "), game.history().len());
                 *loaded = new;
                 *game = again;
+                // The new rules may come from other files (an expansion added, a module required).
+                // Known files keep the times read before loading: one changed since is still new.
+                let known: std::collections::HashMap<PathBuf, _> =
+                    std::mem::take(&mut self.files).into_iter().collect();
+                self.files = files_of(config, loaded)
+                    .into_iter()
+                    .map(|p| {
+                        let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
+                        (p, time)
+                    })
+                    .collect();
             }
             Err(e) => say!("not reloaded ({}): {e}", changed.join(", ")),
         }
     }
+
+    /// What a reloaded config changes of the running game's setup, if anything.
+    fn setup_change(
+        &self,
+        new: &meeple_host::Loaded,
+        old: &meeple_host::Loaded,
+        setup: &Setup,
+    ) -> Option<&'static str> {
+        let now = new.setup(setup.seed);
+        if now.players != setup.players {
+            Some("players")
+        } else if !self.seed_given && new.config.seed != old.config.seed {
+            Some("seed")
+        } else if now.draw != setup.draw {
+            Some("draw")
+        } else if now.tile_limit != setup.tile_limit {
+            Some("tile limit")
+        } else {
+            None
+        }
+    }
+}
+
+/// The files [`Watch`] watches.
+fn files_of(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = config.map(PathBuf::from).into_iter().collect();
+    for s in &loaded.selected {
+        let m = &s.manifest;
+        paths.push(m.path.clone());
+        if let Some(edition) = m.edition(&s.edition) {
+            paths.extend(edition.tileset.iter().cloned());
+            paths.extend(edition.if_chosen.iter().map(|c| c.tileset.clone()));
+        }
+        if matches!(m.entry, meeple_host::manifest::Entry::Script(_)) {
+            meeple_host::ruleset::collect_files(m.dir(), "luau", &mut paths);
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
@@ -182,6 +217,9 @@ impl Story<'_> {
     }
 
     fn events(&mut self, rules: &Rules, events: &[Event]) {
+        // After the last turn the game goes on to final scoring with no event between, so there
+        // the turn is told at once, as the events cannot say where its handlers' lines end.
+        let last = events.iter().any(|e| matches!(e, Event::GameEnd));
         for e in events {
             // What follows a turn's end until the game moves on is what handlers of `turn_end`
             // did: it belongs to the turn's line.
@@ -237,7 +275,8 @@ impl Story<'_> {
                 Event::Log { message, .. } => self.lines.push(message.clone()),
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
-                    self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]))
+                    let title = format!("turn {turn:>3} · {}", self.names[*player as usize]);
+                    if last { self.flush(&title) } else { self.ended = Some(title) }
                 }
                 Event::GameEnd => self.flush("final scoring"),
                 _ => {}

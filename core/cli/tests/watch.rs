@@ -8,6 +8,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// The game's length: about ten turns pass while the test edits, at 150 ms a turn.
+const TILES: u32 = 50;
+
 const MANIFEST: &str = r#"[expansion]
 id = "watched"
 name = "Watched"
@@ -32,7 +35,8 @@ fn scratch() -> PathBuf {
     std::fs::create_dir_all(dir.join("mods/watched")).unwrap();
     std::fs::write(dir.join("mods/watched/expansion.toml"), MANIFEST).unwrap();
     std::fs::write(dir.join("mods/watched/init.luau"), script("version 1")).unwrap();
-    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = 40\n\n[[expansions]]\nid = \"watched\"\n";
+    let config =
+        format!("players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n");
     std::fs::write(dir.join("game.toml"), config).unwrap();
     dir
 }
@@ -42,6 +46,16 @@ fn edit(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).unwrap();
     std::fs::rename(&tmp, path).unwrap();
+}
+
+/// The running game, ended if the test fails first.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// The game's lines, as they come.
@@ -87,14 +101,15 @@ impl Output {
 #[test]
 fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     let dir = scratch();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(&dir)
         .args(["play", "game.toml", "--mods", "mods", "--watch", "--delay", "150", "-o", "game.json"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
-    let mut out = Output::of(&mut child);
+    let mut child = Running(child);
+    let mut out = Output::of(&mut child.0);
     let script_file = dir.join("mods/watched/init.luau");
     let first = out.wait_for("version 1");
     assert!(first.starts_with("turn   1 · "), "what turn_end did is told on its turn's line: {first}");
@@ -121,11 +136,14 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     out.wait_for("version three");
 
     // Players are the game's: a config that changes them is refused.
-    edit(&dir.join("game.toml"), "players = 3\nseed = 4\n\n[[expansions]]\nid = \"watched\"\n");
+    edit(
+        &dir.join("game.toml"),
+        &format!("players = 3\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n"),
+    );
     let refused = out.wait_for("not reloaded (game.toml)");
-    assert!(refused.contains("take a new game"), "{refused}");
+    assert!(refused.ends_with("game.toml: its players changed, which only a new game takes"), "{refused}");
 
-    let status = child.wait().unwrap();
+    let status = child.0.wait().unwrap();
     out.wait_for("Winner");
     assert!(status.success());
     let replay: serde_json::Value =

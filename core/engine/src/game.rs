@@ -29,22 +29,31 @@ const MAX_DEPTH: u8 = 32;
 /// them): a game is cloned for every look ahead, storage with it.
 pub const MAX_STORAGE: usize = 64 << 10;
 
-/// The longest log line, in bytes: a longer one is cut (a line is for people to read, and an
-/// expansion could otherwise fill the game's events with one).
+/// How many bytes of a log line are kept: the rest is cut and marked `…` (a line is for people
+/// to read, and an expansion could otherwise fill the game's events with one).
 pub const MAX_LOG: usize = 4096;
 
-/// A log line from bytes: the first [`MAX_LOG`] of them, read as UTF-8, and `…` if cut.
+/// A log line from bytes: at most [`MAX_LOG`] of them, cut before a character, read as UTF-8,
+/// and `…` if cut.
 pub fn log_line(bytes: &[u8]) -> String {
-    let mut line = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_LOG)]).into_owned();
-    if bytes.len() > MAX_LOG {
-        line.push('…');
+    if bytes.len() <= MAX_LOG {
+        return String::from_utf8_lossy(bytes).into_owned();
     }
+    // Back off over continuation bytes (`10xxxxxx`) so that no character is split.
+    let cut = (MAX_LOG - 3..=MAX_LOG).rev().find(|&i| bytes[i] & 0xC0 != 0x80).unwrap_or(MAX_LOG);
+    let mut line = String::from_utf8_lossy(&bytes[..cut]).into_owned();
+    line.push('…');
     line
 }
 
 /// How deep lists and maps may nest in a stored value: far more than rules need, and little
 /// enough that reading, hashing and copying one never runs deep.
 pub const MAX_NESTING: u32 = 32;
+
+/// What an expansion that stores a value nested deeper than [`MAX_NESTING`] is told.
+pub fn too_deep() -> String {
+    format!("a stored value may nest at most {MAX_NESTING} levels deep; this one nests deeper")
+}
 
 /// The most points one command may add or set, either way: far above any rule, and low enough
 /// that scores (which saturate besides) stay readable.
@@ -1115,7 +1124,7 @@ impl Game {
             }
             Command::SetStorage { key, value } => {
                 if value.nests_deeper_than(MAX_NESTING) {
-                    return bad(self, &c, format!("a stored value nests at most {MAX_NESTING} levels deep"));
+                    return bad(self, &c, too_deep());
                 }
                 let removed = self.state.storage[e as usize].get(key).map_or(0, |v| key.len() + v.size());
                 let added = if *value == crate::value::Value::Null { 0 } else { key.len() + value.size() };
@@ -1260,4 +1269,18 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         figure_kinds: kinds.len() as u16,
         token_kinds: rules.tokens().len() as u16,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_LOG, log_line};
+
+    #[test]
+    fn a_long_log_line_is_cut_before_a_character() {
+        let line = log_line("é".repeat(MAX_LOG).as_bytes());
+        assert_eq!(line, format!("{}…", "é".repeat(MAX_LOG / 2)));
+        let line = log_line(format!("x{}", "é".repeat(MAX_LOG)).as_bytes());
+        assert_eq!(line, format!("x{}…", "é".repeat(MAX_LOG / 2 - 1)), "no half character");
+        assert_eq!(log_line(b"short"), "short");
+    }
 }

@@ -287,19 +287,21 @@ impl NativeExpansion {
             }
             _ => return Err(format!("{}: could not start: {}", lib.id, String::from_utf8_lossy(&reply))),
         };
-        let mut hooks = HookSet::NONE;
-        for name in &created.hooks {
-            hooks = hooks.with(HookKind::parse(name).ok_or_else(|| format!("{}: unknown hook `{name}`", lib.id))?);
-        }
-        Ok(NativeExpansion {
+        // Made before its hooks are read: dropped on an error, it releases the plugin's instance.
+        let mut made = NativeExpansion {
             lib,
             id: sel.manifest.id.clone(),
             instance: created.instance,
-            hooks,
+            hooks: HookSet::NONE,
             categories: created.categories,
             interest: OnceLock::new(),
             own_kinds: OnceLock::new(),
-        })
+        };
+        for name in &created.hooks {
+            let hook = HookKind::parse(name).ok_or_else(|| format!("{}: unknown hook `{name}`", lib.id))?;
+            made.hooks = made.hooks.with(hook);
+        }
+        Ok(made)
     }
 
     /// The library it runs in.
@@ -365,7 +367,9 @@ impl NativeExpansion {
     fn take_rules(&self, rules: &Rules, expansion: u16) -> Result<Interest, String> {
         let (status, reply) = self.call_outside_hooks(&Call::Rules { rules: RulesData::of(rules), expansion });
         let outcome = match status {
-            abi::OK => return decode_interest(&reply).map_err(|m| format!("while taking the ruleset: {m}")),
+            abi::OK => {
+                return decode_interest(&reply).map_err(|m| format!("its reply to the ruleset cannot be read: {m}"));
+            }
             abi::PANICKED => "panicked",
             _ => "failed",
         };

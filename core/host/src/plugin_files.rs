@@ -71,51 +71,55 @@ fn newest(dir: &Path, file: &std::ffi::OsStr) -> PathBuf {
 }
 
 /// Whether a library file holds all that its headers describe. The system's loader maps an
-/// ELF file by its headers and trusts them: a file cut short (one still being written by a
-/// build) kills the program with a bus error when the loader touches the missing part, before
-/// it could report anything. Other formats are left to the loader.
+/// ELF file's segments as its program headers say and trusts them: a file cut short (one still
+/// being written by a build) kills the program with a bus error when the loader touches the
+/// missing part, before it could report anything. Other formats are left to the loader.
 pub(crate) fn check_complete(path: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    match elf_extent(&bytes) {
-        Some(needed) if needed > bytes.len() as u64 => Err(format!(
-            "the library is cut short: its headers describe {needed} bytes, the file has {} (is it still being written?)",
-            bytes.len()
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    // The ELF header and the program headers come first, in well under 64 KiB.
+    let mut head = Vec::new();
+    file.by_ref().take(64 << 10).read_to_end(&mut head).map_err(cannot)?;
+    match elf_extent(&head) {
+        Some(needed) if needed > len => Err(format!(
+            "the library is cut short: its headers describe {needed} bytes, the file has {len} (is it still being written?)"
         )),
         _ => Ok(()),
     }
 }
 
-/// How many bytes an ELF file's headers say it has: the end of its furthest header table or
-/// segment. `None` for a file that is not ELF, or whose header itself is cut short (the loader
-/// refuses those with a message of its own).
-fn elf_extent(b: &[u8]) -> Option<u64> {
-    if b.get(..4)? != b"\x7fELF" {
+/// How many bytes an ELF file's program headers say it has: the end of their table or of the
+/// furthest segment. `head` is the file's start; `None` for a file that is not ELF, or whose
+/// header is not all in `head` (the loader refuses those with a message of its own).
+fn elf_extent(head: &[u8]) -> Option<u64> {
+    if head.get(..4)? != b"\x7fELF" {
         return None;
     }
-    let wide = match b.get(4)? {
+    let wide = match head.get(4)? {
         1 => false,
         2 => true,
         _ => return None,
     };
-    let little = *b.get(5)? == 1;
+    let little = *head.get(5)? == 1;
     let int = |at: usize, size: usize| -> Option<u64> {
-        let raw = b.get(at..at + size)?;
+        let raw = head.get(at..at.checked_add(size)?)?;
         Some(raw.iter().enumerate().fold(0u64, |n, (i, &byte)| {
             let shift = if little { 8 * i } else { 8 * (size - 1 - i) };
             n | (byte as u64) << shift
         }))
     };
     let word = if wide { 8 } else { 4 };
-    // e_phoff, e_shoff, then e_phentsize, e_phnum, e_shentsize, e_shnum.
-    let (phoff, shoff) = (int(0x18 + word, word)?, int(0x18 + 2 * word, word)?);
+    // e_phoff, then (past e_shoff, e_flags and e_ehsize) e_phentsize and e_phnum.
+    let phoff = int(0x18 + word, word)?;
     let sizes = 0x18 + 3 * word + 6;
     let (phent, phnum) = (int(sizes, 2)?, int(sizes + 2, 2)?);
-    let (shent, shnum) = (int(sizes + 4, 2)?, int(sizes + 6, 2)?);
-    let tables = phoff.saturating_add(phent * phnum).max(shoff.saturating_add(shent * shnum));
-    if tables > b.len() as u64 {
-        return Some(tables);
+    let mut end = phoff.saturating_add(phent * phnum);
+    // A table that is not all in `head`: its end is what can be told (past a short file's end).
+    if end > head.len() as u64 {
+        return Some(end);
     }
-    let mut end = tables;
     for i in 0..phnum {
         let h = usize::try_from(phoff + i * phent).ok()?;
         // p_offset and p_filesz of a program header.

@@ -28,7 +28,7 @@ pub use toml::de::{DeArray, DeTable, DeValue};
 /// A byte range in the source text.
 pub type Span = Range<usize>;
 
-/// One problem in a file, located at a line and column (both 1-based).
+/// One problem in a file, located at a line and column (1-based; see [`Diagnostic::col`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// The file's name as given to [`Doc::parse`].

@@ -26,15 +26,23 @@ struct Instance {
     rules: OnceLock<(Rules, u16)>,
 }
 
+/// An instance the plugin made, owned by the table below (made by `Box::into_raw`).
+struct Kept(std::ptr::NonNull<Instance>);
+
+// SAFETY: an `Instance` is `Send + Sync` (an `Expansion` is); the pointer is only its owner.
+unsafe impl Send for Kept {}
+// SAFETY: as above.
+unsafe impl Sync for Kept {}
+
 /// The instances the host holds, by number; a released one leaves its slot free for the next.
 /// A call borrows its instance without counting references: the host releases an instance only
 /// once no call of it can come (its ruleset is gone).
-static INSTANCES: RwLock<Vec<Option<&'static Instance>>> = RwLock::new(Vec::new());
+static INSTANCES: RwLock<Vec<Option<Kept>>> = RwLock::new(Vec::new());
 
 /// Keeps an instance and returns its number.
 fn keep(instance: Instance) -> Result<u32, String> {
     let mut all = INSTANCES.write().map_err(|_| "instance table poisoned".to_string())?;
-    let kept = Some(&*Box::leak(Box::new(instance)));
+    let kept = Some(Kept(std::ptr::NonNull::from(Box::leak(Box::new(instance)))));
     Ok(match all.iter().position(Option::is_none) {
         Some(free) => {
             all[free] = kept;
@@ -47,11 +55,19 @@ fn keep(instance: Instance) -> Result<u32, String> {
     } as u32)
 }
 
-/// The instance with a number.
+/// The instance with a number, lent for one call of it.
+///
+/// # Safety
+/// The reference must not outlive the call: the host releases an instance only when no call
+/// of it can come, and the instance is then freed.
 #[inline(always)]
-fn instance(number: u32) -> Result<&'static Instance, String> {
+unsafe fn instance<'call>(number: u32) -> Result<&'call Instance, String> {
     let all = INSTANCES.read().map_err(|_| "instance table poisoned".to_string())?;
-    all.get(number as usize).copied().flatten().ok_or_else(|| format!("no plugin instance {number}"))
+    match all.get(number as usize) {
+        // SAFETY: a kept instance is alive until `release` takes it out of the table.
+        Some(Some(kept)) => Ok(unsafe { kept.0.as_ref() }),
+        _ => Err(format!("no plugin instance {number}")),
+    }
 }
 
 /// Drops an instance the host is done with.
@@ -60,9 +76,9 @@ fn release(number: u32) -> Result<(), String> {
     let slot = all.get_mut(number as usize).ok_or_else(|| format!("no plugin instance {number}"))?;
     let released = slot.take().ok_or_else(|| format!("plugin instance {number} was released already"))?;
     drop(all);
-    // SAFETY: made by `Box::leak` in `keep`, taken out of the table, and the host calls no
-    // instance it released: this was the last reference.
-    drop(unsafe { Box::from_raw(released as *const Instance as *mut Instance) });
+    // SAFETY: the pointer came from `Box::leak` in `keep` and is out of the table now; the host
+    // calls no instance it released, so no reference to it is left.
+    drop(unsafe { Box::from_raw(released.0.as_ptr()) });
     Ok(())
 }
 
@@ -115,7 +131,9 @@ fn guarded(
     write: Sink,
     f: impl FnOnce(&mut Scratch) -> Result<(), String>,
 ) -> u32 {
-    STATE.with(|state| {
+    // `try_with`: a host may drop a ruleset (and so call the plugin) while its thread ends,
+    // after this thread's state is gone; `with` would panic here, where a panic aborts.
+    let done = STATE.try_with(|state| {
         let Ok(mut scratch) = state.scratch.try_borrow_mut() else {
             return send(sink, write, ERROR, b"a plugin call started inside another on the same thread");
         };
@@ -151,7 +169,8 @@ fn guarded(
                 send(sink, write, PANICKED, message.as_bytes())
             }
         }
-    })
+    });
+    done.unwrap_or_else(|_| send(sink, write, ERROR, b"the plugin's thread is ending"))
 }
 
 /// Installs, once, a panic hook that notes where a panic happens: the payload caught at the
@@ -231,7 +250,8 @@ fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Resul
     if t == tag::MESSAGE {
         return run_message(host, number, decode(rest)?, s);
     }
-    let inst = instance(number)?;
+    // SAFETY: used only during this call of the instance.
+    let inst = unsafe { instance(number)? };
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
     let bad = || format!("a malformed call (tag {t})");
     let e = inst.expansion.as_ref();
@@ -299,11 +319,9 @@ fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Resul
 fn storable(e: &dyn Expansion, hook: HookKind, commands: &[Command]) -> HookResult {
     let deep = |c: &Command| matches!(c, Command::SetStorage { value, .. } if value.nests_deeper_than(MAX_NESTING));
     match commands.iter().find(|c| deep(c)) {
-        Some(Command::SetStorage { key, .. }) => Err(HookError::new(
-            e.id(),
-            hook,
-            format!("set_storage(\"{key}\"): a stored value nests at most {MAX_NESTING} levels deep"),
-        )),
+        Some(Command::SetStorage { key, .. }) => {
+            Err(HookError::new(e.id(), hook, format!("set_storage(\"{key}\"): {}", meeple_core::game::too_deep())))
+        }
         _ => Ok(()),
     }
 }
@@ -326,7 +344,8 @@ fn run_message(host: *const HostV1, number: u32, call: Call, s: &mut Scratch) ->
     if let Call::Release = call {
         return release(number);
     }
-    let inst = instance(number)?;
+    // SAFETY: used only during this call of the instance.
+    let inst = unsafe { instance(number)? };
     if let Call::Rules { rules, expansion } = call {
         let _ = inst.rules.set((rules.build()?, expansion));
         // SAFETY: the table the host passed to this call.

@@ -37,9 +37,11 @@ pub const BUILT_WITH_ABORT: &str = concat!("meeple-plugin-sdk ", env!("CARGO_PKG
 pub use proto::Settings;
 
 /// Exports a plugin: its id, version and a factory that makes the expansion from the
-/// settings of one game config (edition and options).
+/// settings of one game config (edition and options). The id and version must be those of the
+/// plugin's manifest (`[expansion] id` and `version`), or the host refuses the library.
 ///
-/// The factory runs once per ruleset that uses the plugin; the expansion keeps no game state
+/// The factory runs once per ruleset that uses the plugin (the host releases the expansion
+/// when it drops the ruleset); the expansion keeps no game state
 /// between hook calls (everything lives in the host's game state).
 #[macro_export]
 macro_rules! declare_plugin {

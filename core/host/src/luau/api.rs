@@ -9,7 +9,7 @@
 use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
-use meeple_core::game::log_line;
+use meeple_core::game::{MAX_NESTING, log_line, too_deep};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
@@ -981,8 +981,9 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
 /// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
 /// become lists, tables with string keys maps).
 pub(crate) fn from_lua(v: &LuaValue, depth: u32) -> mlua::Result<Value> {
-    if depth > 32 {
-        return Err(rt("a stored value is nested more than 32 levels deep"));
+    // A table `depth` tables down nests `depth + 1` levels (the core's count).
+    if matches!(v, LuaValue::Table(_)) && depth >= MAX_NESTING {
+        return Err(rt(too_deep()));
     }
     Ok(match v {
         LuaValue::Nil => Value::Null,
