@@ -379,22 +379,29 @@ impl NativeExpansion {
     /// Makes a call that no view backs (a null context: no query is answered, and logs are
     /// dropped); returns the status and the reply.
     fn call_outside_hooks(&self, call: &Call) -> (u32, Vec<u8>) {
-        let bytes = message(call);
         let mut reply = Vec::new();
-        let host = host_table(std::ptr::null_mut(), abi::Facts::default());
-        // SAFETY: a checked plugin table; `host`, the bytes and the reply buffer all live until
-        // the call returns.
+        let status =
+            self.raw_call(&host_table(std::ptr::null_mut(), abi::Facts::default()), &message(call), &mut reply);
+        (status, reply)
+    }
+
+    /// Calls the plugin's `call` entry for this instance: the only place the host crosses into a
+    /// plugin's hooks. Returns the status; the reply lands in `reply`.
+    #[inline]
+    fn raw_call(&self, host: &HostV1, bytes: &[u8], reply: &mut Vec<u8>) -> u32 {
+        // SAFETY: a checked plugin table; `host` (and the context it points to), the bytes and
+        // the reply buffer all live until the call returns, and the plugin writes only through
+        // `vec_sink`.
         #[allow(unsafe_code)]
-        let status = unsafe {
+        unsafe {
             (self.lib.table.call)(
-                &host,
+                host,
                 self.instance,
-                Bytes::from_slice(&bytes),
-                &mut reply as *mut Vec<u8> as *mut c_void,
+                Bytes::from_slice(bytes),
+                reply as *mut Vec<u8> as *mut c_void,
                 vec_sink,
             )
-        };
-        (status, reply)
+        }
     }
 
     /// Passes a call to the plugin; its reply lands in `reply`. A failed or panicking call is
@@ -402,18 +409,7 @@ impl NativeExpansion {
     fn exchange(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], reply: &mut Vec<u8>) -> HookResult {
         let ctx = CallCtx { view, expansion: &self.id };
         let host = host_table(&ctx as *const CallCtx<'_> as *mut c_void, abi::Facts::of(view));
-        // SAFETY: a checked plugin table; `host`, `ctx`, the bytes and the reply buffer all live
-        // until the call returns, and the plugin only writes through `vec_sink`.
-        #[allow(unsafe_code)]
-        let status = unsafe {
-            (self.lib.table.call)(
-                &host,
-                self.instance,
-                Bytes::from_slice(bytes),
-                reply as *mut Vec<u8> as *mut c_void,
-                vec_sink,
-            )
-        };
+        let status = self.raw_call(&host, bytes, reply);
         let fail = |message: String| HookError::new(&self.id, hook, message);
         match status {
             abi::OK => Ok(()),
