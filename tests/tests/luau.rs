@@ -427,3 +427,60 @@ fn an_error_raised_with_a_table_while_loading_says_so() {
         assert!(err.contains(&format!("error() was given a {kind}, not a message: pass a string")), "{err}");
     }
 }
+
+/// A mod with a figure of two faces (a lantern) that, when a meeple is placed, turns the
+/// placer's lantern (or, with `turn = "meeple"`, a meeple) to the face its option names.
+fn faces_game(turn: &str, face: u8) -> Game {
+    let manifest = "depends = [\"base\"]\n[[figures]]\nid = \"lantern\"\nper_player = 1\nstands_on = [\"city\"]\n\
+                    faces = [1, 2]\n[options.face]\ntype = \"int\"\ndefault = 2\nmin = 0\nmax = 9\n\
+                    [options.turn]\ntype = \"enum\"\nvalues = [\"lantern\", \"meeple\"]\ndefault = \"lantern\"\n";
+    let script = "meeple.on(\"figure_placed\", function(view, event, out)\n\
+                  \x20   local kind = if meeple.options.turn == \"lantern\" then \"faces:lantern\" else \"meeple\"\n\
+                  \x20   for _, f in ipairs(view:figures()) do\n\
+                  \x20       if f.kind == kind and f.owner == event.player and f.id ~= event.figure then\n\
+                  \x20           out:set_face(f.id, meeple.options.face)\n\
+                  \x20           return\n\
+                  \x20       end\n\
+                  \x20   end\n\
+                  end)\n";
+    let root = meeple_tests::write_mods(&format!("faces-{turn}-{face}"), &[("faces", manifest, script)]);
+    let config = format!(
+        "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"faces\"\noptions = {{ turn = \"{turn}\", face = {face} }}\n"
+    );
+    let config = meeple_host::GameConfig::parse("faces.toml", &config).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode)
+        .unwrap_or_else(|r| panic!("{r}"));
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    game
+}
+
+/// Places one of Red's meeples on the road, which makes the mod turn a figure.
+fn place_a_meeple(game: &mut Game) -> Result<Vec<Event>, ActionError> {
+    let meeple = game.rules().figures().iter().position(|k| k.id == "meeple").unwrap() as u8;
+    game.apply(Action::PlaceFigure { figure: meeple, segment: 0, with: None }).map(<[Event]>::to_vec)
+}
+
+#[test]
+fn a_figure_turns_only_to_the_faces_its_manifest_declares() {
+    let mut game = faces_game("lantern", 2);
+    let events = place_a_meeple(&mut game).expect("face 2 is one of the lantern's");
+    let lantern = game.rules().figures().iter().position(|k| k.id == "faces:lantern").unwrap() as u8;
+    let (id, red) = game.state().figures_of_kind(lantern).find(|(_, f)| f.owner == 0).unwrap();
+    assert_eq!(red.face, 2, "Red's lantern shows face 2");
+    assert!(events.contains(&Event::FigureTurned { figure: id, face: 2 }), "{events:?}");
+
+    for (turn, face, why) in [
+        ("lantern", 3, "a faces:lantern has no face 3; its faces are 1, 2"),
+        ("lantern", 0, "a faces:lantern has no face 0; its faces are 1, 2"),
+        ("meeple", 1, "a meeple has no faces to turn to (its manifest declares none)"),
+    ] {
+        let mut game = faces_game(turn, face);
+        let before = game.state().hash();
+        let err = place_a_meeple(&mut game).unwrap_err();
+        let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+        assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("faces", "figure_placed"));
+        assert!(e.message.contains(why), "{turn} {face}: {err}");
+        assert_eq!(game.state().hash(), before, "{turn} {face}: the game is unchanged");
+    }
+}

@@ -63,6 +63,10 @@ pub struct FigureKind {
     pub placement: Placement,
     /// When it leaves.
     pub stays: Stays,
+    /// The faces it can be turned to (a tollhouse: 1 and 2); empty for figures without faces.
+    /// A figure shows face 0 until an expansion turns it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faces: Vec<u8>,
 }
 
 impl FigureKind {
@@ -76,6 +80,7 @@ impl FigureKind {
             stands_on: kinds(&[SegmentKind::City, SegmentKind::Road, SegmentKind::Field, SegmentKind::Monastery]),
             placement: Placement::Unoccupied,
             stays: Stays::UntilScored,
+            faces: Vec::new(),
         }
     }
 
@@ -128,7 +133,8 @@ pub struct Figure {
     pub owner: u8,
     /// Where it is.
     pub at: Location,
-    /// Which face is up (tollhouse 1 or 2); 0 for figures without faces.
+    /// Which face is up (tollhouse 1 or 2): one of its kind's faces, or 0 before an expansion
+    /// turns it (and always for figures without faces).
     pub face: u8,
     /// The follower it is assigned to, if any.
     pub attached_to: Option<FigureId>,

@@ -9,7 +9,7 @@ use crate::action::{Action, Decision, Event, Target};
 use crate::board::{PlacedTile, Placement};
 use crate::expansion::{Command, Commands, HookError, HookKind, HookResult, Scoring, View};
 use crate::features::{SegId, SegInfo};
-use crate::figures::{FigureId, FigureKindId, Location, Placement as FigurePlacement, Stays};
+use crate::figures::{FigureId, FigureKind, FigureKindId, Location, Placement as FigurePlacement, Stays};
 use crate::geometry::{Port, Pos, Rotation, Side};
 use crate::rng::GameRng;
 use crate::rules::{CITIES, FIELDS, MONASTERIES, ROADS, Rules, TileId};
@@ -53,6 +53,15 @@ pub const MAX_NESTING: u32 = 32;
 /// What an expansion that stores a value nested deeper than [`MAX_NESTING`] is told.
 pub fn too_deep() -> String {
     format!("a stored value may nest at most {MAX_NESTING} levels deep; this one nests deeper")
+}
+
+/// Why a figure cannot be turned to `face`: its kind declares other faces, or none.
+fn no_face(kind: &FigureKind, face: u8) -> String {
+    if kind.faces.is_empty() {
+        return format!("a {} has no faces to turn to (its manifest declares none)", kind.id);
+    }
+    let faces: Vec<String> = kind.faces.iter().map(u8::to_string).collect();
+    format!("a {} has no face {face}; its faces are {}", kind.id, faces.join(", "))
 }
 
 /// The most points one command may add or set, either way: far above any rule, and low enough
@@ -1105,10 +1114,14 @@ impl Game {
                 self.release_dependents()
             }
             Command::SetFigureFace { figure, face } => {
-                let Some(f) = self.state.figures.get_mut(*figure as usize) else {
+                let Some(f) = self.state.figures.get(*figure as usize) else {
                     return bad(self, &c, "no such figure".into());
                 };
-                f.face = *face;
+                let kind = self.rules.figure(f.kind);
+                if !kind.faces.contains(face) {
+                    return bad(self, &c, no_face(kind, *face));
+                }
+                self.state.figures[*figure as usize].face = *face;
                 self.emit(Event::FigureTurned { figure: *figure, face: *face })
             }
             Command::ExtraTurnPart => {

@@ -140,8 +140,6 @@ pub fn describe_type(ty: &OptionType) -> String {
 pub struct FigureDef {
     /// The kind; its id is already namespaced (`traders-builders:builder`).
     pub kind: FigureKind,
-    /// Faces the figure can show (tollhouse: 1 and 2); empty for plain figures.
-    pub faces: Vec<u8>,
     /// The editions that have it (all when `None`).
     pub editions: Option<Vec<String>>,
 }
@@ -608,8 +606,9 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
         stands_on: kinds(&stands_on),
         placement,
         stays,
+        faces,
     };
-    m.figures.push(FigureDef { kind, faces, editions });
+    m.figures.push(FigureDef { kind, editions });
 }
 
 fn bounded(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, default: i64, min: i64, max: i64) -> i64 {

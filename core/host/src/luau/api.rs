@@ -164,7 +164,7 @@ pub const API: &[ApiEntry] = &[
     e(O, "move_figure", "figure: number, target: Target", "()", "Moves a figure already on the board."),
     e(O, "set_aside", "figure: number", "()", "Takes a figure off the board without returning it to the supply."),
     e(O, "return_figure", "figure: number", "()", "Sends a figure back to its owner's supply."),
-    e(O, "set_face", "figure: number, face: number", "()", "Turns a figure to another face."),
+    e(O, "set_face", "figure: number, face: number", "()", "Turns a figure to one of the faces its manifest declares."),
     e(
         O,
         "extra_turn_part",
