@@ -217,9 +217,6 @@ impl Story<'_> {
     }
 
     fn events(&mut self, rules: &Rules, events: &[Event]) {
-        // After the last turn the game goes on to final scoring with no event between, so there
-        // the turn is told at once, as the events cannot say where its handlers' lines end.
-        let last = events.iter().any(|e| matches!(e, Event::GameEnd));
         for e in events {
             // What follows a turn's end until the game moves on is what handlers of `turn_end`
             // did: it belongs to the turn's line.
@@ -232,7 +229,7 @@ impl Story<'_> {
                     | Event::FeatureScored { .. }
                     | Event::TurnPartEnd { .. }
                     | Event::TurnEnd { .. }
-                    | Event::GameEnd
+                    | Event::FinalScoring
             );
             if moves_on && let Some(title) = self.ended.take() {
                 self.flush(&title);
@@ -275,8 +272,7 @@ impl Story<'_> {
                 Event::Log { message, .. } => self.lines.push(message.clone()),
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
-                    let title = format!("turn {turn:>3} · {}", self.names[*player as usize]);
-                    if last { self.flush(&title) } else { self.ended = Some(title) }
+                    self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]));
                 }
                 Event::GameEnd => self.flush("final scoring"),
                 _ => {}

@@ -250,6 +250,9 @@ pub enum Event {
         /// The turn number.
         turn: u32,
     },
+    /// No tile is left and the last turn is over: the final scoring begins (unfinished features,
+    /// then the expansions' `final_scoring`). Everything until `GameEnd` belongs to it.
+    FinalScoring,
     /// The last tile was played and the final scoring is done.
     GameEnd,
 }

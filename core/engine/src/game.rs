@@ -530,6 +530,7 @@ impl Game {
                 Stage::PartEnd => self.end_part()?,
                 Stage::TurnEnd => self.end_turn()?,
                 Stage::Final => {
+                    self.emit(Event::FinalScoring)?;
                     self.final_scoring()?;
                     self.state.turn.stage = Stage::Over;
                     self.emit(Event::GameEnd)?;

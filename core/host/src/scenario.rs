@@ -54,6 +54,7 @@ pub fn event_text(game: &Game, names: &[String], e: &Event) -> String {
         Event::Log { message, .. } => format!("log: {message}"),
         Event::TurnPartEnd { part, .. } => format!("end of part {part}"),
         Event::TurnEnd { player, .. } => format!("end of turn of {}", who(*player)),
+        Event::FinalScoring => "final scoring".to_string(),
         Event::GameEnd => "game over".to_string(),
     }
 }

@@ -1,0 +1,35 @@
+//! `meeple play`'s story: one line per turn, with what the turn's hooks did on it.
+
+use std::process::Command;
+
+const MANIFEST: &str = "[expansion]\nid = \"teller\"\nname = \"Teller\"\nversion = \"0.1.0\"\napi = 1\n\
+                        depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+
+/// Logs at every turn's end and at the final scoring.
+const SCRIPT: &str = "meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"end of turn \" .. ev.turn)\nend)\n\
+                      meeple.on(\"final_scoring\", function(view, out)\n    out:log(\"counted\")\nend)\n";
+
+#[test]
+fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
+    let dir = std::env::temp_dir().join(format!("meeple-story-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("mods/teller")).unwrap();
+    std::fs::write(dir.join("mods/teller/expansion.toml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("mods/teller/init.luau"), SCRIPT).unwrap();
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = 3\n\n[[expansions]]\nid = \"teller\"\n";
+    std::fs::write(dir.join("game.toml"), config).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["play", "game.toml", "--mods", "mods", "-o", "game.json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let line = |start: &str| text.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{start}: {text}"));
+    for turn in 1..=3 {
+        assert!(line(&format!("turn {turn:>3} · ")).contains(&format!("end of turn {turn}")), "{text}");
+    }
+    let last = line("final scoring: ");
+    assert!(last.contains("counted") && !last.contains("end of turn"), "{text}");
+}
