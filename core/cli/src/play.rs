@@ -260,9 +260,10 @@ impl Story<'_> {
                 // An expansion may add nothing (a pig on a field without cities): not worth a line.
                 Event::PointsAdded { points: 0, .. } => {}
                 Event::PointsAdded { player, points, category } => self.lines.push(format!(
-                    "{}: {points} {} points",
+                    "{}: {points} {} point{}",
                     self.names[*player as usize],
-                    rules.categories()[*category as usize]
+                    rules.categories()[*category as usize],
+                    if points.abs() == 1 { "" } else { "s" }
                 )),
                 Event::TokensChanged { player, token, delta } => self.lines.push(format!(
                     "{} gets {delta} {}",
