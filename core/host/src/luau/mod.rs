@@ -12,6 +12,7 @@
 //! `docs/lua-api.md` and `docs/meeple.d.luau` are generated from it.
 
 pub mod api;
+mod clock;
 pub mod docs;
 mod fast;
 mod raw;

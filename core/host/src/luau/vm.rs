@@ -16,10 +16,10 @@
 //! through [`current`], [`with_view`] and [`with_out`]. This costs nothing per call, where
 //! `Lua::scope` would cost about half a microsecond.
 
-use super::api;
 use super::fast::LastName;
 use super::raw::{Caller, Ref};
 use super::{Limits, Script};
+use super::{api, clock};
 use meeple_core::action::{Decision, Offer};
 use meeple_core::{Commands, Event, HookError, HookKind, HookSet, Interest, Placement, Scoring, TileId, View};
 use meeple_plugin_sdk::wire::Writer;
@@ -28,8 +28,6 @@ use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 /// What a hook handler receives besides the view and the sink.
 pub(crate) enum Args<'a> {
@@ -45,7 +43,7 @@ struct Budget {
     limits: Limits,
     /// Interrupts left in this call; `limits.steps - left` have been charged.
     left: Cell<u64>,
-    /// When the call started, on the [`coarse_ms`] clock.
+    /// When the call started, on the [`clock`].
     started_ms: Cell<u64>,
     /// Bytes the VM held after the last collection the checks made.
     collected: Cell<usize>,
@@ -53,14 +51,15 @@ struct Budget {
 
 impl Budget {
     fn new(limits: Limits) -> Budget {
-        start_clock();
+        clock::start(limits.wall);
         Budget { limits, left: Cell::new(limits.steps), started_ms: Cell::new(0), collected: Cell::new(0) }
     }
 
     /// A fresh budget for one call, charged by the interrupt while the result lives.
     fn start(&self) -> Running {
         self.left.set(self.limits.steps);
-        self.started_ms.set(coarse_ms());
+        clock::call_starts();
+        self.started_ms.set(clock::now_ms());
         Running::new(self)
     }
 }
@@ -839,33 +838,10 @@ fn check(budget: &Budget, heap: Heap) -> Option<String> {
     }
     // The clock is a backstop for work interrupts cannot count, such as C functions that run
     // long between two interrupts (`table.sort` of a million items takes 0.1 s).
-    if coarse_ms().saturating_sub(budget.started_ms.get()) > budget.limits.wall.as_millis() as u64 {
+    if clock::now_ms().saturating_sub(budget.started_ms.get()) > budget.limits.wall.as_millis() as u64 {
         return Some(overrun(budget, Overrun::Wall));
     }
     None
-}
-
-/// Milliseconds since the first VM was made, as a thread that wakes every 10 ms writes them:
-/// the interrupt reads the clock every 8th time, where `Instant::now` would cost more than the
-/// rest of its checks, and the backstop needs no finer time.
-static COARSE_MS: AtomicU64 = AtomicU64::new(0);
-
-fn coarse_ms() -> u64 {
-    COARSE_MS.load(Ordering::Relaxed)
-}
-
-fn start_clock() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        let t0 = Instant::now();
-        // Without a thread the clock stands still, and the step budget alone stops scripts.
-        let _ = std::thread::Builder::new().name("meeple-luau-clock".into()).spawn(move || {
-            loop {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-                COARSE_MS.store(t0.elapsed().as_millis() as u64, Ordering::Relaxed);
-            }
-        });
-    });
 }
 
 /// Which limit a script went past.
