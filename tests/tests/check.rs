@@ -250,3 +250,42 @@ fn empty_and_repeated_names_in_lists_are_refused() {
         ]
     );
 }
+
+#[test]
+fn a_missing_dependency_shows_with_the_mods_own_problems() {
+    let dir = template_copy("missing-dependency", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nothere\"]"),
+        _ => format!("local x = = 1\n{text}"),
+    });
+    let found = problems(&dir);
+    let depends = line_of(&dir.join("expansion.toml"), "nothere");
+    assert!(
+        found.contains(&format!("expansion.toml:{depends}: `chapels` depends on `nothere`, which is not installed")),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|f| f.starts_with("init.luau:1: ")), "{found:#?}");
+}
+
+#[test]
+fn names_are_given_once_and_an_impossible_option_is_one_problem() {
+    let dir = template_copy("names", "chapels", |name, text| match name {
+        "expansion.toml" => text
+            .replace("depends = [\"base\"]", "depends = [\"base\"]\neditions = [\"\", \"default\"]")
+            .replace("min = 0\nmax = 10", "min = 5\nmax = 1")
+            .replace(
+                "[script]",
+                "[options.mode]\ntype = \"enum\"\nvalues = []\ndefault = \"x\"\n\n\
+                 [[figures]]\nid = \"lamp\"\nstands_on = [\"city\", \"city\"]\n\n[script]",
+            ),
+        _ => text,
+    });
+    let found = problems(&dir);
+    let file = dir.join("expansion.toml");
+    let expect = [
+        format!("expansion.toml:{}: `editions` holds an empty name", line_of(&file, "editions = [")),
+        format!("expansion.toml:{}: `max = 1` is below `min = 5`", line_of(&file, "max = 1")),
+        format!("expansion.toml:{}: [options.mode] of type enum needs `values`", line_of(&file, "[options.mode]")),
+        format!("expansion.toml:{}: `stands_on` names `city` twice", line_of(&file, "stands_on")),
+    ];
+    assert_eq!(found, expect, "one problem each, no echo of a default that cannot fit");
+}

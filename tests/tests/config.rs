@@ -86,7 +86,7 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
             "game.toml:4:11: `knobs` has no edition `C`; expected one of: A, B",
             "game.toml:5:21: option `level` expects an integer from 1 to 3",
             "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\"",
-            "game.toml:5:50: unknown option `colour` for `knobs`; it has: level (an integer from 1 to 3), mode (one of: \"fast\", \"slow\")",
+            "game.toml:5:41: unknown option `colour` for `knobs`; it has: level (an integer from 1 to 3), mode (one of: \"fast\", \"slow\")",
             "game.toml:9:6: expansion `knobs` is chosen twice",
             "game.toml:10:11: `knobs` has no edition `D`; expected one of: A, B",
         ]
@@ -151,4 +151,75 @@ fn the_ruleset_hash_changes_with_scripts_and_options_and_goes_into_replays() {
     assert_ne!(a, c.rules.hash(), "scripts are part of the ruleset");
     let game = meeple_core::Game::new(c.rules.clone(), c.setup(1)).unwrap();
     assert_eq!(game.replay().ruleset, c.rules.hash());
+}
+
+#[test]
+fn one_bad_value_does_not_hide_the_rest_of_the_config() {
+    let root = write_mods("bad-values", &[]);
+    // A value of no option's type: its entry's edition and other options are still read, and an
+    // unknown option is shown at its name.
+    let cfg =
+        "players = 2\n\n[[expansions]]\nid = \"river\"\nedition = \"C9\"\noptions = { u_turns = 1.5, nope = true }\n";
+    let (cfg, report) = GameConfig::parse_lenient("game.toml", cfg);
+    let mut lines: Vec<String> = report.to_string().lines().map(str::to_string).collect();
+    lines.extend(
+        from_config_with(&cfg, &[root.clone()], &TestCode).unwrap_err().to_string().lines().map(str::to_string),
+    );
+    let at = |place: &str, what: &str| lines.iter().any(|l| l.starts_with(place) && l.contains(what));
+    assert!(at("game.toml:5:11:", "has no edition `C9`"), "{lines:#?}");
+    assert!(
+        at("game.toml:6:23:", "an option value must be a boolean, an integer or a string, found a float"),
+        "{lines:#?}"
+    );
+    assert!(at("game.toml:6:28:", "unknown option `nope`"), "{lines:#?}");
+
+    // A problem with the chosen expansions does not hide the draw order's.
+    let err = resolve(&root, "players = 2\ndraw = [\"nope\"]\n[base]\noptions = { meeples = 0 }\n").unwrap_err();
+    assert!(err.contains("game.toml:2:9: draw order: no tile `nope`"), "{err}");
+    assert!(err.contains("game.toml:4:23: "), "{err}");
+}
+
+#[test]
+fn numbers_names_and_bytes_are_judged_each_on_its_own() {
+    let parse = |text: &str| GameConfig::parse("game.toml", text).unwrap_err().to_string();
+    // The smallest integer is read as what it is: a negative seed.
+    let err = parse("seed = -9223372036854775808\n");
+    assert!(err.starts_with("game.toml:1:8: ") && err.contains("negative"), "{err}");
+    let err = parse("seed = 9223372036854775808\n");
+    assert_eq!(err, "game.toml:1:8: `seed` is too large: at most 9223372036854775807");
+    // Too few players, and a name that is no name: both.
+    let err = parse("players = [1]\n");
+    assert!(err.contains("game.toml:1:11: a game needs 2 to 6 players, not 1"), "{err}");
+    assert!(err.contains("game.toml:1:12: `players` must hold names (strings), found an integer"), "{err}");
+
+    // A byte-order mark is no column; a byte that is not UTF-8 is shown where it is.
+    let dir = std::env::temp_dir().join(format!("meeple-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bom = dir.join("bom.toml");
+    std::fs::write(&bom, b"\xEF\xBB\xBFplayers = 1\n").unwrap();
+    let err = meeple_host::load::read_config(&bom).unwrap_err().to_string();
+    assert!(err.ends_with("bom.toml:1:11: a game needs 2 to 6 players, not 1"), "{err}");
+    let latin1 = dir.join("latin1.toml");
+    std::fs::write(&latin1, b"players = 2\nseed = 1\n[base]\nedition = \"C\xe9\"\n").unwrap();
+    let err = meeple_host::load::read_config(&latin1).unwrap_err().to_string();
+    assert!(err.ends_with("latin1.toml:4:13: byte 0xE9 is not UTF-8 (files are read as UTF-8)"), "{err}");
+}
+
+#[test]
+fn a_start_tile_missing_from_the_chosen_edition_is_the_manifests_mistake() {
+    let root = write_mods("start-edition", &[]);
+    let dir = root.join("spring");
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = "[expansion]\nid = \"spring\"\nname = \"Spring\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\neditions = [\"E1\", \"E2\"]\n\n[editions.E1]\ntileset = \"tiles.toml\"\n\
+                    [editions.E2]\ntileset = \"tiles.toml\"\n\n[draw]\nstart = \"spring\"\n";
+    let tiles = "[tileset]\nid = \"spring\"\nname = \"Spring\"\neditions = [\"E1\", \"E2\"]\n\n[[tiles]]\n\
+                 id = \"spring\"\ncount = { E1 = 1 }\nsides = \"FFFF\"\nsegments = [\n  { id = \"f\", kind = \"field\", \
+                 halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
+    std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    std::fs::write(dir.join("tiles.toml"), tiles).unwrap();
+    resolve(&root, "players = 2\n[[expansions]]\nid = \"spring\"\nedition = \"E1\"\n").expect("E1 has the spring");
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"spring\"\nedition = \"E2\"\n").unwrap_err();
+    let file = meeple_host::paths::display_path(&dir.join("expansion.toml"));
+    assert_eq!(err, format!("{file}:15:9: start tile `spring` has no copy in edition `E2` of tileset `spring`"));
 }

@@ -8,7 +8,7 @@ use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
 use crate::paths::{display_path, mod_roots};
-use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, io_report, tileset_named};
+use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::tileset::Tileset;
 use meeple_core::{Expansion, Game, HookKind};
@@ -36,7 +36,7 @@ pub struct Checked {
 /// installed twice, a start tile not in the ruleset.
 pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
     let path = dir.join("expansion.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| io_report(&path, &e))?;
+    let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
     let mut hooks = match &manifest.entry {
@@ -50,6 +50,14 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
         match load_with_others(&manifest, mods) {
             Ok(loaded) => hooks = loaded,
             Err(r) => report.extend(r),
+        }
+    } else {
+        // Its own problems keep it from loading with the others; what it depends on is looked
+        // for all the same.
+        let catalog = catalog_with(&manifest, mods);
+        for d in manifest.depends.iter().filter(|d| !catalog.has(d)) {
+            let why = format!("`{}` depends on `{d}`, which is not installed", manifest.id);
+            report.diagnostics.push(manifest.problem_at(&format!("depends.{d}"), why));
         }
     }
     if !report.is_empty() {

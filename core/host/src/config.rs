@@ -6,7 +6,7 @@
 //! built (`crate::ruleset`), with the same `file:line:col` locations.
 
 use meeple_core::Value;
-use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, Table, integer, type_name};
+use meeple_toml::{At, DeValue, Doc, Report, Span, Spanned, Table, integer, out_of_range, type_name};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -27,6 +27,9 @@ pub struct OptionValue {
     /// Its location in the config, `file:line:col` (for errors found later).
     #[serde(skip)]
     pub at: Option<Location>,
+    /// Where its name is written: an unknown option is reported there.
+    #[serde(skip)]
+    pub name_at: Option<Location>,
 }
 
 /// A place in a file, for errors found after parsing.
@@ -254,7 +257,9 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
             // not also a wrong number of players. Past six, the names are not read one by one.
             if !PLAYERS.contains(&a.len()) {
                 wrong_count(doc, &a.len());
-                return None;
+                if a.len() > *PLAYERS.end() {
+                    return None;
+                }
             }
             let mut names: Vec<String> = Vec::new();
             for item in a.iter() {
@@ -273,7 +278,7 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
                         .error(item.span(), format!("`players` must hold names (strings), found {}", type_name(other))),
                 }
             }
-            (names.len() == a.len()).then_some(names)
+            (PLAYERS.contains(&a.len()) && names.len() == a.len()).then_some(names)
         }
         other => {
             doc.error(v.span(), format!("`players` must be a list of names or a number, found {}", type_name(other)));
@@ -293,8 +298,10 @@ fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id
         && let Some(ot) = doc.table_in(o, "`options`")
     {
         for (name, value) in ot.entries() {
-            let converted = to_value(doc, value)?;
-            options.insert(name.value.to_string(), OptionValue { value: converted, at: Some(loc(doc, &value.span())) });
+            // A value of no option's type is reported, and the rest of the entry still read.
+            let Some(converted) = to_value(doc, value) else { continue };
+            let (at, name_at) = (Some(loc(doc, &value.span())), Some(loc(doc, &name.span)));
+            options.insert(name.value.to_string(), OptionValue { value: converted, at, name_at });
         }
     }
     t.finish(doc);
@@ -322,7 +329,7 @@ fn to_value(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Value> {
         DeValue::Integer(_) => match integer(v.get_ref()) {
             Some(n) => Value::Int(n),
             None => {
-                doc.error(v.span(), "integer too large");
+                doc.error(v.span(), format!("this integer is {}", out_of_range(v.get_ref())));
                 return None;
             }
         },

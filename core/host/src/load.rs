@@ -2,7 +2,7 @@
 
 use crate::config::GameConfig;
 use crate::paths::{display_path, mod_roots};
-use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, io_report};
+use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text};
 use meeple_core::Expansion;
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ impl Instantiate for Builtin {
 /// Reads a config file and builds its ruleset, searching the built-in folders plus `mods`.
 /// Problems in the file and problems resolving it are reported together.
 pub fn from_config_file(path: &Path, mods: &[PathBuf]) -> Result<Loaded, Report> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    let text = read_text(path)?;
     from_config_text(&display_path(path), &text, mods)
 }
 
@@ -68,7 +68,7 @@ pub fn with_problems(mut problems: Report, built: Result<Loaded, Report>) -> Res
 
 /// Reads a config file.
 pub fn read_config(path: &Path) -> Result<GameConfig, Report> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    let text = read_text(path)?;
     GameConfig::parse(&display_path(path), &text)
 }
 

@@ -362,7 +362,9 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
         editions.push(At { value: "default", span: t.span() });
     }
     for (i, e) in editions.iter().enumerate() {
-        if editions[..i].iter().any(|x| x.value == e.value) {
+        if e.value.is_empty() {
+            doc.error(e.span.clone(), "`editions` holds an empty name");
+        } else if editions[..i].iter().any(|x| x.value == e.value) {
             doc.error(e.span.clone(), format!("edition `{}` is listed twice", e.value));
         }
     }
@@ -529,7 +531,7 @@ fn replaced_values(ty: &OptionType) -> bool {
 
 fn edition_filter(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, names: &[At<&str>]) -> Option<Vec<String>> {
     let list = t.str_list(doc, "editions")?;
-    for e in &list {
+    for e in &distinct(doc, &list, "`editions`") {
         if !names.iter().any(|n| n.value == e.value) {
             doc.error(e.span.clone(), format!("edition `{}` is not listed in [expansion] editions", e.value));
         }
@@ -544,7 +546,8 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     let strength = bounded(doc, &mut t, "strength", 1, 0, 10);
     let follower = t.bool(doc, "follower").map(|b| b.value);
     let mut stands_on = Vec::new();
-    for s in t.str_list(doc, "stands_on").unwrap_or_default() {
+    let written = t.str_list(doc, "stands_on").unwrap_or_default();
+    for s in distinct(doc, &written, "`stands_on`") {
         match SegmentKind::parse(s.value) {
             Some(k) => stands_on.push(k),
             None => doc.error(
@@ -692,17 +695,22 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
                 if let Some(m) = &max
                     && m.value < min
                 {
+                    // No default could fit: that is not a second problem.
                     doc.error(m.span.clone(), format!("`max = {}` is below `min = {min}`", m.value));
+                    None
+                } else {
+                    Some(OptionType::Int { min, max: max.map_or(i64::MAX, |n| n.value) })
                 }
-                Some(OptionType::Int { min, max: max.map_or(i64::MAX, |n| n.value) })
             }
             Some(k) if k.value == "enum" => {
                 let values = ot.str_list(doc, "values").unwrap_or_default();
                 let values = distinct_names(doc, &values, "`values`");
                 if values.is_empty() {
                     doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value));
+                    None
+                } else {
+                    Some(OptionType::Enum(values))
                 }
-                Some(OptionType::Enum(values))
             }
             Some(k) => {
                 doc.error(k.span, format!("option type `{}`: expected bool, int or enum", k.value));

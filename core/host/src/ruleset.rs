@@ -60,10 +60,10 @@ impl Catalog {
             .parent()
             .and_then(|d| d.file_name())
             .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let text = match std::fs::read_to_string(path) {
+        let text = match read_text(path) {
             Ok(t) => t,
-            Err(e) => {
-                self.broken.insert(key, io_report(path, &e));
+            Err(r) => {
+                self.broken.insert(key, r);
                 return;
             }
         };
@@ -80,6 +80,25 @@ impl Catalog {
             }
         }
     }
+}
+
+/// Reads a text file (a config, manifest, tileset or script) as UTF-8, without a byte-order
+/// mark, which editors on some systems write; a byte that is not UTF-8 is reported at its line
+/// and column.
+pub fn read_text(path: &Path) -> Result<String, Report> {
+    let mut bytes = std::fs::read(path).map_err(|e| io_report(path, &e))?;
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let valid = e.utf8_error().valid_up_to();
+        let before = std::str::from_utf8(&bytes[..valid]).expect("valid up to there");
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let message = format!("byte 0x{:02X} is not UTF-8 (files are read as UTF-8)", bytes[valid]);
+        Report { diagnostics: vec![Diagnostic { file: display_path(path), line, col, message }] }
+    })
 }
 
 /// A report with one problem about a file that could not be read.
@@ -175,6 +194,17 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     // Ordered even when other problems were found, so that a cycle is reported with them.
     let selected = load_order(selected, &choices, &mut p);
     if !p.report.is_empty() {
+        // The expansions are still put together when every one chosen could be (its options
+        // aside) and nothing they depend on is missing, so that their own files' problems and
+        // the draw order's show with the config's. Without one of them they would only add
+        // false ones (no base game: no tiles).
+        let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
+        if complete && closed(&selected) {
+            match assemble(&selected, code) {
+                Ok(rules) => check_draw(&rules, &mut p),
+                Err(r) => p.report.extend(r),
+            }
+        }
         return Err(sorted(p.report));
     }
     let rules = assemble(&selected, code)?;
@@ -185,6 +215,12 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
     Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
+}
+
+/// Whether every expansion's dependencies are among the expansions.
+fn closed(selected: &[Selected]) -> bool {
+    let has = |id: &String| selected.iter().any(|s| s.manifest.id == *id);
+    selected.iter().all(|s| s.manifest.depends.iter().all(has))
 }
 
 /// Every tile of a fixed draw order must name one tile kind of the ruleset.
@@ -254,7 +290,7 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
                 }
                 Err(e) => p.at(given.at.as_ref(), e),
             },
-            None => p.at(given.at.as_ref(), unknown_option(m, name)),
+            None => p.at(given.name_at.as_ref().or(given.at.as_ref()), unknown_option(m, name)),
         }
     }
     let edition = edition?;
@@ -396,7 +432,8 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             }
         }
         if let Some(draw) = &m.draw {
-            report.diagnostics.extend(start_problem(s, draw, own_tileset.as_ref()));
+            let own = own_tileset.as_ref().map(|ts| (ts, edition.tileset_edition.as_str()));
+            report.diagnostics.extend(start_problem(s, draw, own));
             apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|ts| ts.id.as_str()));
         }
         for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
@@ -450,11 +487,14 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
 }
 
 /// Why an expansion's `[draw]` start tile cannot be had from its edition's own tileset, if so.
-fn start_problem(s: &Selected, draw: &DrawDef, own: Option<&Tileset>) -> Option<Diagnostic> {
+fn start_problem(s: &Selected, draw: &DrawDef, own: Option<(&Tileset, &str)>) -> Option<Diagnostic> {
     let start = draw.start.as_ref()?;
     let why = match own {
-        Some(ts) if ts.tiles.iter().any(|t| t.id == *start) => return None,
-        Some(ts) => format!("start tile `{start}` is not in tileset `{}`", ts.id),
+        Some((ts, inner)) => match (ts.tile(start), ts.edition(inner)) {
+            (Some(tile), Some(i)) if tile.counts[i] > 0 => return None,
+            (Some(_), _) => format!("start tile `{start}` has no copy in edition `{inner}` of tileset `{}`", ts.id),
+            (None, _) => format!("start tile `{start}` is not in tileset `{}`", ts.id),
+        },
         None => format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
     };
     Some(s.manifest.problem_at("draw.start", why))
@@ -536,7 +576,7 @@ pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Til
 
 /// Reads and validates a tileset file; returns its text too (for the ruleset hash).
 pub fn load_tileset(path: &Path) -> Result<(Tileset, String), Report> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_report(path, &e))?;
+    let text = read_text(path)?;
     let name = display_path(path);
     let ts = Tileset::parse(&name, &text)?;
     Ok((ts, text))

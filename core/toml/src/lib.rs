@@ -246,11 +246,18 @@ pub fn integer(v: &DeValue<'_>) -> Option<i64> {
                 None => (false, digits.trim_start_matches('+').to_string()),
             };
             let body = body.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b");
-            let n = i64::from_str_radix(body, i.radix()).ok()?;
-            Some(if neg { -n } else { n })
+            // The sign goes in with the digits: -2⁶³ has no positive counterpart.
+            let signed = if neg { format!("-{body}") } else { body.to_string() };
+            i64::from_str_radix(&signed, i.radix()).ok()
         }
         _ => None,
     }
+}
+
+/// What is wrong with a TOML integer that [`integer`] refused: it does not fit an `i64`.
+pub fn out_of_range(v: &DeValue<'_>) -> String {
+    let negative = matches!(v, DeValue::Integer(i) if i.as_str().starts_with('-'));
+    if negative { format!("too small: at least {}", i64::MIN) } else { format!("too large: at most {}", i64::MAX) }
 }
 
 impl<'t, 's> Table<'t, 's> {
@@ -317,7 +324,7 @@ impl<'t, 's> Table<'t, 's> {
         match integer(v.get_ref()) {
             Some(n) => Some(At { value: n, span: v.span() }),
             None if v.get_ref().is_integer() => {
-                doc.error(v.span(), format!("`{key}` is too large"));
+                doc.error(v.span(), format!("`{key}` is {}", out_of_range(v.get_ref())));
                 None
             }
             None => {

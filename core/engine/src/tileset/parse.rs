@@ -267,7 +267,7 @@ fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<u32> {
     match integer(v.get_ref()) {
         Some(n) if n > 0 && n <= u16::MAX as i64 => Some(n as u32),
         Some(n) => {
-            doc.error(v.span(), format!("a count must be a positive integer, found {n}"));
+            doc.error(v.span(), format!("a count must be a positive integer, at most {}, found {n}", u16::MAX));
             None
         }
         None => {
@@ -700,7 +700,10 @@ mod tests {
             "{HEADER}[[tiles]]\nid = \"X\"\ncount = 0\nsides = \"CRFQ\"\ncolour = \"red\"\nsegments = [\n  {{ id = \"c\", kind = \"castle\" }},\n]\n"
         );
         let errs = errors(&text);
-        assert!(errs.contains(&"t.toml:6:9: a count must be a positive integer, found 0".to_string()), "{errs:?}");
+        assert!(
+            errs.contains(&"t.toml:6:9: a count must be a positive integer, at most 65535, found 0".to_string()),
+            "{errs:?}"
+        );
         assert!(errs.iter().any(|e| e.starts_with("t.toml:7:9: `sides = \"CRFQ\"` must be four letters")), "{errs:?}");
         assert!(errs.iter().any(|e| e.starts_with("t.toml:8:1: unknown key `colour`")), "{errs:?}");
         assert!(errs.iter().any(|e| e.starts_with("t.toml:10:22: unknown segment kind `castle`")), "{errs:?}");

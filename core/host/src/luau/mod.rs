@@ -90,7 +90,7 @@ impl Script {
         let mut files = BTreeMap::new();
         for p in paths {
             let rel = p.strip_prefix(&dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
-            let text = std::fs::read_to_string(&p).map_err(|e| crate::ruleset::io_report(&p, &e))?;
+            let text = crate::ruleset::read_text(&p)?;
             files.insert(rel, text);
         }
         let entry = entry.to_string_lossy().replace('\\', "/");
