@@ -163,7 +163,11 @@ fn one_bad_value_does_not_hide_the_rest_of_the_config() {
     let (cfg, report) = GameConfig::parse_lenient("game.toml", cfg);
     let mut lines: Vec<String> = report.to_string().lines().map(str::to_string).collect();
     lines.extend(
-        from_config_with(&cfg, &[root.clone()], &TestCode).unwrap_err().to_string().lines().map(str::to_string),
+        from_config_with(&cfg, std::slice::from_ref(&root), &TestCode)
+            .unwrap_err()
+            .to_string()
+            .lines()
+            .map(str::to_string),
     );
     let at = |place: &str, what: &str| lines.iter().any(|l| l.starts_with(place) && l.contains(what));
     assert!(at("game.toml:5:11:", "has no edition `C9`"), "{lines:#?}");
