@@ -94,6 +94,10 @@ fn a_bad_command_argument_is_reported_at_the_call() {
 fn a_bad_view_query_is_reported_at_the_call() {
     attack_fails("bad-query", "segment 99999 does not exist", "view:feature_id(99999)");
     attack_fails("bad-kind", "unknown figure kind `dragon`; known: meeple", "view:supply(1, \"dragon\")");
+    // Said once, without mlua's "runtime error: " in front, once or twice.
+    let mut game = sandbox_game("bad-kind");
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    assert!(!err.to_string().contains("runtime error"), "{err}");
 }
 
 #[test]
@@ -483,4 +487,105 @@ fn a_figure_turns_only_to_the_faces_its_manifest_declares() {
         assert!(e.message.contains(why), "{turn} {face}: {err}");
         assert_eq!(game.state().hash(), before, "{turn} {face}: the game is unchanged");
     }
+}
+
+#[test]
+fn numbers_and_values_from_scripts_are_checked_before_they_are_used() {
+    // Point 0 of a tile: an error, where it once overflowed in the host.
+    attack_fails("point-zero", "has no point 0", "point = 0 })");
+    // A table holding the same table twice stands for far more than the VM holds: it is
+    // measured while it is copied, and refused at the storage's limit.
+    attack_fails(
+        "shared-tables",
+        "out:set_storage: an expansion's storage holds at most 64 KiB",
+        "out:set_storage(\"k\", v)",
+    );
+    // Words a player reads are short: they are not copied out whole first.
+    attack_fails("long-options", "out:ask: an option has at most 256 bytes", "out:ask(1, \"pick\"");
+}
+
+#[test]
+fn hooks_that_set_each_other_off_without_end_are_stopped() {
+    // Two moves per move, 30 levels down: a billion events, stopped at the action's limit (by
+    // the core, which applies the commands: no script line is to blame).
+    let mut game = sandbox_game("fan-out");
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("lua-sandbox", "figure_placed"));
+    assert!(e.message.contains("one action set off more than 20000 events"), "{err}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+    game.apply(Action::Pass).expect("and goes on");
+
+    // An answer that asks again: the turn's limit of questions ends it.
+    let mut game = sandbox_game("ask-again");
+    game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap();
+    let mut answered = 0;
+    let err = loop {
+        match game.apply(Action::Choose { option: 0 }) {
+            Ok(_) => answered += 1,
+            Err(e) => break e,
+        }
+        assert!(answered < 2000, "the questions never end");
+    };
+    assert_eq!(answered, 999, "1 000 questions in the turn, the last unanswerable: {err}");
+    assert!(err.to_string().contains("a turn asks at most 1000 decisions"), "{err}");
+}
+
+/// A game of a throwaway mod, with `draw` as the tiles drawn.
+fn mod_game(name: &str, manifest_extra: &str, script: &str, draw: &str, players: usize) -> Game {
+    let root = meeple_tests::write_mods(name, &[(name, &format!("depends = [\"base\"]\n{manifest_extra}"), script)]);
+    let config = format!("players = {players}\ndraw = [{draw}]\n[[expansions]]\nid = \"{name}\"\n");
+    let config = meeple_host::GameConfig::parse("t.toml", &config).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode)
+        .unwrap_or_else(|r| panic!("{r}"));
+    Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap()
+}
+
+#[test]
+fn a_command_cannot_put_a_figure_where_its_manifest_says_it_may_not_stand() {
+    // The garden of a U tile: the base meeple stands on cities, roads, fields and monasteries.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   for _, s in view:segments(event.index) do\n\
+                  \x20       if s.kind == \"garden\" then out:place_figure(1, \"meeple\", { kind = \"segment\", seg = s.seg }) end\n\
+                  \x20   end\n\
+                  end)\n";
+    let mut game = mod_game("gardener", "", script, "\"U-garden\", \"U\"", 2);
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+    assert!(err.to_string().contains("a meeple may not stand on a garden"), "{err}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+}
+
+#[test]
+fn a_scripts_globals_do_not_reach_the_hosts_own_code() {
+    // A careless `table` and a hostile `error` of the script's own: the host's event tables
+    // still refuse to be changed, with the host's message.
+    let script = "table = { insert = function(t, v) t[#t + 1] = v end }\n\
+                  function error(message) end\n\
+                  meeple.on(\"figure_placed\", function(view, event, out)\n\
+                  \x20   event.at = { kind = \"supply\" }\n\
+                  end)\n";
+    let mut game = mod_game("globals", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).expect("it loads and plays");
+    let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
+    assert!(err.to_string().contains("an event cannot be changed (field 'at')"), "{err}");
+}
+
+#[test]
+fn a_view_answer_the_vm_has_no_room_for_is_a_script_error() {
+    // Sixty kinds of thirty figures for six players: a list of 10 800 figures, asked for with
+    // the VM a little below its hard limit.
+    let figures: String =
+        (0..60).map(|i| format!("[[figures]]\nid = \"f{i}\"\nper_player = 30\nstands_on = [\"road\"]\n")).collect();
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if not event.player then return end -- the start tile\n\
+                  \x20   local room = buffer.create(64 * 2 ^ 20 - gcinfo() * 1024 - 3 * 2 ^ 20)\n\
+                  \x20   local all = view:figures()\n\
+                  end)\n";
+    let mut game = mod_game("crowd", &figures, script, "\"U\", \"U\"", 6);
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+    assert!(err.to_string().contains("ran out of memory"), "{err}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
 }

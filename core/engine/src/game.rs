@@ -25,6 +25,14 @@ pub const MAX_PLAYERS: usize = 8;
 /// How hooks may call back into commands before the engine assumes a loop.
 const MAX_DEPTH: u8 = 32;
 
+/// The most events one action may set off while expansions react to them: far above any rule
+/// (a final scoring sets off a few hundred), and low enough that hooks which set each other off
+/// twice over (a tree of events 32 deep) end in an error, not in hours of work.
+const MAX_EVENTS: usize = 20_000;
+
+/// The most decisions a turn may ask (see [`crate::state::Turn::decisions`]).
+const MAX_DECISIONS: u16 = 1_000;
+
 /// The most an expansion's storage may hold, in bytes (as [`crate::value::Value::size`] counts
 /// them): a game is cloned for every look ahead, storage with it.
 pub const MAX_STORAGE: usize = 64 << 10;
@@ -566,6 +574,7 @@ impl Game {
         t.player = t.extra_turn.take().unwrap_or((t.player + 1) % players);
         t.number += 1;
         t.part = 1;
+        t.decisions = 0;
         reset_part(t);
         t.stage = Stage::Draw;
         Ok(())
@@ -955,6 +964,14 @@ impl Game {
         Ok(())
     }
 
+    /// Why a figure of this kind may not stand at `loc`: a segment of a kind its manifest's
+    /// `stands_on` leaves out. Commands are held to it as players are.
+    fn may_not_stand(&self, kind: FigureKindId, loc: Location) -> Option<String> {
+        let Location::Segment { segment } = loc else { return None };
+        let (figure, on) = (self.rules.figure(kind), self.state.features.info(segment).kind);
+        (!figure.may_stand_on(on)).then(|| format!("a {} may not stand on a {}", figure.id, on.name()))
+    }
+
     /// Records an event and lets subscribed expansions react.
     fn emit(&mut self, event: Event) -> HookResult {
         let hook = HookKind::for_event(&event);
@@ -971,6 +988,10 @@ impl Game {
                 hook,
                 "events triggered each other too deeply (a loop between hooks?)",
             ));
+        }
+        if self.events.len() > MAX_EVENTS {
+            let why = format!("one action set off more than {MAX_EVENTS} events (hooks that trigger each other?)");
+            return Err(HookError::new(rules.expansions()[subs[0] as usize].id(), hook, why));
         }
         self.depth += 1;
         let event = self.events.last().cloned().expect("just pushed");
@@ -1071,6 +1092,9 @@ impl Game {
                     return bad(self, &c, format!("unknown figure kind; known: {}", known.join(", ")));
                 };
                 let Some(loc) = self.location(at) else { return bad(self, &c, "no such segment or point".into()) };
+                if let Some(why) = self.may_not_stand(k, loc) {
+                    return bad(self, &c, why);
+                }
                 if self.state.supply(*player, k) == 0 {
                     return bad(self, &c, "none left in the player's supply".into());
                 }
@@ -1081,6 +1105,9 @@ impl Game {
                     return bad(self, &c, "no such figure".into());
                 };
                 let Some(loc) = self.location(to) else { return bad(self, &c, "no such segment or point".into()) };
+                if let Some(why) = self.may_not_stand(f.kind, loc) {
+                    return bad(self, &c, why);
+                }
                 if f.in_supply() {
                     return bad(self, &c, "the figure is in its supply; use place_figure".into());
                 }
@@ -1165,6 +1192,11 @@ impl Game {
                 if hook == HookKind::Setup {
                     return bad(self, &c, "no decisions during setup".into());
                 }
+                if self.state.turn.decisions >= MAX_DECISIONS {
+                    let why = format!("a turn asks at most {MAX_DECISIONS} decisions (does an answer ask again?)");
+                    return bad(self, &c, why);
+                }
+                self.state.turn.decisions += 1;
                 self.state.pending.push(Decision {
                     player: *player,
                     expansion: e,

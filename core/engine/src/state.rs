@@ -85,6 +85,9 @@ pub struct Turn {
     pub extra_part: bool,
     /// A whole extra turn was granted to this player.
     pub extra_turn: Option<u8>,
+    /// Decisions asked since the turn began: bounded, as a question whose answer asks it again
+    /// would never let the game move on.
+    pub decisions: u16,
 }
 
 impl Turn {
@@ -102,6 +105,7 @@ impl Turn {
             offers: Vec::new(),
             extra_part: false,
             extra_turn: None,
+            decisions: 0,
         }
     }
 }

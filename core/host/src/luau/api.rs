@@ -9,7 +9,7 @@
 use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
-use meeple_core::game::{MAX_NESTING, log_line, too_deep};
+use meeple_core::game::{MAX_NESTING, MAX_POINTS, log_line, too_deep};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
@@ -526,6 +526,15 @@ fn player_in(view: &View<'_>, p: i64) -> mlua::Result<u8> {
     Ok((p - 1) as u8)
 }
 
+/// Points a command gives, within the core's bound (`MAX_POINTS` either way).
+fn points_in(v: &LuaValue, what: &str) -> mlua::Result<i32> {
+    let n = int_arg(v, &format!("{what}: the points"))?;
+    if n.unsigned_abs() > MAX_POINTS as u64 {
+        return Err(rt(format!("{what}: at most {MAX_POINTS} points either way, not {n}")));
+    }
+    Ok(n as i32)
+}
+
 fn seg_in(view: &View<'_>, seg: i64) -> mlua::Result<u16> {
     if seg < 0 || seg > u16::MAX as i64 || !view.has_segment(seg as u16) {
         return Err(rt(format!("segment {seg} does not exist")));
@@ -671,7 +680,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
         let name = entry.name;
         let f = match name {
             "add_points" => {
-                lua.create_function(|lua, (_self, p, points, cat): (LuaValue, i64, i32, Option<String>)| {
+                lua.create_function(|lua, (_self, p, points, cat): (LuaValue, i64, LuaValue, Option<String>)| {
+                    let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
                         give(out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
@@ -713,16 +723,25 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             "extra_turn" => lua.create_function(|lua, (_self, p): (LuaValue, i64)| {
                 with_out(lua, |out, v, ctx| give(out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
-            "set_storage" => lua.create_function(|lua, (_self, key, value): (LuaValue, String, LuaValue)| {
-                let value = from_lua(&value, 0)?;
-                // Refused here as the core would refuse it, before it is copied on.
-                if key.len() + value.size() > meeple_core::game::MAX_STORAGE {
-                    let max = meeple_core::game::MAX_STORAGE >> 10;
-                    return Err(rt(format!("out:set_storage: an expansion's storage holds at most {max} KiB")));
-                }
-                push(lua, Command::SetStorage { key, value })
-            })?,
-            "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, i32)| {
+            "set_storage" => {
+                lua.create_function(|lua, (_self, key, value): (LuaValue, mlua::LuaString, LuaValue)| {
+                    // Refused here as the core would refuse it, before it is copied on; a value is
+                    // measured while it is copied (a table may hold the same table twice, and so
+                    // stand for far more than the VM holds).
+                    let too_big = || {
+                        let max = meeple_core::game::MAX_STORAGE >> 10;
+                        rt(format!("out:set_storage: an expansion's storage holds at most {max} KiB"))
+                    };
+                    let mut left =
+                        meeple_core::game::MAX_STORAGE.checked_sub(key.as_bytes().len()).ok_or_else(too_big)?;
+                    let value = from_lua(&value, 0, &mut left).map_err(|e| if left == 0 { too_big() } else { e })?;
+                    let key = key.to_str()?.to_string();
+                    charge(lua, key.len() + value.size())?;
+                    push(lua, Command::SetStorage { key, value })
+                })?
+            }
+            "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, LuaValue)| {
+                let points = points_in(&points, "out:set_score")?;
                 with_out(lua, |out, v, ctx| {
                     // Refused here, not after the hook by the core: the error then names this
                     // line, and the player as the script numbers them.
@@ -733,8 +752,16 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 })
             })?,
             "ask" => lua.create_function(
-                |lua, (_self, p, kind, options, data): (LuaValue, i64, String, Vec<String>, Option<LuaValue>)| {
-                    let data = data.map(|d| from_lua(&d, 0)).transpose()?.unwrap_or_default();
+                |lua, (_self, p, kind, options, data): (LuaValue, i64, mlua::LuaString, Table, Option<LuaValue>)| {
+                    let kind = short_text(&kind, "out:ask: the kind")?;
+                    let options = option_texts(&options)?;
+                    let mut left = meeple_core::game::MAX_STORAGE;
+                    let data = match data {
+                        Some(d) => from_lua(&d, 0, &mut left)
+                            .map_err(|e| if left == 0 { rt("out:ask: the data holds at most 64 KiB") } else { e })?,
+                        None => Value::Null,
+                    };
+                    charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
                     with_out(lua, |out, v, ctx| {
                         give(out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
                     })
@@ -757,21 +784,64 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     Ok(())
                 })
             })?,
-            "offer" => lua.create_function(|lua, (_self, code, target, label): (LuaValue, u32, Table, String)| {
-                with_out(lua, |_, v, ctx| {
-                    if ctx.hook() != Some(HookKind::FigureActions) {
-                        return Err(rt("out:offer is only available in figure_actions"));
-                    }
-                    let target = target_from(v, &target)?;
-                    ctx.offers.borrow_mut().push(Offer { code, target, label: label.into() });
-                    Ok(())
-                })
-            })?,
+            "offer" => {
+                lua.create_function(|lua, (_self, code, target, label): (LuaValue, u32, Table, mlua::LuaString)| {
+                    with_out(lua, |_, v, ctx| {
+                        if ctx.hook() != Some(HookKind::FigureActions) {
+                            return Err(rt("out:offer is only available in figure_actions"));
+                        }
+                        if ctx.offers.borrow().len() >= MAX_COMMANDS {
+                            return Err(rt(format!("a hook call may make at most {MAX_COMMANDS} offers")));
+                        }
+                        let label = short_text(&label, "out:offer: the label")?;
+                        let target = target_from(v, &target)?;
+                        ctx.offers.borrow_mut().push(Offer { code, target, label: label.into() });
+                        Ok(())
+                    })
+                })?
+            }
             other => panic!("API entry out:{other} has no binding"),
         };
         t.raw_set(name, f)?;
     }
     Ok(t)
+}
+
+/// The longest label, decision kind or decision option: words a player reads.
+const MAX_TEXT: usize = 256;
+/// The most options a decision may have.
+const MAX_OPTIONS: usize = 1_000;
+/// The most bytes of values one hook call may give (storage, questions): Rust memory, which
+/// the VM's limit does not see.
+const MAX_GIVEN: usize = 1 << 20;
+
+/// A short text (a label, a decision's kind or option), checked before it is copied out.
+fn short_text(s: &mlua::LuaString, what: &str) -> mlua::Result<String> {
+    let bytes = s.as_bytes();
+    if bytes.len() > MAX_TEXT {
+        return Err(rt(format!("{what} has at most {MAX_TEXT} bytes, not {}", bytes.len())));
+    }
+    Ok(s.to_str()?.to_string())
+}
+
+/// A decision's options: a list of short texts.
+fn option_texts(t: &Table) -> mlua::Result<Vec<String>> {
+    let n = t.raw_len();
+    if n > MAX_OPTIONS {
+        return Err(rt(format!("out:ask: a decision has at most {MAX_OPTIONS} options, not {n}")));
+    }
+    (1..=n).map(|i| short_text(&t.raw_get::<mlua::LuaString>(i)?, "out:ask: an option")).collect()
+}
+
+/// Counts `bytes` against what the hook call may give.
+fn charge(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let ctx = context(lua)?;
+    let given = ctx.given.get().saturating_add(bytes);
+    if given > MAX_GIVEN {
+        return Err(rt(format!("a hook call may give at most {} KiB of values", MAX_GIVEN >> 10)));
+    }
+    ctx.given.set(given);
+    Ok(())
 }
 
 fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
@@ -810,13 +880,13 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
     let kind: String = t.get("kind")?;
     match kind.as_str() {
         "segment" => {
-            let seg = seg_in(view, t.get("seg")?)?;
+            let seg = seg_in(view, int_arg(&t.get("seg")?, "target.seg")?)?;
             let info = view.segment(seg);
             let pos = view.placed(info.tile).expect("segment's tile").pos;
             Ok(Target::Segment { pos, segment: info.local })
         }
         "point" => {
-            let tile = tile_index_in(view, t.get("tile")?)?;
+            let tile = tile_index_in(view, int_arg(&t.get("tile")?, "target.tile")?)?;
             let def = &view.rules().tile(tile.tile).def;
             let point = match t.get::<LuaValue>("point")? {
                 LuaValue::String(s) => {
@@ -826,11 +896,12 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
                         .position(|p| p.id == s)
                         .ok_or_else(|| rt(format!("tile {} has no point `{s}`", def.id)))?
                 }
-                v => (int_arg(&v, "target.point")? - 1) as usize,
+                // Numbered from 1, checked before it becomes an index.
+                v => match int_arg(&v, "target.point")? {
+                    n if (1..=def.points.len() as i64).contains(&n) => (n - 1) as usize,
+                    n => return Err(rt(format!("tile {} has no point {n}", def.id))),
+                },
             };
-            if point >= def.points.len() {
-                return Err(rt(format!("tile {} has no point {}", def.id, point + 1)));
-            }
             Ok(Target::Point { pos: tile.pos, point: point as u8 })
         }
         "figure" => Ok(Target::Figure { figure: t.get("figure")? }),
@@ -980,16 +1051,33 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
 
 /// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
 /// become lists, tables with string keys maps).
-pub(crate) fn from_lua(v: &LuaValue, depth: u32) -> mlua::Result<Value> {
+/// Copies a Lua value out of the VM as a stored value, `depth` tables down, spending `left`
+/// bytes (as [`Value::size`] counts them) on the way: a value that would need more is an error
+/// as soon as that is known, with `left` at 0.
+pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Result<Value> {
     // A table `depth` tables down nests `depth + 1` levels (the core's count).
     if matches!(v, LuaValue::Table(_)) && depth >= MAX_NESTING {
         return Err(rt(too_deep()));
     }
+    let spend = |left: &mut usize, bytes: usize| match left.checked_sub(bytes) {
+        Some(rest) => {
+            *left = rest;
+            Ok(())
+        }
+        None => {
+            *left = 0;
+            Err(rt("the value is too large to store"))
+        }
+    };
+    spend(left, 8)?;
     Ok(match v {
         LuaValue::Nil => Value::Null,
         LuaValue::Boolean(b) => Value::Bool(*b),
         LuaValue::Integer(_) | LuaValue::Number(_) => Value::Int(int_arg(v, "a stored number")?),
-        LuaValue::String(s) => Value::Str(s.to_str()?.to_string()),
+        LuaValue::String(s) => {
+            spend(left, s.as_bytes().len())?;
+            Value::Str(s.to_str()?.to_string())
+        }
         LuaValue::Table(t) => {
             let len = t.raw_len();
             let mut map = BTreeMap::new();
@@ -998,14 +1086,17 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32) -> mlua::Result<Value> {
                 let (k, val) = pair?;
                 count += 1;
                 if let LuaValue::String(s) = &k {
-                    map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1)?);
+                    spend(left, s.as_bytes().len())?;
+                    map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1, left)?);
                 } else if !matches!(k, LuaValue::Integer(_) | LuaValue::Number(_)) {
                     return Err(rt("stored tables may only have string keys or be arrays"));
                 }
             }
             if map.is_empty() && count == len {
                 Value::List(
-                    t.sequence_values::<LuaValue>().map(|x| from_lua(&x?, depth + 1)).collect::<mlua::Result<_>>()?,
+                    t.sequence_values::<LuaValue>()
+                        .map(|x| from_lua(&x?, depth + 1, left))
+                        .collect::<mlua::Result<_>>()?,
                 )
             } else if map.len() == count {
                 Value::Map(map)

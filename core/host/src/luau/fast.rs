@@ -24,6 +24,8 @@ struct Stack {
     state: *mut lua_State,
     name: &'static str,
     pushed: c_int,
+    /// The VM's hard memory limit.
+    limit: usize,
 }
 
 type Body = fn(&mut Stack, &View<'_>, &Ctx) -> Result<(), String>;
@@ -140,7 +142,7 @@ impl Stack {
             return Ok(index);
         }
         let name = self.str(n, what.0)?;
-        let index = resolve(ids, &ctx.script.id, name, what.1).map_err(|e| e.to_string())?;
+        let index = resolve(ids, &ctx.script.id, name, what.1).map_err(message)?;
         last.set(name.as_bytes(), index);
         Ok(index)
     }
@@ -176,9 +178,16 @@ impl Stack {
         Ok(())
     }
 
+    /// Makes sure the VM has room for an answer of about `bytes` (see [`ROOM`]).
+    fn reserve(&self, bytes: usize) -> Result<(), String> {
+        room(self.state, self.limit, bytes)
+    }
+
     /// A list of numbers, as a Lua array.
     fn list_out(&mut self, items: impl ExactSizeIterator<Item = i64>) -> Result<(), String> {
         let n = items.len();
+        // A slot of the array part takes 16 bytes.
+        self.reserve(n.saturating_mul(16))?;
         // SAFETY: as in `int_out`: a new table, then each item pushed and stored in it.
         #[allow(unsafe_code)]
         unsafe {
@@ -232,6 +241,8 @@ impl Stack {
 
     /// A list of `Figure` records.
     fn figures_out(&mut self, view: &View<'_>, figures: &[(FigureId, Figure)]) -> Result<(), String> {
+        // A figure's record and its location's take some 600 bytes.
+        self.reserve(figures.len().saturating_mul(1024))?;
         // SAFETY: as in `list_out`; every record is stored in the list as soon as it is built, so
         // the stack never holds more than four values of ours.
         #[allow(unsafe_code)]
@@ -308,13 +319,14 @@ impl LastName {
 /// Runs a body for the C function `name` and returns its result count, or raises its error.
 fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut stack = Stack { state, name, pushed: 0 };
+        let mut stack = Stack { state, name, pushed: 0, limit: 0 };
         current(|view, ctx| {
-            room(state, ctx).map_err(mlua::Error::runtime)?;
+            stack.limit = ctx.script.limits.hard_memory();
+            room(state, stack.limit, 0).map_err(mlua::Error::runtime)?;
             body(&mut stack, view, ctx).map_err(mlua::Error::runtime)
         })
         .map(|()| stack.pushed)
-        .map_err(|e| e.to_string())
+        .map_err(message)
     }));
     let message = match outcome {
         Ok(Ok(pushed)) => return pushed,
@@ -324,16 +336,28 @@ fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     raise(state, message)
 }
 
-/// What a view function pushes is small, and the allocator must not refuse it: a refusal is a
-/// Luau error, a C++ exception, and one that reaches `catch_unwind` aborts the process. So a
-/// function runs only with this much room below the VM's hard limit; its answer takes a few KiB.
+/// An error's message without mlua's "runtime error: " in front: the script is told only
+/// what went wrong, once.
+fn message(e: mlua::Error) -> String {
+    match e {
+        mlua::Error::RuntimeError(m) => m,
+        other => other.to_string(),
+    }
+}
+
+/// The allocator must not refuse what a view function pushes: a refusal is a Luau error, a C++
+/// exception, and one that reaches `catch_unwind` aborts the process. So a function runs only
+/// with this much room below the VM's hard limit, enough for any answer of a few records, and
+/// one that answers with a list first makes sure of room for the whole list
+/// ([`Stack::reserve`]).
 const ROOM: usize = 1 << 20;
 
-fn room(state: *mut lua_State, ctx: &Ctx) -> Result<(), String> {
+/// Whether the VM has room for `more` bytes besides [`ROOM`] below its hard limit.
+fn room(state: *mut lua_State, limit: usize, more: usize) -> Result<(), String> {
     // SAFETY: asks the running state its size; allocates nothing.
     #[allow(unsafe_code)]
     let used = unsafe { ffi::lua_gc(state, ffi::LUA_GCCOUNT, 0) } as usize * 1024;
-    if used + ROOM > ctx.script.limits.hard_memory() {
+    if used.saturating_add(ROOM).saturating_add(more) > limit {
         return Err(format!("the script ran out of memory (its VM holds {} MiB)", used >> 20));
     }
     Ok(())

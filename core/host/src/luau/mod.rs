@@ -178,7 +178,7 @@ impl LuauExpansion {
     // Inlined into each hook: the lookup is on every call, and whether the compiler inlined it
     // on its own changed with unrelated code (10 000 instructions a game).
     #[inline]
-    fn with_vm<R>(&self, f: impl FnOnce(&vm::Vm) -> Result<R, HookError>) -> Result<R, HookError> {
+    fn with_vm<R>(&self, hook: HookKind, f: impl FnOnce(&vm::Vm) -> Result<R, HookError>) -> Result<R, HookError> {
         let found = VMS.with(|m| m.borrow().get(&self.instance).cloned());
         let vm = match found {
             Some(vm) => vm,
@@ -188,7 +188,13 @@ impl LuauExpansion {
                 vm
             }
         };
-        let result = f(&vm);
+        // A panic of the host's own code while a script runs is a bug of ours, but it should cost
+        // the call, not every game of a server: it becomes the call's error, and the VM, which
+        // it may have left half-way, is dropped below.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&vm))).unwrap_or_else(|panic| {
+            let what = panic_message(panic.as_ref());
+            Err(HookError::new(&self.script.id, hook, format!("the host failed while running the script: {what}")))
+        });
         if result.is_err() {
             // A failed call may leave the VM short of memory or half-way through a module:
             // start the next call from a fresh one (scripts keep no state of their own).
@@ -248,7 +254,7 @@ impl Expansion for LuauExpansion {
     }
 
     fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
-        self.with_vm(|vm| vm.call(HookKind::Setup, view, out, vm::Args::None))
+        self.with_vm(HookKind::Setup, |vm| vm.call(HookKind::Setup, view, out, vm::Args::None))
     }
 
     fn can_place_tile(
@@ -259,7 +265,8 @@ impl Expansion for LuauExpansion {
         allowed: &mut [bool],
     ) -> HookResult {
         let mut out = Commands::new(None);
-        let forbidden = self.with_vm(|vm| vm.call_can_place(view, &mut out, tile, candidates))?;
+        let forbidden =
+            self.with_vm(HookKind::CanPlaceTile, |vm| vm.call_can_place(view, &mut out, tile, candidates))?;
         for i in forbidden {
             if let Some(a) = allowed.get_mut(i) {
                 *a = false;
@@ -270,29 +277,40 @@ impl Expansion for LuauExpansion {
 
     fn figure_actions(&self, view: &View<'_>, offers: &mut Vec<Offer>) -> HookResult {
         let mut out = Commands::new(None);
-        let made = self.with_vm(|vm| vm.call_figure_actions(view, &mut out))?;
+        let made = self.with_vm(HookKind::FigureActions, |vm| vm.call_figure_actions(view, &mut out))?;
         offers.extend(made);
         Ok(())
     }
 
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
-        self.with_vm(|vm| vm.call(HookKind::OnAction, view, out, vm::Args::Offer(offer)))
+        self.with_vm(HookKind::OnAction, |vm| vm.call(HookKind::OnAction, view, out, vm::Args::Offer(offer)))
     }
 
     fn on_decision(&self, view: &View<'_>, decision: &Decision, option: u16, out: &mut Commands<'_>) -> HookResult {
-        self.with_vm(|vm| vm.call(HookKind::OnDecision, view, out, vm::Args::Decision(decision, option)))
+        self.with_vm(HookKind::OnDecision, |vm| {
+            vm.call(HookKind::OnDecision, view, out, vm::Args::Decision(decision, option))
+        })
     }
 
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         let Some(hook) = HookKind::for_event(event) else { return Ok(()) };
-        self.with_vm(|vm| vm.call(hook, view, out, vm::Args::Event(event)))
+        self.with_vm(hook, |vm| vm.call(hook, view, out, vm::Args::Event(event)))
     }
 
     fn modify_score(&self, view: &View<'_>, scoring: &Scoring, out: &mut Commands<'_>) -> HookResult {
-        self.with_vm(|vm| vm.call(HookKind::ModifyScore, view, out, vm::Args::Scoring(scoring)))
+        self.with_vm(HookKind::ModifyScore, |vm| vm.call(HookKind::ModifyScore, view, out, vm::Args::Scoring(scoring)))
     }
 
     fn final_scoring(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
-        self.with_vm(|vm| vm.call(HookKind::FinalScoring, view, out, vm::Args::None))
+        self.with_vm(HookKind::FinalScoring, |vm| vm.call(HookKind::FinalScoring, view, out, vm::Args::None))
     }
+}
+
+/// What a caught panic said, if it said it with a string.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
 }

@@ -75,6 +75,9 @@ pub(crate) struct Ctx {
     pub forbidden: RefCell<Vec<usize>>,
     /// Offers made by a `figure_actions` handler.
     pub offers: RefCell<Vec<Offer>>,
+    /// Bytes of values (stored, asked, offered) the call in progress has given: Rust memory,
+    /// which the VM's limit does not see.
+    pub given: Cell<usize>,
     /// The candidates of the `can_place_tile` call in progress (see `with_candidates`).
     candidates: Cell<(*const Placement, usize)>,
     /// Numbers `can_place_tile` calls.
@@ -200,6 +203,7 @@ impl<'a> Enter<'a> {
         ctx.view.set(view as *const View<'_> as *const ());
         ctx.out.set(out as *mut Commands<'_> as *mut ());
         ctx.hook.set(Some(hook));
+        ctx.given.set(0);
         let previous = CALL.with(|c| c.replace(ctx as *const Ctx));
         Enter { ctx, previous, _running: budget.start() }
     }
@@ -214,14 +218,17 @@ impl Drop for Enter<'_> {
     }
 }
 
-/// The Lua side of the API. Rust writes an event's fields as 32-bit words into the VM's mail
+/// The Lua side of the API, loaded before the script so that the script's globals cannot reach
+/// it; `install_dispatch` takes the handlers once the script has registered them.
+/// Rust writes an event's fields as 32-bit words into the VM's mail
 /// buffer and calls `dispatch` with the hook's number; `dispatch` copies the plain fields into
 /// the hook's event table and calls the handler, and lists are read from the mail only if the
 /// handler asks for them. No Lua table is built from Rust per event: building one through mlua
 /// costs ten times more than in Lua. Event tables and the candidate list are valid during the
 /// call only. The prelude also makes the `view` and `out` tables (see [`api::raw_view`]).
 const PRELUDE: &str = r#"
-local mail, fetch_candidates, raw_view, raw_out, handlers = ...
+local mail, fetch_candidates, raw_view, raw_out = ...
+local handlers -- set by `install_dispatch`, once the script has registered them
 local rd = buffer.readi32
 local names = { tiles = {}, figures = {}, kinds = {} }
 local view, out = {}, {} -- filled below
@@ -302,7 +309,8 @@ local function figure_event(hook, e)
         return handler(view, e, out)
     end
 end
-local function install_dispatch()
+local function install_dispatch(registered)
+    handlers = registered
     local h = handlers[HOOK_TILE_PLACED]
     dispatch[HOOK_TILE_PLACED] = function()
         local e = e_tile
@@ -374,8 +382,7 @@ for name, f in raw_out do out[name] = f end
 table.freeze(view)
 table.freeze(out)
 
-install_dispatch()
-return dispatch, candidates, set_names, view, out
+return install_dispatch, dispatch, candidates, set_names, view, out
 "#;
 
 /// Room for the largest event (a scoring of a feature touching many cities).
@@ -486,6 +493,7 @@ impl Vm {
             loading: Cell::new(true),
             forbidden: RefCell::new(Vec::new()),
             offers: RefCell::new(Vec::new()),
+            given: Cell::new(0),
             candidates: Cell::new((std::ptr::null(), 0)),
             calls: Cell::new(0),
             figure_kind: LastName::default(),
@@ -498,7 +506,33 @@ impl Vm {
         install_interrupt(&lua).map_err(fail)?;
         harden(&lua).map_err(fail)?;
         api::install(&lua, script).map_err(fail)?;
+        // The globals as the host made them: sandboxing makes this table read-only and gives
+        // scripts one of their own that reads through to it. The prelude is loaded first, in
+        // this one: what it reads of the globals is bound then, so that a script's globals (a
+        // `table` or an `error` of its own) cannot reach it.
+        let host_globals = lua.globals();
         lua.sandbox(true).map_err(fail)?;
+        let mail = Mailbox::new(&lua).map_err(fail)?;
+        let mut prelude = PRELUDE.to_string();
+        // Longest names first, so that no name is replaced inside a longer one.
+        let mut hooks = HookKind::ALL.to_vec();
+        hooks.sort_by_key(|h| std::cmp::Reverse(h.name().len()));
+        for hook in hooks {
+            prelude = prelude.replace(&format!("HOOK_{}", hook.name().to_uppercase()), &(hook as i64).to_string());
+        }
+        type Prelude = (Function, Table, Table, Function, Table, Table);
+        let (install, dispatch_table, candidates, set_names, view, out): Prelude = lua
+            .load(prelude)
+            .set_name("=meeple.prelude")
+            .set_mode(ChunkMode::Text)
+            .set_environment(host_globals)
+            .call((
+                mail.buffer.clone(),
+                lua.create_function(api::candidates).map_err(fail)?,
+                api::raw_view(&lua).map_err(fail)?,
+                api::raw_out(&lua).map_err(fail)?,
+            ))
+            .map_err(fail)?;
         // The hard limit: what one C function allocates at once (`buffer.create`,
         // `string.rep`) is refused there. The interrupt holds scripts to half of it. It is
         // lifted while the VM is set up below, whose calls are not protected.
@@ -537,26 +571,7 @@ impl Vm {
             by_number.raw_set(hook as i64, h.clone()).map_err(fail)?;
             handlers[hook as usize] = h;
         }
-        let mail = Mailbox::new(&lua).map_err(fail)?;
-        let mut prelude = PRELUDE.to_string();
-        // Longest names first, so that no name is replaced inside a longer one.
-        let mut hooks = HookKind::ALL.to_vec();
-        hooks.sort_by_key(|h| std::cmp::Reverse(h.name().len()));
-        for hook in hooks {
-            prelude = prelude.replace(&format!("HOOK_{}", hook.name().to_uppercase()), &(hook as i64).to_string());
-        }
-        let (dispatch_table, candidates, set_names, view, out): (Table, Table, Function, Table, Table) = lua
-            .load(prelude)
-            .set_name("=meeple.prelude")
-            .set_mode(ChunkMode::Text)
-            .call((
-                mail.buffer.clone(),
-                lua.create_function(api::candidates).map_err(fail)?,
-                api::raw_view(&lua).map_err(fail)?,
-                api::raw_out(&lua).map_err(fail)?,
-                by_number,
-            ))
-            .map_err(fail)?;
+        install.call::<()>(by_number).map_err(fail)?;
         let caller = Caller::new(&lua).map_err(fail)?;
         let mut targets = vec![None; HookKind::ALL.len()];
         for hook in HookKind::ALL {
