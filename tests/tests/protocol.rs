@@ -350,6 +350,19 @@ fn a_replay_whose_config_create_would_refuse_is_refused() {
     two["config"]["tile_limit"] = json!(0);
     let reply = err(&mut s, json!({"cmd": "load", "replay": two}), "bad-config", Some("replay.config"));
     assert_eq!(reply["error"]["message"].as_str().unwrap().lines().count(), 2, "{reply}");
+    // The config's own problems do not hide those of resolving it.
+    two["config"]["base"]["edition"] = json!("C9");
+    let reply = err(&mut s, json!({"cmd": "load", "replay": two}), "bad-config", Some("replay.config"));
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert_eq!(message.lines().count(), 3, "{reply}");
+    assert!(message.contains("replay.config.base.edition: `base` has no edition `C9`"), "{reply}");
+    // A field the config does not have is a mistake, not something to ignore.
+    for (at, field) in [("", "replay.config.colour"), ("/base", "replay.config.base.colour")] {
+        let mut replay = saved.clone();
+        replay["config"].pointer_mut(at).unwrap()["colour"] = json!(1);
+        let reply = err(&mut s, json!({"cmd": "load", "replay": replay}), "bad-config", Some(field));
+        assert!(reply["error"]["message"].as_str().unwrap().contains("unknown field `colour`"), "{reply}");
+    }
 
     assert_eq!(ok(&mut s, json!({"cmd": "load", "replay": saved}))["game"], json!("g2"), "nothing was created before");
 }

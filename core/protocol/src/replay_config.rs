@@ -39,8 +39,9 @@ pub fn load(replay: &Replay, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), V
         value => read(value)?,
     };
     let text = Text::of(&stored)?;
-    let mut checked = GameConfig::parse(TEXT, &text.toml).map_err(|r| text.faults(r))?;
-    let loaded = load::from_config(&checked, mods).map_err(|r| text.faults(r))?;
+    // Problems of the config itself and of resolving it, together (as for a config file).
+    let (mut checked, problems) = GameConfig::parse_lenient(TEXT, &text.toml);
+    let loaded = load::with_problems(problems, load::from_config(&checked, mods)).map_err(|r| text.faults(r))?;
     // Only the file name differs; it stays the replay's own.
     checked.file = stored.file;
     setup_agrees(&replay.setup, &loaded.setup(replay.setup.seed))?;

@@ -59,7 +59,8 @@ pub fn lua_api_markdown() -> String {
     s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
     s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
     s += "a hook call gives at most 10 000 commands (`can_place_tile` and `figure_actions` only `out:forbid` and\n";
-    s += "`out:offer`) and 1 MiB of values (stored, asked; a stored value holds at most 64 KiB, a label, a decision's\n";
+    s +=
+        "`out:offer`) and 1 MiB of values (stored, asked; a stored value holds at most 64 KiB, a label, a decision's\n";
     s += "kind or option 256 bytes, a decision 1 000 options). One action sets off at most 20 000 events, and a turn\n";
     s += "asks at most 1 000 decisions. The lazy fields of events and the candidate list are read-only. Scripts keep\n";
     s += "no state between calls (`meeple check` plays a game twice to find some that do): use `out:set_storage` and\n";
