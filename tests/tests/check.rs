@@ -289,3 +289,15 @@ fn names_are_given_once_and_an_impossible_option_is_one_problem() {
     ];
     assert_eq!(found, expect, "one problem each, no echo of a default that cannot fit");
 }
+
+#[test]
+fn a_folder_where_a_file_is_named_is_called_a_folder() {
+    let dir = template_copy("folders", "chapels", |_, text| text);
+    for name in ["tiles.toml", "init.luau"] {
+        std::fs::remove_file(dir.join(name)).unwrap();
+        std::fs::create_dir(dir.join(name)).unwrap();
+    }
+    let found = problems(&dir);
+    assert!(found.iter().any(|f| f.contains("tiles.toml` is a folder, not a file")), "{found:#?}");
+    assert!(found.iter().any(|f| f.contains("the entry script `init.luau` is a folder")), "{found:#?}");
+}

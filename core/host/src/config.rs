@@ -378,6 +378,12 @@ mod tests {
         // Before the syntax error, an unknown key is still one.
         let err = GameConfig::parse("g.toml", "colour = 1\n[base\n").unwrap_err().to_string();
         assert!(err.starts_with("g.toml:1:1: unknown key `colour`"), "{err}");
+        // A value the parser could not read is not also of the wrong type, nor too large.
+        for text in ["seed = 1 2\n", "seed = 01\n"] {
+            let err = GameConfig::parse("g.toml", text).unwrap_err();
+            assert_eq!(err.diagnostics.len(), 1, "{text}: {err}");
+            assert!(err.diagnostics[0].message.starts_with("TOML syntax"), "{err}");
+        }
     }
 
     #[test]

@@ -568,7 +568,8 @@ fn walk(dir: &Path, root: &Path, ext: &str, seen: &mut std::collections::HashSet
 /// that key.
 pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Tileset, String), Report> {
     if !path.is_file() {
-        let why = format!("tileset `{}` does not exist", display_path(path));
+        let what = if path.is_dir() { "is a folder, not a file" } else { "does not exist" };
+        let why = format!("tileset `{}` {what}", display_path(path));
         return Err(Report { diagnostics: vec![manifest.problem_at(key, why)] });
     }
     load_tileset(path)

@@ -133,11 +133,12 @@ impl<'s> Doc<'s> {
 
     /// Records a problem at `span`.
     ///
-    /// A problem past a syntax error is dropped: there, recovery may have cut a list short or
-    /// put a key in another table, and the problem may be its echo (`players = ["a", "b"`
-    /// followed by more lines reads on as one list). It shows once the syntax is mended.
+    /// A problem at or past a syntax error is dropped: there, recovery may have cut a list short,
+    /// put a key in another table or read a value as another type, and the problem may be its
+    /// echo (`players = ["a", "b"` followed by more lines reads on as one list; `seed = 1 2`, as
+    /// a string). It shows once the syntax is mended.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        if self.broken_from.is_some_and(|b| span.start > b) {
+        if self.broken_from.is_some_and(|b| span.start >= b) {
             self.dropped += 1;
         } else {
             self.record(span, message.into());

@@ -95,7 +95,8 @@ impl Script {
         }
         let entry = entry.to_string_lossy().replace('\\', "/");
         if !files.contains_key(&entry) {
-            let why = format!("the entry script `{entry}` does not exist in {}", display_path(&dir));
+            let what = if dir.join(&entry).is_dir() { "is a folder" } else { "does not exist" };
+            let why = format!("the entry script `{entry}` {what} in {}", display_path(&dir));
             return Err(Report { diagnostics: vec![sel.manifest.problem_at("script.entry", why)] });
         }
         Ok(Script {
