@@ -589,3 +589,13 @@ fn a_view_answer_the_vm_has_no_room_for_is_a_script_error() {
     assert!(err.to_string().contains("ran out of memory"), "{err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
 }
+
+#[test]
+fn a_bad_argument_is_counted_as_the_script_wrote_it() {
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:give_tokens(1, {}, 1) end\n\
+                  end)\n";
+    let mut game = mod_game("counted", "", script, "\"U\", \"U\"", 2);
+    let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+    assert!(err.to_string().contains("counted/init.luau:2: bad argument #2 to `out:give_tokens`"), "{err}");
+}

@@ -600,6 +600,22 @@ pub(crate) fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
+/// A view or sink function made with mlua. Its argument errors count the arguments as the
+/// script wrote them, from the first after `self`, and name it: `bad argument #2 to
+/// `out:give_tokens``, not mlua's `bad argument #3`.
+fn method<A, R, F>(lua: &Lua, scope: &'static str, name: &'static str, f: F) -> mlua::Result<mlua::Function>
+where
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+    F: Fn(&Lua, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
+{
+    let to = format!("{scope}:{name}");
+    lua.create_function(move |lua, args: MultiValue| {
+        // What mlua's own callbacks call, numbering from 1; from 0 here, `self` being the 0th.
+        f(lua, A::from_lua_args(args, 0, Some(&to), lua)?)
+    })
+}
+
 /// The Rust side of the view's methods, keyed by API name. The prelude wraps each in a method
 /// of the `view` table handed to handlers, resolves figure kind and token names to the
 /// 0-based ids these take, and builds the records (`turn`, `tile`, `feature`) from the several
@@ -616,7 +632,7 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
             }
         } else {
             match name {
-                "segments" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
+                "segments" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         let n = v.rules().tile(t.tile).def.segments.len() as u16;
@@ -627,10 +643,10 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         )
                     })
                 })?,
-                "segment" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
+                "segment" => method(lua, "view", name, |lua, (_self, seg): (LuaValue, i64)| {
                     with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?))
                 })?,
-                "goods" => lua.create_function(|lua, (_self, seg): (LuaValue, i64)| {
+                "goods" => method(lua, "view", name, |lua, (_self, seg): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
                         for s in v.feature_segments(seg_in(v, seg)?) {
@@ -643,22 +659,22 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         lua.create_table_from(counts)
                     })
                 })?,
-                "tile_points" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
+                "tile_points" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
                     with_view(lua, |v, _| points_table(lua, &v.rules().tile(tile_index_in(v, index)?.tile).def))
                 })?,
-                "illustrations" => lua.create_function(|lua, (_self, index): (LuaValue, i64)| {
+                "illustrations" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
                     })
                 })?,
-                "points" => lua.create_function(|lua, (_self, p, cat): (LuaValue, i64, Option<String>)| {
+                "points" => method(lua, "view", name, |lua, (_self, p, cat): (LuaValue, i64, Option<String>)| {
                     with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
                 })?,
-                "storage" => lua.create_function(|lua, (_self, key): (LuaValue, String)| {
+                "storage" => method(lua, "view", name, |lua, (_self, key): (LuaValue, String)| {
                     with_view(lua, |v, _| v.storage(&key).map_or(Ok(LuaValue::Nil), |val| to_lua(lua, &val)))
                 })?,
-                "pending" => lua.create_function(|lua, _self: LuaValue| {
+                "pending" => method(lua, "view", name, |lua, _self: LuaValue| {
                     with_view(lua, |v, _| {
                         lua.create_sequence_from(
                             v.pending().iter().map(|d| decision_table(lua, d)).collect::<mlua::Result<Vec<_>>>()?,
@@ -680,7 +696,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
         let name = entry.name;
         let f = match name {
             "add_points" => {
-                lua.create_function(|lua, (_self, p, points, cat): (LuaValue, i64, LuaValue, Option<String>)| {
+                method(lua, "out", name, |lua, (_self, p, points, cat): (LuaValue, i64, LuaValue, Option<String>)| {
                     let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
@@ -688,14 +704,16 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     })
                 })?
             }
-            "give_tokens" => lua.create_function(|lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
-                with_out(lua, |out, v, ctx| {
-                    let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
-                    give(out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
-                })
-            })?,
+            "give_tokens" => {
+                method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
+                    with_out(lua, |out, v, ctx| {
+                        let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
+                        give(out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
+                    })
+                })?
+            }
             "place_figure" => {
-                lua.create_function(|lua, (_self, p, kind, target): (LuaValue, i64, String, Table)| {
+                method(lua, "out", name, |lua, (_self, p, kind, target): (LuaValue, i64, String, Table)| {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         give(
@@ -706,25 +724,25 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     })
                 })?
             }
-            "move_figure" => lua.create_function(|lua, (_self, figure, target): (LuaValue, u16, Table)| {
+            "move_figure" => method(lua, "out", name, |lua, (_self, figure, target): (LuaValue, u16, Table)| {
                 with_out(lua, |out, v, ctx| {
                     give(out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
                 })
             })?,
-            "set_aside" => {
-                lua.create_function(|lua, (_self, figure): (LuaValue, u16)| push(lua, Command::SetAside { figure }))?
-            }
+            "set_aside" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
+                push(lua, Command::SetAside { figure })
+            })?,
             "return_figure" => lua
                 .create_function(|lua, (_self, figure): (LuaValue, u16)| push(lua, Command::ReturnFigure { figure }))?,
-            "set_face" => lua.create_function(|lua, (_self, figure, face): (LuaValue, u16, u8)| {
+            "set_face" => method(lua, "out", name, |lua, (_self, figure, face): (LuaValue, u16, u8)| {
                 push(lua, Command::SetFigureFace { figure, face })
             })?,
-            "extra_turn_part" => lua.create_function(|lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
-            "extra_turn" => lua.create_function(|lua, (_self, p): (LuaValue, i64)| {
+            "extra_turn_part" => method(lua, "out", name, |lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
+            "extra_turn" => method(lua, "out", name, |lua, (_self, p): (LuaValue, i64)| {
                 with_out(lua, |out, v, ctx| give(out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
             "set_storage" => {
-                lua.create_function(|lua, (_self, key, value): (LuaValue, mlua::LuaString, LuaValue)| {
+                method(lua, "out", name, |lua, (_self, key, value): (LuaValue, mlua::LuaString, LuaValue)| {
                     // Refused here as the core would refuse it, before it is copied on; a value is
                     // measured while it is copied (a table may hold the same table twice, and so
                     // stand for far more than the VM holds).
@@ -740,7 +758,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     push(lua, Command::SetStorage { key, value })
                 })?
             }
-            "set_score" => lua.create_function(|lua, (_self, p, points): (LuaValue, i64, LuaValue)| {
+            "set_score" => method(lua, "out", name, |lua, (_self, p, points): (LuaValue, i64, LuaValue)| {
                 let points = points_in(&points, "out:set_score")?;
                 with_out(lua, |out, v, ctx| {
                     // Refused here, not after the hook by the core: the error then names this
@@ -751,7 +769,10 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     give(out, ctx, Command::SetScore { player: player_in(v, p)?, points })
                 })
             })?,
-            "ask" => lua.create_function(
+            "ask" => method(
+                lua,
+                "out",
+                name,
                 |lua, (_self, p, kind, options, data): (LuaValue, i64, mlua::LuaString, Table, Option<LuaValue>)| {
                     let kind = short_text(&kind, "out:ask: the kind")?;
                     let options = option_texts(&options)?;
@@ -767,11 +788,11 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     })
                 },
             )?,
-            "log" => lua.create_function(|lua, (_self, text): (LuaValue, mlua::LuaString)| {
+            "log" => method(lua, "out", name, |lua, (_self, text): (LuaValue, mlua::LuaString)| {
                 // Only the start of a long message is copied out of the VM.
                 push(lua, Command::Log { message: log_line(&text.as_bytes()) })
             })?,
-            "forbid" => lua.create_function(|lua, (_self, i): (LuaValue, i64)| {
+            "forbid" => method(lua, "out", name, |lua, (_self, i): (LuaValue, i64)| {
                 with_out(lua, |_, _, ctx| {
                     if ctx.hook() != Some(HookKind::CanPlaceTile) {
                         return Err(rt("out:forbid is only available in can_place_tile"));
@@ -784,8 +805,11 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     Ok(())
                 })
             })?,
-            "offer" => {
-                lua.create_function(|lua, (_self, code, target, label): (LuaValue, u32, Table, mlua::LuaString)| {
+            "offer" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, code, target, label): (LuaValue, u32, Table, mlua::LuaString)| {
                     with_out(lua, |_, v, ctx| {
                         if ctx.hook() != Some(HookKind::FigureActions) {
                             return Err(rt("out:offer is only available in figure_actions"));
@@ -798,8 +822,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                         ctx.offers.borrow_mut().push(Offer { code, target, label: label.into() });
                         Ok(())
                     })
-                })?
-            }
+                },
+            )?,
             other => panic!("API entry out:{other} has no binding"),
         };
         t.raw_set(name, f)?;
