@@ -5,7 +5,7 @@
 //! player must act: placing the drawn tile, the figure phase, or a pending decision (which may
 //! belong to any player). See [`Stage`].
 
-use crate::action::{Action, Decision, Event, Target};
+use crate::action::{Action, Decision, Event, Offer, Target};
 use crate::board::{PlacedTile, Placement};
 use crate::expansion::{Command, Commands, HookError, HookKind, HookResult, Scoring, View};
 use crate::features::{SegId, SegInfo};
@@ -32,6 +32,16 @@ const MAX_EVENTS: usize = 20_000;
 
 /// The most decisions a turn may ask (see [`crate::state::Turn::decisions`]).
 const MAX_DECISIONS: u16 = 1_000;
+
+/// The longest label of an offer, kind of a decision or option of one, in bytes: words a player
+/// reads, kept in every copy of the game.
+pub const MAX_TEXT: usize = 256;
+
+/// The most options a decision may have.
+pub const MAX_OPTIONS: usize = 1_000;
+
+/// The most offers one expansion may make in a figure phase.
+pub const MAX_OFFERS: usize = 10_000;
 
 /// The most an expansion's storage may hold, in bytes (as [`crate::value::Value::size`] counts
 /// them): a game is cloned for every look ahead, storage with it.
@@ -61,6 +71,15 @@ pub const MAX_NESTING: u32 = 32;
 /// What an expansion that stores a value nested deeper than [`MAX_NESTING`] is told.
 pub fn too_deep() -> String {
     format!("a stored value may nest at most {MAX_NESTING} levels deep; this one nests deeper")
+}
+
+/// What is wrong with the offers of one expansion's figure phase, if anything.
+fn offers_problem(offers: &[Offer]) -> Option<String> {
+    if offers.len() > MAX_OFFERS {
+        return Some(format!("a figure phase holds at most {MAX_OFFERS} offers of an expansion, not {}", offers.len()));
+    }
+    let long = offers.iter().find(|o| o.label.len() > MAX_TEXT)?;
+    Some(format!("an offer's label has at most {MAX_TEXT} bytes, not {}", long.label.len()))
 }
 
 /// Why a figure cannot be turned to `face`: its kind declares other faces, or none.
@@ -727,6 +746,9 @@ impl Game {
             let mut offers = Vec::new();
             let view = View::local(&rules, &self.state, e);
             rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
+            if let Some(why) = offers_problem(&offers) {
+                return Err(HookError::new(rules.expansions()[e as usize].id(), HookKind::FigureActions, why));
+            }
             self.state.turn.offers.extend(offers.into_iter().map(|o| (e, o)));
         }
         Ok(())
@@ -1192,6 +1214,10 @@ impl Game {
                 if hook == HookKind::Setup {
                     return bad(self, &c, "no decisions during setup".into());
                 }
+                if kind.len() > MAX_TEXT || options.len() > MAX_OPTIONS || options.iter().any(|o| o.len() > MAX_TEXT) {
+                    let why = format!("a decision has at most {MAX_OPTIONS} options, and it and they {MAX_TEXT} bytes");
+                    return bad(self, &c, why);
+                }
                 if self.state.turn.decisions >= MAX_DECISIONS {
                     let why = format!("a turn asks at most {MAX_DECISIONS} decisions (does an answer ask again?)");
                     return bad(self, &c, why);
@@ -1319,7 +1345,18 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_LOG, log_line};
+    use super::{MAX_LOG, MAX_OFFERS, MAX_TEXT, log_line, offers_problem};
+    use crate::action::{Offer, Target};
+
+    #[test]
+    fn offers_are_bounded_in_number_and_label() {
+        let offer = |label: &str| Offer { code: 1, target: Target::None, label: label.into() };
+        assert_eq!(offers_problem(&[offer("move the tollhouse to")]), None);
+        let long = offer(&"x".repeat(MAX_TEXT + 1));
+        assert_eq!(offers_problem(&[long]), Some("an offer's label has at most 256 bytes, not 257".into()));
+        let many = vec![offer("pass"); MAX_OFFERS + 1];
+        assert!(offers_problem(&many).is_some_and(|m| m.starts_with("a figure phase holds at most 10000 offers")));
+    }
 
     #[test]
     fn a_long_log_line_is_cut_before_a_character() {

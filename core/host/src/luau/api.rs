@@ -9,7 +9,7 @@
 use super::vm::{Ctx, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
-use meeple_core::game::{MAX_NESTING, MAX_POINTS, log_line, too_deep};
+use meeple_core::game::{MAX_NESTING, MAX_OFFERS, MAX_OPTIONS, MAX_POINTS, MAX_TEXT, log_line, too_deep};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
@@ -814,8 +814,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                         if ctx.hook() != Some(HookKind::FigureActions) {
                             return Err(rt("out:offer is only available in figure_actions"));
                         }
-                        if ctx.offers.borrow().len() >= MAX_COMMANDS {
-                            return Err(rt(format!("a hook call may make at most {MAX_COMMANDS} offers")));
+                        if ctx.offers.borrow().len() >= MAX_OFFERS {
+                            return Err(rt(format!("a hook call may make at most {MAX_OFFERS} offers")));
                         }
                         let label = short_text(&label, "out:offer: the label")?;
                         let target = target_from(v, &target)?;
@@ -831,10 +831,6 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// The longest label, decision kind or decision option: words a player reads.
-const MAX_TEXT: usize = 256;
-/// The most options a decision may have.
-const MAX_OPTIONS: usize = 1_000;
 /// The most bytes of values one hook call may give (storage, questions): Rust memory, which
 /// the VM's limit does not see.
 const MAX_GIVEN: usize = 1 << 20;
