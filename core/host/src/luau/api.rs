@@ -732,8 +732,9 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             "set_aside" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
                 push(lua, Command::SetAside { figure })
             })?,
-            "return_figure" => lua
-                .create_function(|lua, (_self, figure): (LuaValue, u16)| push(lua, Command::ReturnFigure { figure }))?,
+            "return_figure" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
+                push(lua, Command::ReturnFigure { figure })
+            })?,
             "set_face" => method(lua, "out", name, |lua, (_self, figure, face): (LuaValue, u16, u8)| {
                 push(lua, Command::SetFigureFace { figure, face })
             })?,
