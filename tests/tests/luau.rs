@@ -517,7 +517,9 @@ fn hooks_that_set_each_other_off_without_end_are_stopped() {
     assert_eq!(game.state().hash(), before, "the game is unchanged");
     game.apply(Action::Pass).expect("and goes on");
 
-    // An answer that asks again: the turn's limit of questions ends it.
+    // An answer that asks again: past the turn's limit of questions, the answer fails as any
+    // failing hook does, and the game waits on it, unchanged (a script whose every answer fails
+    // leaves nothing else to play).
     let mut game = sandbox_game("ask-again");
     game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap();
     let mut answered = 0;
@@ -530,6 +532,11 @@ fn hooks_that_set_each_other_off_without_end_are_stopped() {
     };
     assert_eq!(answered, 999, "1 000 questions in the turn, the last unanswerable: {err}");
     assert!(err.to_string().contains("a turn asks at most 1000 decisions"), "{err}");
+    let before = game.state().hash();
+    let again = game.apply(Action::Choose { option: 1 }).unwrap_err();
+    assert!(again.to_string().contains("a turn asks at most 1000 decisions"), "{again}");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+    assert_eq!(game.legal_actions().len(), 2, "the question is still open");
 }
 
 /// A game of a throwaway mod, with `draw` as the tiles drawn.
@@ -586,7 +593,7 @@ fn a_view_answer_the_vm_has_no_room_for_is_a_script_error() {
     let mut game = mod_game("crowd", &figures, script, "\"U\", \"U\"", 6);
     let before = game.state().hash();
     let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
-    assert!(err.to_string().contains("ran out of memory"), "{err}");
+    assert!(err.to_string().contains("the script ran out of memory (its VM holds"), "the view's own check: {err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
 }
 

@@ -154,6 +154,9 @@ pub struct Game {
     checkpoints: Option<Vec<Checkpoint>>,
     events: Vec<Event>,
     depth: u8,
+    /// The expansion whose commands are being applied: the one to blame for the events they
+    /// set off past a limit.
+    commanding: Option<u16>,
     has_dependents: bool,
     restore_point: Option<Arc<RestorePoint>>,
     /// Reused for the verdicts of `can_place_tile` on the candidate placements.
@@ -183,6 +186,7 @@ impl Clone for Game {
             checkpoints: self.checkpoints.clone(),
             events: Vec::new(),
             depth: 0,
+            commanding: None,
             has_dependents: self.has_dependents,
             restore_point: self.restore_point.clone(),
             verdicts: Vec::new(),
@@ -216,6 +220,7 @@ impl Game {
             checkpoints: None,
             events: Vec::new(),
             depth: 0,
+            commanding: None,
             has_dependents,
             restore_point: None,
             verdicts: Vec::new(),
@@ -465,6 +470,9 @@ impl Game {
         self.state = point.state.clone();
         for i in point.actions..self.history.len() {
             let action = self.history[i];
+            // Each action's events are its own, as when it was first applied: the failed one's
+            // must not count against the limit of those replayed.
+            self.events.clear();
             if let Err(e) = self.perform(action) {
                 return Err(HookError {
                     message: format!(
@@ -1004,16 +1012,19 @@ impl Game {
         if subs.is_empty() {
             return Ok(());
         }
+        // Past a limit, the expansion whose commands set the event off is to blame (else the
+        // first that would hear it).
+        let blamed = || rules.expansions()[self.commanding.unwrap_or(subs[0]) as usize].id();
         if self.depth >= MAX_DEPTH {
             return Err(HookError::new(
-                rules.expansions()[subs[0] as usize].id(),
+                blamed(),
                 hook,
                 "events triggered each other too deeply (a loop between hooks?)",
             ));
         }
         if self.events.len() > MAX_EVENTS {
             let why = format!("one action set off more than {MAX_EVENTS} events (hooks that trigger each other?)");
-            return Err(HookError::new(rules.expansions()[subs[0] as usize].id(), hook, why));
+            return Err(HookError::new(blamed(), hook, why));
         }
         self.depth += 1;
         let event = self.events.last().cloned().expect("just pushed");
@@ -1047,10 +1058,10 @@ impl Game {
         if cmds.is_empty() {
             return Ok(());
         }
-        for c in cmds {
-            self.apply_command(e, hook, c)?;
-        }
-        Ok(())
+        let outer = self.commanding.replace(e);
+        let applied = cmds.into_iter().try_for_each(|c| self.apply_command(e, hook, c));
+        self.commanding = outer;
+        applied
     }
 
     fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {

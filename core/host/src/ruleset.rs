@@ -419,14 +419,17 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         let own = edition.tileset.iter().map(|p| (p, &edition.tileset_edition, key("tileset".into())));
         // The edition's own tileset, the first one read: a `[draw]` start tile comes from it.
         let mut own_tileset: Option<Tileset> = None;
-        for (path, inner, at) in own.chain(extra) {
+        for (i, (path, inner, at)) in own.chain(extra).enumerate() {
             match tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
                     hash.str(&text);
                     if let Err(e) = b.tileset(&ts, inner) {
                         report.diagnostics.push(m.problem_at(&at, e.to_string()));
                     }
-                    own_tileset.get_or_insert(ts);
+                    // Not one it adds beside another expansion, whose editions are others.
+                    if i == 0 && edition.tileset.is_some() {
+                        own_tileset = Some(ts);
+                    }
                 }
                 Err(r) => report.extend(r),
             }

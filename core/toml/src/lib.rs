@@ -246,7 +246,14 @@ pub fn integer(v: &DeValue<'_>) -> Option<i64> {
                 Some(rest) => (true, rest.to_string()),
                 None => (false, digits.trim_start_matches('+').to_string()),
             };
-            let body = body.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b");
+            // The one prefix of its radix (`0x0b` is eleven, not a binary prefix after a hex one).
+            let prefix = match i.radix() {
+                16 => "0x",
+                8 => "0o",
+                2 => "0b",
+                _ => "",
+            };
+            let body = body.strip_prefix(prefix).unwrap_or(&body);
             // The sign goes in with the digits: -2⁶³ has no positive counterpart.
             let signed = if neg { format!("-{body}") } else { body.to_string() };
             i64::from_str_radix(&signed, i.radix()).ok()
@@ -501,10 +508,16 @@ mod tests {
 
     #[test]
     fn integers_in_any_radix() {
-        let doc = Doc::parse("n.toml", "a = 0x10\nb = -1_000\n");
+        let text = "a = 0x10\nb = -1_000\nc = 0x0b\nd = 0x0b03\ne = 0o17\nf = 0b101\ng = -9223372036854775808\n";
+        let doc = Doc::parse("n.toml", text);
         let root = doc.root();
         let get = |k: &str| integer(root.get_ref().get(k).unwrap().get_ref());
         assert_eq!(get("a"), Some(16));
         assert_eq!(get("b"), Some(-1000));
+        assert_eq!(get("c"), Some(11), "a hex 0b is digits, not a prefix");
+        assert_eq!(get("d"), Some(0x0b03));
+        assert_eq!(get("e"), Some(15));
+        assert_eq!(get("f"), Some(5));
+        assert_eq!(get("g"), Some(i64::MIN));
     }
 }

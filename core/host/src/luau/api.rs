@@ -751,9 +751,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                         let max = meeple_core::game::MAX_STORAGE >> 10;
                         rt(format!("out:set_storage: an expansion's storage holds at most {max} KiB"))
                     };
-                    let mut left =
-                        meeple_core::game::MAX_STORAGE.checked_sub(key.as_bytes().len()).ok_or_else(too_big)?;
-                    let value = from_lua(&value, 0, &mut left).map_err(|e| if left == 0 { too_big() } else { e })?;
+                    let left = meeple_core::game::MAX_STORAGE.checked_sub(key.as_bytes().len()).ok_or_else(too_big)?;
+                    let value = copy_value(&value, left, too_big)?;
                     let key = key.to_str()?.to_string();
                     charge(lua, key.len() + value.size())?;
                     push(lua, Command::SetStorage { key, value })
@@ -777,10 +776,9 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 |lua, (_self, p, kind, options, data): (LuaValue, i64, mlua::LuaString, Table, Option<LuaValue>)| {
                     let kind = short_text(&kind, "out:ask: the kind")?;
                     let options = option_texts(&options)?;
-                    let mut left = meeple_core::game::MAX_STORAGE;
+                    let too_big = || rt("out:ask: the data holds at most 64 KiB");
                     let data = match data {
-                        Some(d) => from_lua(&d, 0, &mut left)
-                            .map_err(|e| if left == 0 { rt("out:ask: the data holds at most 64 KiB") } else { e })?,
+                        Some(d) => copy_value(&d, meeple_core::game::MAX_STORAGE, too_big)?,
                         None => Value::Null,
                     };
                     charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
@@ -791,7 +789,9 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             )?,
             "log" => method(lua, "out", name, |lua, (_self, text): (LuaValue, mlua::LuaString)| {
                 // Only the start of a long message is copied out of the VM.
-                push(lua, Command::Log { message: log_line(&text.as_bytes()) })
+                let message = log_line(&text.as_bytes());
+                charge(lua, message.len())?;
+                push(lua, Command::Log { message })
             })?,
             "forbid" => method(lua, "out", name, |lua, (_self, i): (LuaValue, i64)| {
                 with_out(lua, |_, _, ctx| {
@@ -819,6 +819,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                             return Err(rt(format!("a hook call may make at most {MAX_OFFERS} offers")));
                         }
                         let label = short_text(&label, "out:offer: the label")?;
+                        charge(lua, label.len())?;
                         let target = target_from(v, &target)?;
                         ctx.offers.borrow_mut().push(Offer { code, target, label: label.into() });
                         Ok(())
@@ -832,9 +833,9 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// The most bytes of values one hook call may give (storage, questions): Rust memory, which
-/// the VM's limit does not see.
-const MAX_GIVEN: usize = 1 << 20;
+/// The most bytes one hook call may give in values, log lines and labels (each stored value
+/// counts, an overwritten one too): Rust memory, which the VM's limit does not see.
+const MAX_GIVEN: usize = 4 << 20;
 
 /// A short text (a label, a decision's kind or option), checked before it is copied out.
 fn short_text(s: &mlua::LuaString, what: &str) -> mlua::Result<String> {
@@ -1072,9 +1073,22 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
 
 /// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
 /// become lists, tables with string keys maps).
+/// What [`from_lua`] says of a value larger than it may spend.
+const TOO_LARGE: &str = "the value is too large to store";
+
+/// Copies a Lua value out of the VM as a stored value of at most `budget` bytes; a larger one
+/// is the error `too_big` makes.
+fn copy_value(v: &LuaValue, budget: usize, too_big: impl Fn() -> mlua::Error) -> mlua::Result<Value> {
+    let mut left = budget;
+    from_lua(v, 0, &mut left).map_err(|e| match e {
+        mlua::Error::RuntimeError(m) if m == TOO_LARGE => too_big(),
+        other => other,
+    })
+}
+
 /// Copies a Lua value out of the VM as a stored value, `depth` tables down, spending `left`
-/// bytes (as [`Value::size`] counts them) on the way: a value that would need more is an error
-/// as soon as that is known, with `left` at 0.
+/// bytes (as [`Value::size`] counts them) on the way: a value that would need more is the
+/// error [`TOO_LARGE`] as soon as that is known.
 pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Result<Value> {
     // A table `depth` tables down nests `depth + 1` levels (the core's count).
     if matches!(v, LuaValue::Table(_)) && depth >= MAX_NESTING {
@@ -1085,10 +1099,7 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
             *left = rest;
             Ok(())
         }
-        None => {
-            *left = 0;
-            Err(rt("the value is too large to store"))
-        }
+        None => Err(rt(TOO_LARGE)),
     };
     spend(left, 8)?;
     Ok(match v {

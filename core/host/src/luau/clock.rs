@@ -12,6 +12,7 @@
 //! Invariant: while a call runs, the clock advances (after at most [`NAP`] if the call's start
 //! raced with the thread going to sleep and did not see it asleep).
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::Thread;
@@ -24,23 +25,40 @@ const TICK: Duration = Duration::from_millis(10);
 /// not see the thread go to sleep waits for the clock.
 const NAP: Duration = Duration::from_secs(1);
 
-/// Milliseconds of running time, as the thread last wrote them.
-static NOW_MS: AtomicU64 = AtomicU64::new(0);
-/// Calls started: a hint that scripts run, bumped without a locked instruction (a lost bump
-/// among simultaneous ones does not matter, one that lands does).
-static STARTS: AtomicU64 = AtomicU64::new(0);
+/// What every call start reads, on a cache line of its own: the time, and whether the clock
+/// sleeps. Both change at most once a tick.
+#[repr(align(64))]
+struct Shared {
+    /// Milliseconds of running time, as the thread last wrote them.
+    now_ms: AtomicU64,
+    /// Whether the thread sleeps (or is about to).
+    asleep: AtomicBool,
+}
+
+static SHARED: Shared = Shared { now_ms: AtomicU64::new(0), asleep: AtomicBool::new(false) };
+
+/// Starts noted, on a line of its own: each thread notes at most one a tick, so that threads
+/// running scripts side by side do not write to a line all of them read at every call.
+#[repr(align(64))]
+struct Starts(AtomicU64);
+
+static STARTS: Starts = Starts(AtomicU64::new(0));
+
 /// The longest wall-clock limit of any VM made so far, in ms: how long the clock must keep
 /// running after the last start.
 static LONGEST_MS: AtomicU64 = AtomicU64::new(0);
-/// Whether the thread sleeps (or is about to).
-static ASLEEP: AtomicBool = AtomicBool::new(false);
 /// The clock's thread, to wake it.
 static THREAD: OnceLock<Option<Thread>> = OnceLock::new();
+
+thread_local! {
+    /// The clock's time when this thread last noted a start.
+    static NOTED_AT: Cell<u64> = const { Cell::new(u64::MAX) };
+}
 
 /// The clock's time in ms: only differences between two readings mean anything.
 #[inline]
 pub(super) fn now_ms() -> u64 {
-    NOW_MS.load(Ordering::Relaxed)
+    SHARED.now_ms.load(Ordering::Relaxed)
 }
 
 /// Starts the clock's thread if it is not running, for VMs whose calls may take `wall`.
@@ -52,20 +70,34 @@ pub(super) fn start(wall: Duration) {
     });
 }
 
-/// Notes that a call starts, waking the clock if it sleeps. Called before the call reads the
-/// clock.
+/// Notes that a call starts (once a tick per thread), waking the clock if it sleeps. Called
+/// before the call reads the clock.
+///
+/// A start noted in tick `n` is seen by the clock at the end of that tick, and keeps it running
+/// for longer than any call may run from then; a call that starts later in the same tick is
+/// covered by the same note.
 #[inline]
 pub(super) fn call_starts() {
-    STARTS.store(STARTS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-    if ASLEEP.load(Ordering::Relaxed) {
+    if SHARED.asleep.load(Ordering::Relaxed) {
         wake();
+    } else if NOTED_AT.get() != now_ms() {
+        note();
     }
 }
 
 #[cold]
 #[inline(never)]
+fn note() {
+    NOTED_AT.set(now_ms());
+    STARTS.0.fetch_add(1, Ordering::Relaxed);
+}
+
+#[cold]
+#[inline(never)]
 fn wake() {
-    if ASLEEP.swap(false, Ordering::SeqCst)
+    // Counted before the thread is woken, so that it finds a start when it looks.
+    STARTS.0.fetch_add(1, Ordering::SeqCst);
+    if SHARED.asleep.swap(false, Ordering::SeqCst)
         && let Some(Some(thread)) = THREAD.get()
     {
         thread.unpark();
@@ -82,18 +114,18 @@ fn run() {
         let awake_for = now - last;
         last = now;
         let longest = LONGEST_MS.load(Ordering::Relaxed);
-        if ticker.tick(awake_for.as_micros() as u64, STARTS.load(Ordering::Relaxed), longest) {
-            NOW_MS.store(ticker.now_ms(), Ordering::Relaxed);
+        let going_on = ticker.tick(awake_for.as_micros() as u64, STARTS.0.load(Ordering::Relaxed), longest);
+        SHARED.now_ms.store(ticker.now_ms(), Ordering::Relaxed);
+        if going_on {
             continue;
         }
-        NOW_MS.store(ticker.now_ms(), Ordering::Relaxed);
-        ASLEEP.store(true, Ordering::SeqCst);
+        SHARED.asleep.store(true, Ordering::SeqCst);
         // A start between the last tick and the line above went unseen by both sides; this
         // look catches most of them, and the nap's end the rest.
-        if STARTS.load(Ordering::SeqCst) == ticker.starts_seen {
+        if STARTS.0.load(Ordering::SeqCst) == ticker.starts_seen {
             std::thread::park_timeout(NAP);
         }
-        ASLEEP.store(false, Ordering::SeqCst);
+        SHARED.asleep.store(false, Ordering::SeqCst);
         // The sleep is not counted.
         last = Instant::now();
     }
@@ -104,7 +136,7 @@ fn run() {
 struct Ticker {
     /// Running time in µs.
     now_us: u64,
-    /// [`STARTS`] at the last tick.
+    /// The starts noted, at the last tick.
     starts_seen: u64,
     /// Running time, in µs, when a start was last seen.
     active_at: u64,

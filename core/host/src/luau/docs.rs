@@ -59,12 +59,14 @@ pub fn lua_api_markdown() -> String {
     s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
     s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
     s += "a hook call gives at most 10 000 commands (`can_place_tile` and `figure_actions` only `out:forbid` and\n";
+    s += "`out:offer`) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
+    s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";
     s +=
-        "`out:offer`) and 1 MiB of values (stored, asked; a stored value holds at most 64 KiB, a label, a decision's\n";
-    s += "kind or option 256 bytes, a decision 1 000 options). One action sets off at most 20 000 events, and a turn\n";
-    s += "asks at most 1 000 decisions. The lazy fields of events and the candidate list are read-only. Scripts keep\n";
-    s += "no state between calls (`meeple check` plays a game twice to find some that do): use `out:set_storage` and\n";
-    s += "`view:storage`. Iterate with `meeple.sorted_pairs` where order matters.\n";
+        "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";
+    s +=
+        "answer that asks again fails, as a failing hook does). The lazy fields of events and the candidate list are\n";
+    s += "read-only. Scripts keep no state between calls (`meeple check` plays a game twice to find some that do):\n";
+    s += "use `out:set_storage` and `view:storage`. Iterate with `meeple.sorted_pairs` where order matters.\n";
     s
 }
 
