@@ -1226,7 +1226,9 @@ impl Game {
                     return bad(self, &c, "no decisions during setup".into());
                 }
                 if kind.len() > MAX_TEXT || options.len() > MAX_OPTIONS || options.iter().any(|o| o.len() > MAX_TEXT) {
-                    let why = format!("a decision has at most {MAX_OPTIONS} options, and it and they {MAX_TEXT} bytes");
+                    let why = format!(
+                        "a decision has at most {MAX_OPTIONS} options, its kind and each option {MAX_TEXT} bytes"
+                    );
                     return bad(self, &c, why);
                 }
                 if self.state.turn.decisions >= MAX_DECISIONS {

@@ -21,7 +21,6 @@ pub const NAME_CHARS: usize = 40;
 
 /// An option value as written, with where it was written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-// As data (a replay's config), too, a misspelt field is a mistake, not a default.
 #[serde(deny_unknown_fields)]
 pub struct OptionValue {
     /// The value.
@@ -53,7 +52,6 @@ impl std::fmt::Display for Location {
 
 /// One expansion chosen in a config (the base game is one too).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-// As data (a replay's config), too, a misspelt field is a mistake, not a default.
 #[serde(deny_unknown_fields)]
 pub struct ExpansionChoice {
     /// The expansion's id.
@@ -89,7 +87,8 @@ impl ExpansionChoice {
 
 /// A game config.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-// As data (a replay's config), too, a misspelt field is a mistake, not a default.
+// As data (a replay's config), too, a misspelt field is a mistake, not a default; so in
+// its choices and options.
 #[serde(deny_unknown_fields)]
 pub struct GameConfig {
     /// The file it came from (for messages).

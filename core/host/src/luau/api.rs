@@ -860,7 +860,10 @@ fn charge(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let ctx = context(lua)?;
     let given = ctx.given.get().saturating_add(bytes);
     if given > MAX_GIVEN {
-        return Err(rt(format!("a hook call may give at most {} KiB of values", MAX_GIVEN >> 10)));
+        return Err(rt(format!(
+            "a hook call may give at most {} MiB of values, log lines and labels",
+            MAX_GIVEN >> 20
+        )));
     }
     ctx.given.set(given);
     Ok(())
@@ -1071,8 +1074,6 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     })
 }
 
-/// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
-/// become lists, tables with string keys maps).
 /// What [`from_lua`] says of a value larger than it may spend.
 const TOO_LARGE: &str = "the value is too large to store";
 
@@ -1086,9 +1087,10 @@ fn copy_value(v: &LuaValue, budget: usize, too_big: impl Fn() -> mlua::Error) ->
     })
 }
 
-/// Copies a Lua value out of the VM as a stored value, `depth` tables down, spending `left`
-/// bytes (as [`Value::size`] counts them) on the way: a value that would need more is the
-/// error [`TOO_LARGE`] as soon as that is known.
+/// A Lua value as a storable value: booleans, integers, strings, and tables of them (arrays
+/// become lists, tables with string keys maps), copied out of the VM `depth` tables down,
+/// spending `left` bytes (as [`Value::size`] counts them) on the way: a value that would need
+/// more is the error [`TOO_LARGE`] as soon as that is known.
 pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Result<Value> {
     // A table `depth` tables down nests `depth + 1` levels (the core's count).
     if matches!(v, LuaValue::Table(_)) && depth >= MAX_NESTING {
