@@ -97,6 +97,9 @@ pub struct Doc<'s> {
     /// The byte offset where each line starts: a long file with many problems locates each in
     /// a binary search, not a scan from the top.
     line_starts: Vec<usize>,
+    /// The last offset located and its column: a long line with many values (a draw order of
+    /// a million tiles) locates each from the one before, not from the line's start.
+    last_located: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'s> Doc<'s> {
@@ -104,8 +107,16 @@ impl<'s> Doc<'s> {
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
         let (root, errors) = DeTable::parse_recoverable(text);
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let mut doc =
-            Doc { name: name.into(), text, root, diagnostics: Vec::new(), broken_from: None, dropped: 0, line_starts };
+        let mut doc = Doc {
+            name: name.into(),
+            text,
+            root,
+            diagnostics: Vec::new(),
+            broken_from: None,
+            dropped: 0,
+            line_starts,
+            last_located: std::cell::Cell::new((0, 1)),
+        };
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
@@ -155,7 +166,14 @@ impl<'s> Doc<'s> {
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let start = self.line_starts[line - 1];
-        (line, self.text[start..offset].chars().count() + 1)
+        let (last, last_col) = self.last_located.get();
+        let col = if (start..=offset).contains(&last) {
+            last_col + self.text[last..offset].chars().count()
+        } else {
+            self.text[start..offset].chars().count() + 1
+        };
+        self.last_located.set((offset, col));
+        (line, col)
     }
 
     /// How many problems have been found so far, those dropped past a syntax error included.
@@ -443,6 +461,17 @@ mod tests {
         assert_eq!(at("ab\ncd", 99), (2, 3), "past the end: the end");
         assert_eq!(at("é\nx", 3), (2, 1));
         assert_eq!(at("aé=", 2), (1, 2), "inside a character: at it");
+    }
+
+    #[test]
+    fn locations_asked_in_any_order_agree_with_a_scan_from_the_line_start() {
+        let text = "a = [\"é\", \"b\", \"ü\"]\nc = 1\n  d = \"ß\"\n";
+        let doc = Doc::parse("t.toml", text);
+        let fresh = |offset| Doc::parse("t.toml", text).line_col(offset);
+        let offsets: Vec<usize> = (0..=text.len()).chain((0..=text.len()).rev()).chain([5, 30, 2, 7, 7, 0]).collect();
+        for offset in offsets {
+            assert_eq!(doc.line_col(offset), fresh(offset), "offset {offset}");
+        }
     }
 
     #[test]
