@@ -80,6 +80,10 @@ fn a_whole_game_is_played_by_index_and_scored() {
         turns += 1;
     }
     assert!(state["legal"].as_array().unwrap().is_empty());
+    // Over is over, whoever asks: nobody's action is legal, and no seat is blamed.
+    let pass = json!({"type": "pass"});
+    err(&mut s, json!({"cmd": "act", "game": "g1", "action": pass, "player": 0}), "illegal-action", Some("action"));
+    err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "illegal-action", Some("index"));
     let total: i64 = state["players"][0]["breakdown"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
     assert_eq!(json!(total), state["players"][0]["score"], "the breakdown adds up to the score");
     let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}));
@@ -163,6 +167,8 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     );
     assert!(bad["error"]["message"].as_str().unwrap().contains("nope"), "{bad}");
     err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("path"));
+    let folder = err(&mut s, json!({"cmd": "create", "path": "."}), "bad-config", Some("path"));
+    assert_eq!(folder["error"]["message"], json!(".:1:1: is a folder, not a file"), "{folder}");
     err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));
     err(&mut s, json!({"cmd": "create", "seed": "x"}), "bad-request", Some("seed"));
     err(&mut s, json!({"cmd": "act", "game": "g1"}), "bad-request", Some("action"));
@@ -180,6 +186,9 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay.rng"));
     err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));
     err(&mut s, json!({"cmd": "state", "game": "g1", "brief": "yes"}), "bad-request", Some("brief"));
+    // `null` is "not given", for `brief` as for every optional field.
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1", "brief": null})), before);
+    err(&mut s, json!({"cmd": "act", "game": "g1", "index": 100000, "brief": null}), "illegal-action", Some("index"));
     // A misspelt field is refused: ignored, `palyer` would skip the turn check `player` asks for.
     let typo = err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "palyer": 1}), "bad-request", Some("palyer"));
     assert!(typo["error"]["message"].as_str().unwrap().contains("unknown field `palyer` for `act`"), "{typo}");

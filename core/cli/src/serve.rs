@@ -5,7 +5,7 @@
 use crate::common::{CliError, say};
 use meeple_protocol::Session;
 use meeple_server::Server;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,12 +23,26 @@ pub struct Args {
     /// With --listen: the SQLite file that keeps every game (created if missing).
     #[arg(long, value_name = "FILE", default_value = "meeple-games.sqlite")]
     db: PathBuf,
+    /// With --listen: connections served at once; past it a new one is answered 503 `busy`.
+    #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_connections,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// With --listen: seconds a request may take to arrive, from its first byte to its last.
+    #[arg(long, value_name = "SECS", default_value_t = meeple_server::Limits::default().request_time.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    request_timeout: u64,
 }
 
 /// Serves until stdin closes (`--stdio`) or the process is stopped (`--listen`).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     match &args.listen {
-        Some(addr) => listen(addr, &args.db, mods),
+        Some(addr) => {
+            let limits = meeple_server::Limits {
+                max_connections: args.max_connections,
+                request_time: std::time::Duration::from_secs(args.request_timeout),
+            };
+            listen(addr, &args.db, limits, mods)
+        }
         None => stdio(mods),
     }
 }
@@ -40,19 +54,27 @@ fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
     // Bytes, not `String`s: a line that is not UTF-8 gets an error reply instead of ending the
     // session and every game in it.
     let mut line = Vec::new();
+    let stdin_failed = |source| CliError::Io { path: "<stdin>".into(), source };
     loop {
         line.clear();
-        let read =
-            stdin.read_until(b'\n', &mut line).map_err(|source| CliError::Io { path: "<stdin>".into(), source })?;
+        // One byte past the limit tells a line that is too long from one that just fits.
+        let limit = meeple_protocol::MAX_MESSAGE as u64 + 2;
+        let read = (&mut stdin).take(limit).read_until(b'\n', &mut line).map_err(stdin_failed)?;
         if read == 0 {
             break;
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if text.iter().all(u8::is_ascii_whitespace) {
+        let reply = if text.len() > meeple_protocol::MAX_MESSAGE {
+            if !line.ends_with(b"\n") {
+                skip_line(&mut stdin).map_err(stdin_failed)?;
+            }
+            Session::too_long()
+        } else if text.iter().all(u8::is_ascii_whitespace) {
             continue;
-        }
-        let reply = session.handle_bytes(text);
+        } else {
+            session.handle_bytes(text)
+        };
         match writeln!(stdout, "{reply}").and_then(|()| stdout.flush()) {
             Ok(()) => {}
             // The client went away: the session is over.
@@ -63,9 +85,29 @@ fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Reads to the end of the line without keeping it.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
 /// Opens the database, plays its games back, and serves. The first line on stdout names the
 /// address actually bound (useful with port 0).
-fn listen(addr: &str, db: &Path, mods: &[PathBuf]) -> Result<(), CliError> {
+fn listen(addr: &str, db: &Path, limits: meeple_server::Limits, mods: &[PathBuf]) -> Result<(), CliError> {
     // The address first: a port that cannot be had leaves no database file behind.
     let listener = TcpListener::bind(addr).map_err(|source| CliError::Io { path: addr.into(), source })?;
     let bound = listener.local_addr().map_err(|source| CliError::Io { path: addr.into(), source })?;
@@ -79,6 +121,6 @@ fn listen(addr: &str, db: &Path, mods: &[PathBuf]) -> Result<(), CliError> {
     if let Some(why) = crate::common::stdout_failure() {
         return Err(CliError::Usage(why));
     }
-    meeple_server::serve(listener, Arc::new(server));
+    meeple_server::serve(listener, Arc::new(server), limits);
     Ok(())
 }

@@ -21,10 +21,16 @@ impl Server {
     /// Starts `meeple serve --listen 127.0.0.1:0` on `db`, from the repository's root (so that
     /// configs can be named by path).
     fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// The same, with more arguments.
+    fn start_with(db: &Path, args: &[&str]) -> Server {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
             .args(["serve", "--listen", "127.0.0.1:0", "--db"])
             .arg(db)
+            .args(args)
             .current_dir(repo)
             .stdout(Stdio::piped())
             .spawn()
@@ -83,6 +89,32 @@ impl Server {
         let seats = r["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap().to_string()).collect();
         (r["game"].as_str().unwrap().to_string(), seats, r["owner"].as_str().unwrap().to_string())
     }
+}
+
+/// Writes `bytes` on a fresh connection and reads until the server closes it (or 10 s pass).
+fn raw(server: &Server, bytes: &[u8]) -> String {
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(bytes).unwrap();
+    read_to_close(&mut stream)
+}
+
+fn read_to_close(stream: &mut TcpStream) -> String {
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+/// The status and the error code of each reply in `text`.
+fn statuses(text: &str) -> Vec<(u16, String)> {
+    text.split("HTTP/1.1 ")
+        .skip(1)
+        .map(|reply| {
+            let status = reply[..3].parse().unwrap();
+            let code = reply.split("\"code\":\"").nth(1).and_then(|c| c.split('"').next()).unwrap_or("");
+            (status, code.to_string())
+        })
+        .collect()
 }
 
 impl Drop for Server {
@@ -295,6 +327,19 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     // `null` is "not given", as over stdio.
     let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 0, \"player\": null}"));
     assert_eq!((status, reply["result"]["seq"].clone()), (200, json!(1)), "{reply}");
+    // A body that is not an object of fields takes nothing back; a misspelt query is refused.
+    let acted = server.get(&url);
+    let (status, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("[1]"));
+    assert_eq!((status, reply["error"]["code"].clone()), (400, json!("bad-request")), "{reply}");
+    assert_eq!(server.get(&url), acted, "nothing was taken back");
+    let (status, reply) = server.http("GET", &format!("{url}?breif=true"), None, None);
+    assert_eq!((status, reply["error"]["field"].clone()), (400, json!("breif")), "{reply}");
+    // `?brief=true` on act, as on every route that replies with a state.
+    let (status, undone) = server.http("POST", &format!("{url}/undo?brief=true"), Some(&seats[0]), None);
+    assert_eq!((status, undone["result"]["seq"].clone()), (200, json!(2)), "{undone}");
+    let (_, acted) = server.http("POST", &format!("{act}?brief=true"), Some(&seats[0]), Some("{\"index\": 0}"));
+    let state = &acted["result"]["state"];
+    assert!(state["legal"].is_array() && state.get("board").is_none(), "a brief state: {acted}");
     assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);
     assert_eq!(server.http("GET", &url, None, None).0, 404, "closed");
 }
@@ -352,4 +397,78 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
         }
     };
     assert!(ended, "the socket of a closed game is closed");
+}
+
+#[test]
+fn requests_the_server_cannot_read_are_answered_and_end_their_connection() {
+    let server = Server::start_with(&fresh_db("raw"), &["--request-timeout", "1"]);
+    let games = || server.get("/games")["games"].as_array().unwrap().len();
+    // A chunked body is not read: refused before anything is done, not taken for an empty one.
+    let chunked = "POST /games HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"x\":\r\n0\r\n\r\n";
+    assert_eq!(statuses(&raw(&server, chunked.as_bytes())), [(501, "bad-request".to_string())]);
+    let twice = "POST /games HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}";
+    assert_eq!(statuses(&raw(&server, twice.as_bytes())), [(400, "bad-request".to_string())]);
+    assert_eq!(games(), 0, "no game was created");
+    // HTTP/1.0 closes after the reply unless asked to keep the connection.
+    let reply = raw(&server, b"GET /version HTTP/1.0\r\n\r\n");
+    assert!(reply.starts_with("HTTP/1.1 200") && reply.contains("Connection: close"), "{reply}");
+    // Only a GET becomes a WebSocket: a POST asking for one is answered as a POST.
+    let upgrade =
+        "POST /games HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
+    assert_eq!(statuses(&raw(&server, upgrade.as_bytes())), [(201, String::new())]);
+    assert_eq!(games(), 1);
+    // A request trickled in a byte at a time is cut off when its time is up, idle or not.
+    let mut slow = TcpStream::connect(&server.addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = std::time::Instant::now();
+    for byte in b"GET /version HTTP/1.1\r\nHost: t\r\n".iter().take(8) {
+        if slow.write_all(&[*byte]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let reply = read_to_close(&mut slow);
+    assert_eq!(statuses(&reply), [(408, "bad-request".to_string())], "{reply}");
+    assert!(started.elapsed() < Duration::from_secs(5), "cut off after about a second: {:?}", started.elapsed());
+}
+
+#[test]
+fn connections_past_the_limit_are_told_to_come_back() {
+    let server = Server::start_with(&fresh_db("busy"), &["--max-connections", "2"]);
+    let idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&server.addr).unwrap()).collect();
+    let reply = raw(&server, b"GET /version HTTP/1.1\r\nHost: t\r\n\r\n");
+    assert_eq!(statuses(&reply), [(503, "busy".to_string())], "{reply}");
+    assert!(reply.contains("Retry-After: 1"), "{reply}");
+    // A connection that closes gives its place back.
+    drop(idle);
+    let served = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        raw(&server, b"GET /version HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").starts_with("HTTP/1.1 200")
+    });
+    assert!(served, "served again once the idle connections closed");
+}
+
+#[test]
+fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
+    use tungstenite::protocol::frame::Frame;
+    use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
+    let server = Server::start(&fresh_db("ws-close"));
+    let (game, _, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let close_code = |message: Message| {
+        let mut ws = connect(&server, &game, None);
+        assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+        // The server may close before it has read all of a message too large.
+        let _ = ws.send(message);
+        loop {
+            match ws.read() {
+                Ok(Message::Close(frame)) => return frame.map(|f| f.code),
+                Ok(_) => continue,
+                Err(e) => panic!("closed without a close frame: {e}"),
+            }
+        }
+    };
+    let not_utf8 = Frame::message(vec![b'{', 0xff, b'}'], OpCode::Data(Data::Text), true);
+    assert_eq!(close_code(Message::Frame(not_utf8)), Some(CloseCode::Invalid));
+    let huge = "x".repeat(meeple_protocol::MAX_MESSAGE + 1);
+    assert_eq!(close_code(Message::text(huge)), Some(CloseCode::Size));
 }

@@ -43,6 +43,14 @@ fn a_whole_game_over_stdio_survives_bad_lines() {
     let scores: Vec<i64> = state["players"].as_array().unwrap().iter().map(|p| p["score"].as_i64().unwrap()).collect();
     assert!(scores.iter().any(|&s| s > 0), "{scores:?}");
 
+    // A line longer than any request is refused without being kept, and the next one is read.
+    let long = format!("{{\"cmd\": \"version\", \"x\": \"{}\"}}", "y".repeat(meeple_protocol::MAX_MESSAGE));
+    let refused = ask(long);
+    assert_eq!(refused["error"]["code"], json!("bad-request"), "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().starts_with("a request is at most"), "{refused}");
+    let version = ask(json!({"id": "after", "cmd": "version"}).to_string());
+    assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!("after")), "{version}");
+
     drop(stdin);
     assert!(child.wait().unwrap().success(), "meeple ends when its input closes");
 }

@@ -34,7 +34,9 @@ pub fn mods_from_env() -> Vec<PathBuf> {
 pub fn display_path(path: &Path) -> String {
     let clean = normalise(path);
     let cwd = std::env::current_dir().map(|c| normalise(&c)).unwrap_or_default();
-    clean.strip_prefix(&cwd).unwrap_or(&clean).display().to_string()
+    let shown = clean.strip_prefix(&cwd).unwrap_or(&clean).display().to_string();
+    // The working directory itself is `.`, not nothing.
+    if shown.is_empty() { ".".to_string() } else { shown }
 }
 
 /// Folds `.` and `..` without touching the file system.

@@ -108,7 +108,7 @@ pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
             file: display_path(path),
             line: 1,
             col: 1,
-            message: format!("cannot read: {e}"),
+            message: if path.is_dir() { "is a folder, not a file".to_string() } else { format!("cannot read: {e}") },
         }],
     }
 }

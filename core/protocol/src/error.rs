@@ -35,6 +35,9 @@ pub enum Code {
     BadToken,
     /// `meeple serve --listen`: the game log could not be written; the game is as it was.
     StorageFailed,
+    /// `meeple serve --listen`: the server has as many connections open as it serves
+    /// (`--max-connections`); try again once one has closed.
+    Busy,
 }
 
 /// A failed request.

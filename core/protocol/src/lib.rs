@@ -18,6 +18,10 @@ pub use state::{
 };
 pub use table::Table;
 
+/// The longest request taken, in bytes, over any transport: a stdio line, an HTTP body, a
+/// WebSocket message (a replay of a long game is well under it). Longer ones are refused unread.
+pub const MAX_MESSAGE: usize = 8 * 1024 * 1024;
+
 /// A reply or state as JSON text, written into a buffer sized for a whole state (about 20 KB at
 /// the middle of a game), so that it is not grown and copied a dozen times on the way.
 pub fn to_json<T: serde::Serialize>(value: &T) -> String {

@@ -60,7 +60,8 @@ pub struct GameArgs {
     /// The game's id (`g1`, …).
     pub game: String,
     /// `state` and `undo`: reply with a brief state (see `ActArgs::brief`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
     pub brief: bool,
 }
 
@@ -80,7 +81,8 @@ pub struct ActArgs {
     pub player: Option<u8>,
     /// Reply with a brief state: no players, board, features or figures, and the legal
     /// actions without descriptions (for a client that keeps its own picture of the game).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
     pub brief: bool,
 }
 
@@ -280,4 +282,9 @@ fn close_requests(request: &mut serde_json::Value) {
         }
         form.insert("unevaluatedProperties".into(), false.into());
     }
+}
+
+/// A flag given as `null` is not given, as every optional field of the protocol reads it.
+fn null_is_false<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<bool>::deserialize(d)?.unwrap_or(false))
 }

@@ -44,6 +44,12 @@ impl Session {
         }
     }
 
+    /// The reply to a request longer than [`crate::MAX_MESSAGE`], which is not read.
+    pub fn too_long() -> String {
+        let why = format!("a request is at most {} bytes; this one was not read", crate::MAX_MESSAGE);
+        crate::to_json(&failure(Value::Null, ProtocolError::new(Code::BadRequest, why, None)))
+    }
+
     /// Handles one line of JSON and returns one line of JSON (without the newline).
     pub fn handle_line(&mut self, line: &str) -> String {
         let reply = match serde_json::from_str::<Value>(line) {

@@ -84,6 +84,10 @@ impl Table {
 
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
+        if self.game.is_over() {
+            // Whose turn it is does not arise: nobody's action is legal any more.
+            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
+        }
         let actor = self.game.to_act();
         if let Some(p) = seat
             && actor != Some(p)

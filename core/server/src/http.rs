@@ -3,11 +3,14 @@
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 /// Longest head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
-/// Longest body accepted (a replay of a long game is well under this).
-const MAX_BODY: usize = 8 * 1024 * 1024;
+/// Longest body accepted; a WebSocket message too.
+pub const MAX_BODY: usize = meeple_protocol::MAX_MESSAGE;
+/// How long a kept-alive connection may wait for its next request.
+const IDLE: Duration = Duration::from_secs(120);
 
 /// One request.
 #[derive(Debug)]
@@ -16,8 +19,11 @@ pub struct Request {
     pub method: String,
     /// The path, without the query.
     pub path: String,
-    query: Vec<(String, String)>,
+    /// The query's parameters, in order.
+    pub query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
+    /// HTTP/1.0 closes a connection after each reply unless asked to keep it.
+    http10: bool,
     /// The body.
     pub body: Vec<u8>,
 }
@@ -40,14 +46,33 @@ impl Request {
         bearer.or_else(|| self.query("token"))
     }
 
-    /// Whether the client asks for a WebSocket.
+    /// Whether the client asks for a WebSocket: only a `GET` can be upgraded (RFC 6455 §4.1);
+    /// another method is answered as the request it is.
     pub fn is_upgrade(&self) -> bool {
-        self.header("upgrade").is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
+        self.method == "GET" && self.header("upgrade").is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
     }
 
-    /// Whether the client wants the connection closed after the reply.
+    /// Whether the connection closes after the reply: asked for, or HTTP/1.0 not asking to keep it.
     pub fn wants_close(&self) -> bool {
-        self.header("connection").is_some_and(|c| c.eq_ignore_ascii_case("close"))
+        let says = |option: &str| {
+            self.headers
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case("connection"))
+                .flat_map(|(_, v)| v.split(','))
+                .any(|o| o.trim().eq_ignore_ascii_case(option))
+        };
+        says("close") || (self.http10 && !says("keep-alive"))
+    }
+
+    /// The body's length: no `Content-Length` is none, and every one given must agree (a request
+    /// with two lengths could be read as two different requests by a proxy in front).
+    fn content_length(&self) -> Result<usize, ReadError> {
+        let mut lengths = self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case("content-length"));
+        let Some((_, first)) = lengths.next() else { return Ok(0) };
+        if lengths.any(|(_, v)| v.trim() != first.trim()) {
+            return Err(ReadError::Malformed("conflicting Content-Length headers".into()));
+        }
+        first.trim().parse().map_err(|_| ReadError::Malformed("bad Content-Length".into()))
     }
 }
 
@@ -59,25 +84,49 @@ pub struct Response {
     pub body: String,
 }
 
-/// Why a request could not be read.
+/// Why a request could not be read. After any of them the connection is closed: where the next
+/// request would start is not known.
 #[derive(Debug)]
 pub enum ReadError {
-    /// The connection failed or timed out.
+    /// The connection failed, or stayed idle too long.
     Gone,
-    /// Not a request this server understands; the message says why.
+    /// Not a request this server understands (400); the message says why.
     Malformed(String),
+    /// A request that began did not arrive in full in time (408).
+    TooSlow(Duration),
+    /// A body sent in a way this server does not read (501); the message says which.
+    Unsupported(String),
+}
+
+impl ReadError {
+    /// The HTTP status a client gets for it, and why, if it gets a reply at all.
+    pub fn status(&self) -> Option<(u16, String)> {
+        match self {
+            ReadError::Gone => None,
+            ReadError::Malformed(why) => Some((400, why.clone())),
+            ReadError::TooSlow(limit) => {
+                Some((408, format!("the request did not arrive in full within {} s", limit.as_secs_f64())))
+            }
+            ReadError::Unsupported(why) => Some((501, why.clone())),
+        }
+    }
 }
 
 /// A client connection: the stream and whatever was read past the last request.
 pub struct Connection {
     stream: TcpStream,
     buf: Vec<u8>,
+    /// How long a request may take to arrive, from its first byte to its last.
+    request_time: Duration,
+    /// When the request being read must be in.
+    deadline: Instant,
 }
 
 impl Connection {
-    /// Wraps an accepted stream.
-    pub fn new(stream: TcpStream) -> Connection {
-        Connection { stream, buf: Vec::new() }
+    /// Wraps an accepted stream; each request must arrive within `request_time` of its first
+    /// byte (a client trickling a byte at a time holds no connection for long).
+    pub fn new(stream: TcpStream, request_time: Duration) -> Connection {
+        Connection { stream, buf: Vec::new(), request_time, deadline: Instant::now() }
     }
 
     /// The stream, once HTTP is done with it (after a WebSocket handshake).
@@ -87,6 +136,9 @@ impl Connection {
 
     /// The next request, or `None` when the client has closed the connection.
     pub fn read_request(&mut self) -> Result<Option<Request>, ReadError> {
+        // Bytes of the next request already read start its clock; otherwise the first byte does.
+        let idle = self.buf.is_empty();
+        self.deadline = Instant::now() + if idle { IDLE } else { self.request_time };
         let head_len = loop {
             if let Some(end) = find(&self.buf, b"\r\n\r\n") {
                 break end + 4;
@@ -99,10 +151,11 @@ impl Connection {
             }
         };
         let mut request = parse_head(&self.buf[..head_len])?;
-        let length = match request.header("content-length") {
-            Some(v) => v.trim().parse::<usize>().map_err(|_| ReadError::Malformed("bad Content-Length".into()))?,
-            None => 0,
-        };
+        if let Some(coding) = request.header("transfer-encoding") {
+            let why = format!("Transfer-Encoding `{coding}` is not read here: send the body with a Content-Length");
+            return Err(ReadError::Unsupported(why));
+        }
+        let length = request.content_length()?;
         if length > MAX_BODY {
             return Err(ReadError::Malformed(format!("body over {MAX_BODY} bytes")));
         }
@@ -116,10 +169,25 @@ impl Connection {
         Ok(Some(request))
     }
 
-    /// Reads more; false at the end of the stream.
+    /// Reads more, before the deadline; false at the end of the stream.
     fn fill(&mut self) -> Result<bool, ReadError> {
+        let started = !self.buf.is_empty();
+        let late = || if started { ReadError::TooSlow(self.request_time) } else { ReadError::Gone };
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(late());
+        }
+        self.stream.set_read_timeout(Some(left)).map_err(|_| ReadError::Gone)?;
         let mut chunk = [0u8; 8192];
-        let n = self.stream.read(&mut chunk).map_err(|_| ReadError::Gone)?;
+        let n = match self.stream.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => return Err(late()),
+            Err(_) => return Err(ReadError::Gone),
+        };
+        if !started && n > 0 {
+            // A request has begun: from now on it has `request_time` to arrive.
+            self.deadline = Instant::now() + self.request_time;
+        }
         self.buf.extend_from_slice(&chunk[..n]);
         Ok(n > 0)
     }
@@ -164,6 +232,7 @@ fn parse_head(head: &[u8]) -> Result<Request, ReadError> {
     let target = parsed.path.unwrap_or("/");
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     Ok(Request {
+        http10: parsed.version == Some(0),
         method: parsed.method.unwrap_or("GET").to_string(),
         path: path.to_string(),
         query: query
@@ -194,8 +263,10 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
+        408 => "Request Timeout",
         409 => "Conflict",
         500 => "Internal Server Error",
+        501 => "Not Implemented",
         503 => "Service Unavailable",
         _ => "",
     }

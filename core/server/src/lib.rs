@@ -4,8 +4,8 @@
 //! Each game is a room ([`rooms`]) with one token per seat; nobody can act for a seat without its
 //! token. Every step is committed to an SQLite log ([`store`]) before it is acknowledged, and
 //! a server that starts on an existing log plays every game back to exactly where it was.
-//! One thread per connection: a game is a few microseconds of work per action, so the threads
-//! mostly wait on their sockets.
+//! One thread per connection, up to [`Limits::max_connections`]: a game is a few microseconds
+//! of work per action, so the threads mostly wait on their sockets.
 
 mod http;
 pub mod rooms;
@@ -20,10 +20,12 @@ use meeple_protocol::messages::{ActArgs, CreateArgs};
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The games of a server and their log.
 pub struct Server {
@@ -111,7 +113,9 @@ impl Server {
 
     /// `act` for the seat of `token`: the fields of the protocol's `act` (`action` or `index`,
     /// `brief`), the game and seat coming from the route and the token.
-    pub fn act(&self, id: &str, token: Option<&str>, mut fields: Value) -> Result<Value, ProtocolError> {
+    ///
+    /// `brief` asks for a brief state as the field does (the route's `?brief=true`).
+    pub fn act(&self, id: &str, token: Option<&str>, mut fields: Value, brief: bool) -> Result<Value, ProtocolError> {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
@@ -126,7 +130,7 @@ impl Server {
         let action = session::chosen(room.table(), &args)?;
         let update = room.step(&self.store, seat, Step::Act(action))?;
         let (seq, events) = (update.seq, update.events.clone());
-        Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief)}))
+        Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief || brief)}))
     }
 
     /// `undo` for the seat of `token`: only its own last action, since the last draw.
@@ -178,20 +182,106 @@ pub fn agrees(fields: &Value, name: &str, expected: impl Into<Value>, why: &str)
     }
 }
 
-/// Serves connections on `listener` until the process ends, one thread each.
-pub fn serve(listener: TcpListener, server: Arc<Server>) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let server = server.clone();
-        std::thread::spawn(move || connection(&server, stream));
+/// What one client may hold of a server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Connections served at once (each has a thread); past it a new one is answered 503
+    /// `busy` and closed.
+    pub max_connections: u32,
+    /// How long a request may take to arrive, from its first byte to its last; a client that
+    /// trickles it is answered 408 and closed.
+    pub request_time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_connections: 512, request_time: Duration::from_secs(30) }
     }
 }
 
-fn connection(server: &Server, stream: TcpStream) {
-    // An idle keep-alive connection is closed after a while; WebSockets set their own timeout.
-    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(120)));
+/// How long a reply may wait on a client that does not read it (a full socket buffer).
+const WRITE_TIME: Duration = Duration::from_secs(30);
+
+/// Serves connections on `listener` until the process ends, one thread each, at most
+/// `limits.max_connections` at once.
+pub fn serve(listener: TcpListener, server: Arc<Server>, limits: Limits) {
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut backoff = Backoff::default();
+    for stream in listener.incoming() {
+        let stream = match stream {
+            Ok(stream) => stream,
+            Err(_) => {
+                // Out of file descriptors or memory: the connection stays queued, and accepting
+                // again at once would fail again at once, at full speed. Wait for one to close.
+                std::thread::sleep(backoff.next());
+                continue;
+            }
+        };
+        backoff = Backoff::default();
+        let Some(slot) = Slot::take(&open, limits.max_connections as usize) else {
+            refuse(stream);
+            continue;
+        };
+        let server = server.clone();
+        // A thread that cannot be had drops the stream (the client sees it closed) and the slot.
+        let _ = std::thread::Builder::new().name("meeple-connection".into()).spawn(move || {
+            let _slot = slot;
+            connection(&server, stream, limits);
+        });
+    }
+}
+
+/// The wait after a failed accept: 5 ms, doubling to a second; back to 5 ms after a success.
+#[derive(Debug, Default)]
+struct Backoff {
+    last: Option<Duration>,
+}
+
+impl Backoff {
+    fn next(&mut self) -> Duration {
+        let wait = self.last.map_or(Duration::from_millis(5), |d| (d * 2).min(Duration::from_secs(1)));
+        self.last = Some(wait);
+        wait
+    }
+}
+
+/// One of the connections a server serves at once; given back when dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<Slot> {
+        open.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;
+        Some(Slot(open.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Tells a connection past the limit so, without waiting on it: the reply fits in a new
+/// socket's buffer, and a client that does not read it only loses it.
+fn refuse(stream: TcpStream) {
+    let error = ProtocolError::new(Code::Busy, "the server is serving as many connections as it can; try again", None);
+    let body = json!({"ok": false, "error": error}).to_string();
+    let reply = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Retry-After: 1\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    if stream.set_nonblocking(true).is_ok() {
+        let _ = (&stream).write_all(reply.as_bytes());
+    }
+}
+
+fn connection(server: &Server, stream: TcpStream, limits: Limits) {
+    // Reads wait as long as the request may take (WebSockets set their own timeout); a client
+    // that stops reading its replies costs a thread for `WRITE_TIME` at most.
+    let _ = stream.set_write_timeout(Some(WRITE_TIME));
     let _ = stream.set_nodelay(true);
-    routes::serve_connection(server, http::Connection::new(stream));
+    routes::serve_connection(server, http::Connection::new(stream, limits.request_time));
 }
 
 /// A seat or owner token: 128 random bits in hex.
@@ -200,4 +290,28 @@ fn token() -> Result<String, ProtocolError> {
     getrandom::fill(&mut bytes)
         .map_err(|e| ProtocolError::new(Code::StorageFailed, format!("no randomness for a seat token: {e}"), None))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_accepts_wait_longer_each_time_up_to_a_second() {
+        let mut backoff = Backoff::default();
+        let waits: Vec<u128> = (0..10).map(|_| backoff.next().as_millis()).collect();
+        assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+    }
+
+    #[test]
+    fn slots_are_given_back_when_dropped() {
+        let open = Arc::new(AtomicUsize::new(0));
+        let a = Slot::take(&open, 2).expect("a first slot");
+        let b = Slot::take(&open, 2).expect("a second slot");
+        assert!(Slot::take(&open, 2).is_none(), "two at most");
+        drop(a);
+        let c = Slot::take(&open, 2).expect("the first one's, given back");
+        drop((b, c));
+        assert_eq!(open.load(Ordering::Acquire), 0);
+    }
 }

@@ -7,10 +7,14 @@ use meeple_core::Event;
 use meeple_protocol::{Code, ProtocolError, StateView, Table};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 type Result<T> = std::result::Result<T, ProtocolError>;
+
+/// Updates waiting for one watcher at most: a watcher further behind (a client that stopped
+/// reading) is let go rather than kept in memory without end.
+pub const QUEUE: usize = 256;
 
 /// What happened at one step of a game, as watchers receive it.
 #[derive(Clone, Debug, Serialize)]
@@ -50,7 +54,7 @@ pub struct Room {
 
 /// A connection receiving a game's updates, with whole states or brief ones.
 struct Watcher {
-    tx: Sender<Arc<str>>,
+    tx: SyncSender<Arc<str>>,
     brief: bool,
 }
 
@@ -161,13 +165,18 @@ impl Room {
 
     /// Adds a watcher; it receives every update after the current one, with a brief state if
     /// `brief`.
-    pub fn watch(&mut self, tx: Sender<Arc<str>>, brief: bool) {
+    pub fn watch(&mut self, tx: SyncSender<Arc<str>>, brief: bool) {
         if self.closed {
             // Closed between the handshake and now: told at once, and let go.
-            let _ = tx.send(self.closed_message());
+            let _ = tx.try_send(self.closed_message());
             return;
         }
         self.watchers.push(Watcher { tx, brief });
+    }
+
+    /// Whether its owner closed the game.
+    pub fn is_closed(&self) -> bool {
+        self.closed
     }
 
     /// Closes the game: tells every watcher, and lets them go (their connections end).
@@ -175,7 +184,8 @@ impl Room {
         self.closed = true;
         let text = self.closed_message();
         for w in self.watchers.drain(..) {
-            let _ = w.tx.send(text.clone());
+            // A watcher with a full queue is let go all the same; it learns why from the room.
+            let _ = w.tx.try_send(text.clone());
         }
     }
 
@@ -183,7 +193,8 @@ impl Room {
         serde_json::json!({"type": "closed", "game": self.id}).to_string().into()
     }
 
-    /// Pushes the last update to every watcher, forgetting those that have gone.
+    /// Pushes the last update to every watcher, forgetting those that have gone or fallen
+    /// [`QUEUE`] updates behind.
     fn announce(&mut self) {
         let Some(update) = self.updates.last() else { return };
         // Each form is written once, and only if somebody watches with it.
@@ -194,7 +205,10 @@ impl Room {
                 let pushed = Pushed { kind: "update", game: id, update, state: table.view(id, w.brief) };
                 serde_json::to_string(&pushed).unwrap_or_default().into()
             });
-            w.tx.send(text.clone()).is_ok()
+            match w.tx.try_send(text.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+            }
         });
     }
 }

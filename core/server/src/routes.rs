@@ -1,7 +1,7 @@
 //! The HTTP routes (`docs/protocol.md`, "Over HTTP and WebSocket"): each one is a protocol
 //! command on the server's games, with the same results and error codes as over stdio.
 
-use crate::http::{Connection, ReadError, Request, Response};
+use crate::http::{Connection, Request, Response};
 use crate::rooms::lock;
 use crate::{Server, ws};
 use meeple_protocol::messages::{CreateArgs, Names, ReplayArgs};
@@ -15,10 +15,12 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
     loop {
         let request = match conn.read_request() {
             Ok(Some(request)) => request,
-            Ok(None) | Err(ReadError::Gone) => return,
-            Err(ReadError::Malformed(why)) => {
-                let error = ProtocolError::new(Code::BadRequest, why, None);
-                let _ = conn.respond(&failure(&error), true);
+            Ok(None) => return,
+            Err(error) => {
+                if let Some((status, why)) = error.status() {
+                    let error = ProtocolError::new(Code::BadRequest, why, None);
+                    let _ = conn.respond(&Response { status, ..failure(&error) }, true);
+                }
                 return;
             }
         };
@@ -39,7 +41,7 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
 /// `GET /games/{id}/ws`: the game's updates pushed, and its commands taken, over a WebSocket.
 fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
     let joined = match websocket_path(&request.path) {
-        Some(id) => server.room(id).and_then(|room| {
+        Some(id) => known_query(request).and_then(|()| server.room(id)).and_then(|room| {
             let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
             Ok((room, seat, brief(request)?))
         }),
@@ -69,6 +71,7 @@ fn segments(path: &str) -> Vec<&str> {
 }
 
 fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
+    known_query(request)?;
     let brief = brief(request)?;
     let ok = |v: Value| Ok((200, v));
     match (request.method.as_str(), segments(&request.path).as_slice()) {
@@ -93,7 +96,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             ok(json!({ "names": names }))
         }
         ("DELETE", ["games", id]) => server.close(id, request.token()).map(|()| (200, json!({}))),
-        ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?)?),
+        ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?, brief)?),
         ("POST", ["games", id, "undo"]) => {
             // No fields are needed, but those given are checked as `act`'s are.
             let fields = body(request)?;
@@ -121,6 +124,19 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             ok(json!({"seq": room.seq(), "updates": room.updates_since(since)}))
         }
         _ => Err(no_route(request)),
+    }
+}
+
+/// The query parameters the routes read: a misspelt one is refused, not quietly ignored.
+const QUERY: [&str; 3] = ["brief", "since", "token"];
+
+fn known_query(request: &Request) -> Result<()> {
+    match request.query.iter().find(|(name, _)| !QUERY.contains(&name.as_str())) {
+        None => Ok(()),
+        Some((name, _)) => {
+            let message = format!("no query parameter `{name}` (known: {})", QUERY.join(", "));
+            Err(ProtocolError::new(Code::BadRequest, message, Some(name)))
+        }
     }
 }
 
@@ -189,13 +205,18 @@ fn command_body<T: serde::de::DeserializeOwned>(request: &Request, cmd: &str) ->
     session::fields(&body)
 }
 
-/// A request body as JSON; an empty body is `{}`.
+/// A request body: a JSON object of the command's fields; an empty body is `{}`.
 fn body(request: &Request) -> Result<Value> {
     if request.body.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
-    serde_json::from_slice(&request.body)
-        .map_err(|e| ProtocolError::new(Code::BadJson, format!("the body is not JSON: {e}"), None))
+    let body: Value = serde_json::from_slice(&request.body)
+        .map_err(|e| ProtocolError::new(Code::BadJson, format!("the body is not JSON: {e}"), None))?;
+    if !body.is_object() {
+        let message = "the body is a JSON object of the command's fields";
+        return Err(ProtocolError::new(Code::BadRequest, message, None));
+    }
+    Ok(body)
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
@@ -214,6 +235,6 @@ fn status(code: Code) -> u16 {
         Code::UnknownCommand | Code::UnknownGame => 404,
         Code::IllegalAction | Code::NotYourTurn | Code::NothingToUndo => 409,
         Code::ExpansionFailed => 500,
-        Code::StorageFailed => 503,
+        Code::StorageFailed | Code::Busy => 503,
     }
 }

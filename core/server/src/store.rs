@@ -31,6 +31,15 @@ CREATE TABLE IF NOT EXISTS steps (
 ) WITHOUT ROWID;
 ";
 
+/// Added to layout 1 without changing its version: a file without it gets it on opening, and an
+/// older meeple ignores it.
+const COUNTERS: &str = "
+CREATE TABLE IF NOT EXISTS counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL  -- 'last_game': the number of the last game id handed out (g<n>)
+);
+";
+
 /// What the store could not do, with the file.
 #[derive(Debug, thiserror::Error)]
 #[error("game database {path}: {message}")]
@@ -123,6 +132,7 @@ impl Store {
             SCHEMA_VERSION => {}
             v => return Err(store.error(format!("database layout {v}, this meeple reads {SCHEMA_VERSION}"))),
         }
+        store.conn.execute_batch(COUNTERS).map_err(err)?;
         Ok(store)
     }
 
@@ -130,17 +140,27 @@ impl Store {
         StoreError { path: self.path.clone(), message: message.to_string() }
     }
 
-    /// Records a new game (without steps).
+    /// Records a new game (without steps), and its id's number as the last handed out: an id
+    /// is never handed out twice, even after its game is closed and the server restarted.
     pub fn add_game(&mut self, game: &StoredGame) -> Result<(), StoreError> {
         let seats = serde_json::to_string(&game.seats).map_err(|e| self.error(e))?;
         let config = serde_json::to_string(&game.config).map_err(|e| self.error(e))?;
-        self.conn
-            .execute(
-                "INSERT INTO games (id, config, seed, ruleset, owner, seats) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![game.id, config, game.seed.to_string(), game.ruleset, game.owner, seats],
-            )
-            .map_err(|e| self.error(e))?;
-        Ok(())
+        let number = game.id.strip_prefix('g').and_then(|n| n.parse::<i64>().ok());
+        let tx = self.conn.transaction().map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
+        tx.execute(
+            "INSERT INTO games (id, config, seed, ruleset, owner, seats) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game.id, config, game.seed.to_string(), game.ruleset, game.owner, seats],
+        )
+        .and_then(|_| match number {
+            Some(n) => tx.execute(
+                "INSERT INTO counters (name, value) VALUES ('last_game', ?1)
+                 ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
+                params![n],
+            ),
+            None => Ok(0),
+        })
+        .and_then(|_| tx.commit())
+        .map_err(|e| self.error(e))
     }
 
     /// Appends a step to a game's log; when this returns, the step is on disk.
@@ -162,13 +182,17 @@ impl Store {
         Ok(())
     }
 
-    /// The largest number among ids of the form `g<n>`, so that new ids never repeat old ones.
+    /// The number of the last game id handed out (ids are `g<n>`), so that new ids never repeat
+    /// old ones: the counter, or the largest id in a file written before it was kept.
     pub fn last_number(&self) -> Result<u64, StoreError> {
         let last: Option<i64> = self
             .conn
-            .query_row("SELECT max(CAST(substr(id, 2) AS INTEGER)) FROM games WHERE id GLOB 'g[0-9]*'", [], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT max(coalesce((SELECT value FROM counters WHERE name = 'last_game'), 0),
+                            coalesce((SELECT max(CAST(substr(id, 2) AS INTEGER)) FROM games WHERE id GLOB 'g[0-9]*'), 0))",
+                [],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(|e| self.error(e))?
             .flatten();

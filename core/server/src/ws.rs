@@ -10,7 +10,9 @@ use std::net::TcpStream;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tungstenite::protocol::Role;
+use tungstenite::protocol::frame::CloseFrame;
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 /// How long a read waits before the connection looks for updates to push: the most an update
@@ -31,8 +33,12 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
         return;
     }
     let seat = joined.seat;
-    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
-    let (tx, rx) = mpsc::channel();
+    // A message is bounded as a request body is.
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(crate::http::MAX_BODY))
+        .max_frame_size(Some(crate::http::MAX_BODY));
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
+    let (tx, rx) = mpsc::sync_channel(crate::rooms::QUEUE);
     // Welcome and subscription under one lock: no update is missed or seen twice. The welcome
     // has the whole state and the names, from which a brief watcher follows the events.
     let welcome = {
@@ -64,23 +70,38 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
                 if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            // A message the protocol cannot take ends the connection with the close code that
+            // says why (RFC 6455 §7.4.1), not a dropped socket.
+            Err(tungstenite::Error::Utf8(_)) => return close(&mut ws, CloseCode::Invalid, "a text message is UTF-8"),
+            Err(tungstenite::Error::Capacity(_)) => {
+                let why = format!("a message is at most {} bytes", crate::http::MAX_BODY);
+                return close(&mut ws, CloseCode::Size, &why);
+            }
             Err(_) => return,
         }
-        if push(&mut ws, &rx).is_err() {
+        if push(&mut ws, room, &rx).is_err() {
             return;
         }
     }
 }
 
-/// Sends the updates waiting for this connection; once the game is closed (the room let its
-/// watchers go), closes the connection.
-fn push(ws: &mut WebSocket<TcpStream>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<()> {
+/// Sends the updates waiting for this connection. Once the room has let it go, closes it:
+/// normally if the game was closed, as a policy matter if it fell too far behind.
+fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<()> {
     loop {
         match rx.try_recv() {
             Ok(update) => send(ws, &update)?,
             Err(TryRecvError::Empty) => break,
             Err(TryRecvError::Disconnected) => {
-                ws.close(None)?;
+                if lock(room).is_closed() {
+                    ws.close(None)?;
+                } else {
+                    let why = format!(
+                        "fell {} updates behind the game; reconnect, or catch up with GET …/updates?since=",
+                        crate::rooms::QUEUE
+                    );
+                    ws.close(Some(CloseFrame { code: CloseCode::Policy, reason: why.into() }))?;
+                }
                 ws.flush()?;
                 return Err(tungstenite::Error::ConnectionClosed);
             }
@@ -89,6 +110,33 @@ fn push(ws: &mut WebSocket<TcpStream>, rx: &Receiver<Arc<str>>) -> tungstenite::
     // Also sends what tungstenite queued itself (a pong, the reply to a close).
     ws.flush()
 }
+
+/// Closes the connection with a code and a reason (at most 123 bytes, as a close frame holds).
+/// What the client is still sending (the rest of a message too large) is read and dropped for
+/// a moment: a socket closed on unread bytes is reset, and the reset can overtake the close
+/// frame, leaving the client with no reason.
+fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
+    let _ = ws.close(Some(CloseFrame { code, reason: reason.to_string().into() }));
+    let _ = ws.flush();
+    let stream = ws.get_mut();
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let until = std::time::Instant::now() + LINGER;
+    let mut sink = [0u8; 64 * 1024];
+    while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+        if stream.set_read_timeout(Some(left.max(Duration::from_millis(1)))).is_err() {
+            return;
+        }
+        match std::io::Read::read(stream, &mut sink) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// How long a connection closed for a bad message still takes the client's bytes.
+const LINGER: Duration = Duration::from_secs(2);
 
 fn send(ws: &mut WebSocket<TcpStream>, text: &str) -> tungstenite::Result<()> {
     ws.send(Message::text(text))
@@ -125,7 +173,7 @@ fn command(
             let room = lock(&room);
             Ok(json!({"seq": room.seq(), "state": room.view(brief)}))
         }
-        Some("act") => server.act(&game, token, without_id(request)),
+        Some("act") => server.act(&game, token, without_id(request), false),
         Some("undo") => server.undo(&game, token, brief),
         Some(other) => Err(ProtocolError::new(
             Code::UnknownCommand,

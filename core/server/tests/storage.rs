@@ -23,20 +23,20 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
     let created = server.create(&CreateArgs { seed: Some(4), ..CreateArgs::default() }).unwrap();
     let seat0 = created.seats[0].clone();
     let id = created.room.lock().unwrap().id().to_string();
-    server.act(&id, Some(&seat0), json!({"index": 0})).unwrap();
+    server.act(&id, Some(&seat0), json!({"index": 0}), false).unwrap();
     let before = created.room.lock().unwrap().view(false);
 
     // Another program breaks the file under the server's feet.
     let other = rusqlite::Connection::open(&db).unwrap();
     other.execute_batch("ALTER TABLE steps RENAME TO steps_away").unwrap();
-    let err = server.act(&id, Some(&seat0), json!({"index": 0})).unwrap_err();
+    let err = server.act(&id, Some(&seat0), json!({"index": 0}), false).unwrap_err();
     assert_eq!(err.code, meeple_protocol::Code::StorageFailed, "{err:?}");
     assert!(err.message.contains("games.sqlite"), "the message names the file: {}", err.message);
     assert_eq!(created.room.lock().unwrap().view(false), before, "the game is as it was");
     assert_eq!(created.room.lock().unwrap().seq(), 1);
 
     other.execute_batch("ALTER TABLE steps_away RENAME TO steps").unwrap();
-    let taken = server.act(&id, Some(&seat0), json!({"index": 0})).unwrap();
+    let taken = server.act(&id, Some(&seat0), json!({"index": 0}), false).unwrap();
     assert_eq!(taken["seq"], json!(2));
     drop(server);
     let (reopened, restored) = Server::open(&db, Vec::new()).unwrap();
@@ -65,7 +65,7 @@ fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
     server.close(&id, Some(&created.owner)).unwrap();
 
     // A WebSocket that was opening while the game closed: it holds the room, and watches late.
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = std::sync::mpsc::sync_channel(meeple_server::rooms::QUEUE);
     created.room.lock().unwrap().watch(tx, false);
     assert_eq!(&*rx.recv().unwrap(), json!({"type": "closed", "game": id}).to_string());
     assert!(rx.recv().is_err(), "and is let go, so that its connection ends");
@@ -90,4 +90,47 @@ fn a_game_started_with_other_rules_is_not_served() {
     assert_eq!(restored.games, 0);
     assert!(restored.failed[0].1.starts_with("it was started with ruleset feedfeedfeedfeed"), "{restored:?}");
     assert!(server.room(&id).is_err());
+}
+
+#[test]
+fn a_game_id_is_never_handed_out_twice() {
+    let dir = scratch("meeple-ids");
+    let db = dir.join("games.sqlite");
+    let id_of = |c: &meeple_server::Created| c.room.lock().unwrap().id().to_string();
+    let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    let first = server.create(&CreateArgs::default()).unwrap();
+    let second = server.create(&CreateArgs::default()).unwrap();
+    assert_eq!((id_of(&first), id_of(&second)), ("g1".to_string(), "g2".to_string()));
+    // The newest game closed, then the server restarted: its id stays used.
+    server.close("g2", Some(&second.owner)).unwrap();
+    drop((first, second, server));
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!(restored.games, 1);
+    assert_eq!(id_of(&server.create(&CreateArgs::default()).unwrap()), "g3");
+
+    // A file written before the counter was kept: the largest id there.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    drop(server);
+    other.execute_batch("DROP TABLE counters").unwrap();
+    let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!(id_of(&server.create(&CreateArgs::default()).unwrap()), "g4");
+}
+
+#[test]
+fn a_watcher_that_falls_too_far_behind_is_let_go() {
+    let dir = scratch("meeple-behind");
+    let (server, _) = Server::open(&dir.join("games.sqlite"), Vec::new()).unwrap();
+    let created = server.create(&CreateArgs { seed: Some(7), ..CreateArgs::default() }).unwrap();
+    let id = created.room.lock().unwrap().id().to_string();
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    created.room.lock().unwrap().watch(tx, true);
+    // Three steps by whoever is to act, the watcher reading none of them.
+    for _ in 0..3 {
+        let seat = created.room.lock().unwrap().table().game().to_act().unwrap();
+        server.act(&id, Some(&created.seats[usize::from(seat)]), json!({"index": 0}), false).unwrap();
+    }
+    let pushed: Vec<u64> =
+        rx.iter().map(|t| serde_json::from_str::<serde_json::Value>(&t).unwrap()["seq"].as_u64().unwrap()).collect();
+    assert_eq!(pushed, [1, 2], "the two that fit, then the queue is closed");
+    assert!(!created.room.lock().unwrap().is_closed(), "the game goes on without it");
 }
