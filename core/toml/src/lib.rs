@@ -158,6 +158,7 @@ impl<'s> Doc<'s> {
 
     fn record(&mut self, span: Span, message: String) {
         let (line, col) = self.line_col(span.start);
+        let message = escape_controls(message);
         self.diagnostics.push(Diagnostic { file: self.name.clone(), line, col, message });
     }
 
@@ -216,6 +217,15 @@ impl<'s> Doc<'s> {
     pub fn take_report(&mut self) -> Report {
         Report { diagnostics: std::mem::take(&mut self.diagnostics) }
     }
+}
+
+/// A problem is one line: a name it quotes from the file (`"a\nb" = 1`, a NUL) is shown escaped,
+/// as the file spells it, not as a break or an invisible byte.
+fn escape_controls(message: String) -> String {
+    if !message.chars().any(char::is_control) {
+        return message;
+    }
+    message.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -461,6 +471,13 @@ mod tests {
         assert_eq!(at("ab\ncd", 99), (2, 3), "past the end: the end");
         assert_eq!(at("é\nx", 3), (2, 1));
         assert_eq!(at("aé=", 2), (1, 2), "inside a character: at it");
+    }
+
+    #[test]
+    fn control_characters_in_a_problem_are_shown_escaped() {
+        let mut doc = Doc::parse("t.toml", "x = 1\n");
+        doc.error(0..1, "no option `a\nb\u{0}`");
+        assert_eq!(doc.finish().unwrap_err().to_string(), "t.toml:1:1: no option `a\\nb\\u{0}`");
     }
 
     #[test]
