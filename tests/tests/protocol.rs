@@ -154,6 +154,15 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     let version: Value = serde_json::from_str(&s.handle_bytes(br#"{"cmd":"version","id":2}"#)).unwrap();
     assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!(2)));
     err(&mut s, json!([1, 2]), "bad-request", None);
+    // Bounded in values, not only in bytes: a parsed value takes far more room than its text.
+    let code = |s: &mut Session, request: Value| {
+        let reply: Value = serde_json::from_str(&s.handle_line(&request.to_string())).unwrap();
+        (reply["error"]["code"].clone(), reply["error"]["field"].clone())
+    };
+    let many = json!({"cmd": "version", "x": vec![0; meeple_protocol::MAX_VALUES]});
+    assert_eq!(code(&mut s, many), (json!("bad-request"), Value::Null), "too many values, not read");
+    let commas_in_a_string = json!({"cmd": "version", "x": ",[{".repeat(meeple_protocol::MAX_VALUES)});
+    assert_eq!(code(&mut s, commas_in_a_string), (json!("bad-request"), json!("x")), "read: one string");
     err(&mut s, json!({"id": 3}), "bad-request", Some("cmd"));
     err(&mut s, json!({"cmd": 7}), "bad-request", Some("cmd"));
     err(&mut s, json!({"cmd": "teleport"}), "unknown-command", Some("cmd"));

@@ -417,6 +417,29 @@ fn requests_the_server_cannot_read_are_answered_and_end_their_connection() {
         "POST /games HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
     assert_eq!(statuses(&raw(&server, upgrade.as_bytes())), [(201, String::new())]);
     assert_eq!(games(), 1);
+    // Digits only in a length; a head longer than 16 KiB is refused as such.
+    let plus = "POST /games HTTP/1.1\r\nHost: t\r\nContent-Length: +0\r\n\r\n";
+    assert_eq!(statuses(&raw(&server, plus.as_bytes())), [(400, "bad-request".to_string())]);
+    let long = format!("GET /{} HTTP/1.1\r\nHost: t\r\n\r\n", "x".repeat(20_000));
+    let reply = raw(&server, long.as_bytes());
+    assert!(reply.starts_with("HTTP/1.1 400") && reply.contains("request head over 16384 bytes"), "{reply}");
+    // A WebSocket handshake without its key is refused, not upgraded.
+    let keyless = "GET /games/g1/ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+    assert_eq!(statuses(&raw(&server, keyless.as_bytes())), [(400, "bad-request".to_string())]);
+    // A new connection that says nothing is let go when a request's time is up.
+    let mut silent = TcpStream::connect(&server.addr).unwrap();
+    silent.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(read_to_close(&mut silent), "", "closed without a word");
+    assert!(started.elapsed() < Duration::from_secs(5), "after about a second: {:?}", started.elapsed());
+    // A blank line after a request (some clients send one) is not the start of a slow request:
+    // the kept-alive connection waits for the next one as long as it would without it.
+    let mut kept = TcpStream::connect(&server.addr).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    kept.write_all(b"GET /version HTTP/1.1\r\nHost: t\r\n\r\n\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    kept.write_all(b"GET /version HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").unwrap();
+    assert_eq!(statuses(&read_to_close(&mut kept)), [(200, String::new()), (200, String::new())]);
     // A request trickled in a byte at a time is cut off when its time is up, idle or not.
     let mut slow = TcpStream::connect(&server.addr).unwrap();
     slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();

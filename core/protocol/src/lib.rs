@@ -22,6 +22,40 @@ pub use table::Table;
 /// WebSocket message (a replay of a long game is well under it). Longer ones are refused unread.
 pub const MAX_MESSAGE: usize = 8 * 1024 * 1024;
 
+/// The most JSON values (numbers, strings, items, fields…) a request may hold. A replay of a
+/// long game holds a few thousand, a config is one string; what a parsed request takes in memory
+/// grows with its values (some 50 bytes each), not its bytes, so this bounds it: 8 MiB of `[0,0,…`
+/// would take 300 MB.
+pub const MAX_VALUES: usize = 100_000;
+
+/// Refuses a request holding more than [`MAX_VALUES`] JSON values, before it is parsed: counts
+/// the commas, brackets and braces outside strings (an upper bound on the values, give or take
+/// one), in one pass over the bytes.
+pub fn check_values(bytes: &[u8]) -> Result<(), ProtocolError> {
+    let (mut count, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' | b'[' | b'{' => count += 1,
+                _ => {}
+            }
+        }
+    }
+    if count > MAX_VALUES {
+        let why = format!("a request holds at most {MAX_VALUES} JSON values; this one was not read");
+        return Err(ProtocolError::new(Code::BadRequest, why, None));
+    }
+    Ok(())
+}
+
 /// A reply or state as JSON text, written into a buffer sized for a whole state (about 20 KB at
 /// the middle of a game), so that it is not grown and copied a dozen times on the way.
 pub fn to_json<T: serde::Serialize>(value: &T) -> String {

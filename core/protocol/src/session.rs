@@ -52,6 +52,9 @@ impl Session {
 
     /// Handles one line of JSON and returns one line of JSON (without the newline).
     pub fn handle_line(&mut self, line: &str) -> String {
+        if let Err(e) = crate::check_values(line.as_bytes()) {
+            return crate::to_json(&failure(Value::Null, e));
+        }
         let reply = match serde_json::from_str::<Value>(line) {
             Ok(request) => self.reply(&request),
             Err(e) => failure(Value::Null, ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None)),

@@ -72,7 +72,12 @@ impl Request {
         if lengths.any(|(_, v)| v.trim() != first.trim()) {
             return Err(ReadError::Malformed("conflicting Content-Length headers".into()));
         }
-        first.trim().parse().map_err(|_| ReadError::Malformed("bad Content-Length".into()))
+        let digits = first.trim();
+        // Digits only (RFC 9110 §8.6): `+0` or `0x10` would be read otherwise by some other reader.
+        match digits.bytes().all(|b| b.is_ascii_digit()) {
+            true => digits.parse().map_err(|_| ReadError::Malformed("bad Content-Length".into())),
+            false => Err(ReadError::Malformed("bad Content-Length".into())),
+        }
     }
 }
 
@@ -120,36 +125,60 @@ pub struct Connection {
     request_time: Duration,
     /// When the request being read must be in.
     deadline: Instant,
+    /// Whether a request has been answered: a new connection has `request_time`, not the idle
+    /// wait, to send its first one (a connection opened and left silent holds no place for long).
+    answered: bool,
 }
 
 impl Connection {
     /// Wraps an accepted stream; each request must arrive within `request_time` of its first
     /// byte (a client trickling a byte at a time holds no connection for long).
     pub fn new(stream: TcpStream, request_time: Duration) -> Connection {
-        Connection { stream, buf: Vec::new(), request_time, deadline: Instant::now() }
+        Connection { stream, buf: Vec::new(), request_time, deadline: Instant::now(), answered: false }
     }
 
-    /// The stream, once HTTP is done with it (after a WebSocket handshake).
-    pub fn into_stream(self) -> TcpStream {
-        self.stream
+    /// The stream once HTTP is done with it (after a WebSocket handshake), with the bytes the
+    /// client sent after the handshake, already read.
+    pub fn into_parts(self) -> (TcpStream, Vec<u8>) {
+        (self.stream, self.buf)
+    }
+
+    /// Closes the connection after a reply that ends it: stops writing, then reads and drops
+    /// what the client is still sending for a moment. A socket closed on unread bytes is reset,
+    /// and the reset can overtake the reply, leaving the client without it.
+    pub fn linger(mut self) {
+        linger(&mut self.stream);
     }
 
     /// The next request, or `None` when the client has closed the connection.
     pub fn read_request(&mut self) -> Result<Option<Request>, ReadError> {
-        // Bytes of the next request already read start its clock; otherwise the first byte does.
-        let idle = self.buf.is_empty();
-        self.deadline = Instant::now() + if idle { IDLE } else { self.request_time };
+        // Blank lines between requests are ignored (RFC 9112 §2.2): some clients send one after
+        // a body. Bytes of the next request already read start its clock; otherwise its first
+        // byte does, or, on a new connection, the accept.
+        self.skip_blank_lines();
+        let waiting = self.buf.is_empty() && self.answered;
+        self.deadline = Instant::now() + if waiting { IDLE } else { self.request_time };
+        let mut searched: usize = 0;
         let head_len = loop {
-            if let Some(end) = find(&self.buf, b"\r\n\r\n") {
-                break end + 4;
+            // Only the new bytes (and the three before them) can complete the blank line.
+            if let Some(end) = find(&self.buf[searched.saturating_sub(3)..], b"\r\n\r\n") {
+                break searched.saturating_sub(3) + end + 4;
             }
+            searched = self.buf.len();
             if self.buf.len() > MAX_HEAD {
                 return Err(ReadError::Malformed(format!("request head over {MAX_HEAD} bytes")));
             }
             if !self.fill()? {
                 return if self.buf.is_empty() { Ok(None) } else { Err(ReadError::Malformed("cut short".into())) };
             }
+            if searched == 0 {
+                self.skip_blank_lines();
+            }
         };
+        if head_len > MAX_HEAD {
+            return Err(ReadError::Malformed(format!("request head over {MAX_HEAD} bytes")));
+        }
+        self.answered = true;
         let mut request = parse_head(&self.buf[..head_len])?;
         if let Some(coding) = request.header("transfer-encoding") {
             let why = format!("Transfer-Encoding `{coding}` is not read here: send the body with a Content-Length");
@@ -159,14 +188,25 @@ impl Connection {
         if length > MAX_BODY {
             return Err(ReadError::Malformed(format!("body over {MAX_BODY} bytes")));
         }
+        // Room for the whole request at once, and the body taken out of the buffer, not copied:
+        // a large body is held once, not three times.
+        self.buf.reserve((head_len + length).saturating_sub(self.buf.len()));
         while self.buf.len() < head_len + length {
             if !self.fill()? {
                 return Err(ReadError::Malformed("body cut short".into()));
             }
         }
-        request.body = self.buf[head_len..head_len + length].to_vec();
-        self.buf.drain(..head_len + length);
+        let rest = self.buf.split_off(head_len + length);
+        let mut body = std::mem::replace(&mut self.buf, rest);
+        body.drain(..head_len);
+        request.body = body;
         Ok(Some(request))
+    }
+
+    /// Drops the line ends in front of the next request.
+    fn skip_blank_lines(&mut self) {
+        let blank = self.buf.iter().take_while(|&&b| b == b'\r' || b == b'\n').count();
+        self.buf.drain(..blank);
     }
 
     /// Reads more, before the deadline; false at the end of the stream.
@@ -184,7 +224,7 @@ impl Connection {
             Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => return Err(late()),
             Err(_) => return Err(ReadError::Gone),
         };
-        if !started && n > 0 {
+        if !started && chunk[..n].iter().any(|&b| b != b'\r' && b != b'\n') {
             // A request has begun: from now on it has `request_time` to arrive.
             self.deadline = Instant::now() + self.request_time;
         }
@@ -220,6 +260,27 @@ impl Connection {
         self.stream.flush()
     }
 }
+
+/// Stops writing, then reads and drops what the client still sends, for [`LINGER`] at most.
+pub fn linger(stream: &mut TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let until = Instant::now() + LINGER;
+    let mut sink = [0u8; 64 * 1024];
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if stream.set_read_timeout(Some(left.max(Duration::from_millis(1)))).is_err() {
+            return;
+        }
+        match stream.read(&mut sink) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// How long a connection closed by the server still takes the client's bytes.
+const LINGER: Duration = Duration::from_secs(2);
 
 fn parse_head(head: &[u8]) -> Result<Request, ReadError> {
     let mut headers = [httparse::EMPTY_HEADER; 64];

@@ -210,6 +210,17 @@ pub fn serve(listener: TcpListener, server: Arc<Server>, limits: Limits) {
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(stream) => stream,
+            // One connection's failure (reset or aborted before it was accepted): the next one.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::Interrupted
+                ) =>
+            {
+                continue;
+            }
             Err(_) => {
                 // Out of file descriptors or memory: the connection stays queued, and accepting
                 // again at once would fail again at once, at full speed. Wait for one to close.

@@ -19,7 +19,9 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
             Err(error) => {
                 if let Some((status, why)) = error.status() {
                     let error = ProtocolError::new(Code::BadRequest, why, None);
-                    let _ = conn.respond(&Response { status, ..failure(&error) }, true);
+                    if conn.respond(&Response { status, ..failure(&error) }, true).is_ok() {
+                        conn.linger();
+                    }
                 }
                 return;
             }
@@ -41,22 +43,36 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
 /// `GET /games/{id}/ws`: the game's updates pushed, and its commands taken, over a WebSocket.
 fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
     let joined = match websocket_path(&request.path) {
-        Some(id) => known_query(request).and_then(|()| server.room(id)).and_then(|room| {
-            let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
-            Ok((room, seat, brief(request)?))
-        }),
+        Some(id) => {
+            handshake(request).and_then(|()| known_query(request)).and_then(|()| server.room(id)).and_then(|room| {
+                let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
+                Ok((room, seat, brief(request)?))
+            })
+        }
         None => Err(no_route(request)),
     };
     match joined {
         Ok((room, seat, brief)) => {
             if conn.accept_websocket(request).is_ok() {
-                ws::run(server, &room, ws::Joined { seat, brief }, conn.into_stream());
+                ws::run(server, &room, ws::Joined { seat, brief }, conn.into_parts());
             }
         }
         Err(error) => {
             let _ = conn.respond(&failure(&error), true);
         }
     }
+}
+
+/// What RFC 6455 §4.2.1 asks of an opening handshake beyond `Upgrade: websocket`.
+fn handshake(request: &Request) -> Result<()> {
+    let key = request.header("sec-websocket-key").map(str::trim).unwrap_or_default();
+    if key.len() != 24 {
+        return Err(ProtocolError::new(Code::BadRequest, "a WebSocket handshake needs a Sec-WebSocket-Key", None));
+    }
+    if request.header("sec-websocket-version").map(str::trim) != Some("13") {
+        return Err(ProtocolError::new(Code::BadRequest, "a WebSocket handshake here is version 13", None));
+    }
+    Ok(())
 }
 
 fn websocket_path(path: &str) -> Option<&str> {
@@ -210,6 +226,7 @@ fn body(request: &Request) -> Result<Value> {
     if request.body.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
+    meeple_protocol::check_values(&request.body)?;
     let body: Value = serde_json::from_slice(&request.body)
         .map_err(|e| ProtocolError::new(Code::BadJson, format!("the body is not JSON: {e}"), None))?;
     if !body.is_object() {

@@ -27,8 +27,9 @@ pub struct Joined {
     pub brief: bool,
 }
 
-/// Runs the connection until the client closes it.
-pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: TcpStream) {
+/// Runs the connection until the client closes it; `read` is what the client sent after its
+/// handshake, already read.
+pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, read): (TcpStream, Vec<u8>)) {
     if stream.set_read_timeout(Some(POLL)).is_err() {
         return;
     }
@@ -37,7 +38,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
     let config = WebSocketConfig::default()
         .max_message_size(Some(crate::http::MAX_BODY))
         .max_frame_size(Some(crate::http::MAX_BODY));
-    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
+    let mut ws = WebSocket::from_partially_read(stream, read, Role::Server, Some(config));
     let (tx, rx) = mpsc::sync_channel(crate::rooms::QUEUE);
     // Welcome and subscription under one lock: no update is missed or seen twice. The welcome
     // has the whole state and the names, from which a brief watcher follows the events.
@@ -52,8 +53,13 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
         return;
     }
     let token = seat.map(|s| lock(room).token_of(s).to_string());
+    let mut heard = Liveness::new();
     loop {
-        match ws.read() {
+        let read = ws.read();
+        if read.is_ok() {
+            heard.heard();
+        }
+        match read {
             // A binary frame is read as text too, so that such a client gets replies, not silence.
             Ok(message @ (Message::Text(_) | Message::Binary(_))) => {
                 let reply = match std::str::from_utf8(&message.into_data()) {
@@ -77,10 +83,64 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, stream: Tcp
                 let why = format!("a message is at most {} bytes", crate::http::MAX_BODY);
                 return close(&mut ws, CloseCode::Size, &why);
             }
+            Err(tungstenite::Error::Protocol(e)) => return close(&mut ws, CloseCode::Protocol, &e.to_string()),
             Err(_) => return,
+        }
+        match heard.check() {
+            Check::Fine => {}
+            Check::Ping => {
+                if ws.write(Message::Ping(Default::default())).is_err() {
+                    return;
+                }
+            }
+            Check::Gone => {
+                let why = format!("nothing heard for {} s, not even a pong", SILENT.as_secs());
+                return close(&mut ws, CloseCode::Policy, &why);
+            }
         }
         if push(&mut ws, room, &rx).is_err() {
             return;
+        }
+    }
+}
+
+/// A client quiet this long is pinged; its WebSocket library answers for it.
+const PING_AFTER: Duration = Duration::from_secs(30);
+/// A client quiet this long, pings unanswered, is gone: its connection is closed, and its
+/// place given to another.
+const SILENT: Duration = Duration::from_secs(75);
+
+/// When the client was last heard from, and whether it has been pinged since.
+struct Liveness {
+    last: std::time::Instant,
+    pinged: bool,
+}
+
+/// What a quiet client calls for.
+enum Check {
+    Fine,
+    Ping,
+    Gone,
+}
+
+impl Liveness {
+    fn new() -> Liveness {
+        Liveness { last: std::time::Instant::now(), pinged: false }
+    }
+
+    fn heard(&mut self) {
+        *self = Liveness::new();
+    }
+
+    fn check(&mut self) -> Check {
+        let quiet = self.last.elapsed();
+        if quiet >= SILENT {
+            Check::Gone
+        } else if quiet >= PING_AFTER && !self.pinged {
+            self.pinged = true;
+            Check::Ping
+        } else {
+            Check::Fine
         }
     }
 }
@@ -111,32 +171,15 @@ fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str
     ws.flush()
 }
 
-/// Closes the connection with a code and a reason (at most 123 bytes, as a close frame holds).
-/// What the client is still sending (the rest of a message too large) is read and dropped for
-/// a moment: a socket closed on unread bytes is reset, and the reset can overtake the close
-/// frame, leaving the client with no reason.
+/// Closes the connection with a code and a reason (at most 123 bytes, as a close frame holds),
+/// then takes what the client is still sending (the rest of a message too large) for a moment,
+/// so that the close frame reaches it.
 fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
-    let _ = ws.close(Some(CloseFrame { code, reason: reason.to_string().into() }));
+    let cut = (0..=reason.len().min(123)).rev().find(|&i| reason.is_char_boundary(i)).unwrap_or(0);
+    let _ = ws.close(Some(CloseFrame { code, reason: reason[..cut].to_string().into() }));
     let _ = ws.flush();
-    let stream = ws.get_mut();
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let until = std::time::Instant::now() + LINGER;
-    let mut sink = [0u8; 64 * 1024];
-    while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
-        if stream.set_read_timeout(Some(left.max(Duration::from_millis(1)))).is_err() {
-            return;
-        }
-        match std::io::Read::read(stream, &mut sink) {
-            Ok(0) => return,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return,
-        }
-    }
+    crate::http::linger(ws.get_mut());
 }
-
-/// How long a connection closed for a bad message still takes the client's bytes.
-const LINGER: Duration = Duration::from_secs(2);
 
 fn send(ws: &mut WebSocket<TcpStream>, text: &str) -> tungstenite::Result<()> {
     ws.send(Message::text(text))
@@ -145,6 +188,9 @@ fn send(ws: &mut WebSocket<TcpStream>, text: &str) -> tungstenite::Result<()> {
 /// One command from the client: `{"id": …, "cmd": "state" | "act" | "undo", …}`, answered as
 /// `{"type": "reply", "id": …, "ok": …, "result" | "error": …}`.
 fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &str) -> Value {
+    if let Err(e) = meeple_protocol::check_values(text.as_bytes()) {
+        return reply(Value::Null, Err(e));
+    }
     let request: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None))),
