@@ -52,10 +52,25 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let mut loaded = loaded;
     while let Some(p) = game.to_act() {
         let action = bots[p as usize].choose(&game);
-        if !matches!(action, Action::Pass) {
+        let told = !matches!(action, Action::Pass);
+        if told {
             story.lines.push(format!("{}", game.describe(&action)));
         }
-        let events = game.apply(action)?.to_vec();
+        let events = match (game.apply(action), &mut watched) {
+            (Ok(events), _) => events.to_vec(),
+            (Err(e), None) => return Err(e.into()),
+            // The game is as it was before the action: wait for the rules to be fixed, then go on.
+            (Err(e), Some(w)) => {
+                if told {
+                    story.lines.pop();
+                }
+                say!("{e}\nthe game waits as it was; save a fix to go on (Ctrl-C to stop)");
+                while !w.reload_if_changed(mods, &mut loaded, &mut game) {
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                }
+                continue;
+            }
+        };
         story.events(game.rules(), &events);
         if events.iter().any(|e| matches!(e, Event::TurnEnd { .. })) {
             if args.delay > 0 {
@@ -102,7 +117,8 @@ impl Watch {
     /// Rebuilds the ruleset and replays the game on it when one of the files changed. Rules that
     /// no longer load, or no longer replay the game, are reported and the old ones stay; so does
     /// a config that changes what only a new game can take (players, seed, draw, tile limit).
-    fn reload_if_changed(&mut self, mods: &[PathBuf], loaded: &mut meeple_host::Loaded, game: &mut Game) {
+    /// Whether the game now runs on reloaded rules.
+    fn reload_if_changed(&mut self, mods: &[PathBuf], loaded: &mut meeple_host::Loaded, game: &mut Game) -> bool {
         let changed: Vec<String> = self
             .files
             .iter_mut()
@@ -113,7 +129,7 @@ impl Watch {
             })
             .collect();
         if changed.is_empty() {
-            return;
+            return false;
         }
         let config = self.config.as_deref();
         match load_config(config, mods).map_err(|e| e.to_string()).and_then(|new| {
@@ -140,8 +156,12 @@ impl Watch {
                         (p, time)
                     })
                     .collect();
+                true
             }
-            Err(e) => say!("not reloaded ({}): {e}", changed.join(", ")),
+            Err(e) => {
+                say!("not reloaded ({}): {e}", changed.join(", "));
+                false
+            }
         }
     }
 

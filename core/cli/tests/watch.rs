@@ -29,8 +29,8 @@ fn script(version: &str) -> String {
     format!("meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"{version}\")\nend)\n")
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-watch-{}", std::process::id()));
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-watch-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("mods/watched")).unwrap();
     std::fs::write(dir.join("mods/watched/expansion.toml"), MANIFEST).unwrap();
@@ -46,6 +46,20 @@ fn edit(path: &Path, text: &str) {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).unwrap();
     std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Starts `meeple play --watch` on the game in `dir`.
+fn play(dir: &Path) -> (Running, Output) {
+    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(dir)
+        .args(["play", "game.toml", "--mods", "mods", "--watch", "--delay", "150", "-o", "game.json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut child = Running(child);
+    let out = Output::of(&mut child.0);
+    (child, out)
 }
 
 /// The running game, ended if the test fails first.
@@ -100,16 +114,8 @@ impl Output {
 
 #[test]
 fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
-    let dir = scratch();
-    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
-        .args(["play", "game.toml", "--mods", "mods", "--watch", "--delay", "150", "-o", "game.json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut child = Running(child);
-    let mut out = Output::of(&mut child.0);
+    let dir = scratch("edits");
+    let (mut child, mut out) = play(&dir);
     let script_file = dir.join("mods/watched/init.luau");
     let first = out.wait_for("version 1");
     assert!(first.starts_with("turn   1 · "), "what turn_end did is told on its turn's line: {first}");
@@ -149,5 +155,30 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     let replay: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
     assert_eq!(replay["config"]["players"], serde_json::json!(["Ann", "Bob"]), "the game's own config");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
+    let dir = scratch("fails");
+    let script_file = dir.join("mods/watched/init.luau");
+    let failing =
+        "meeple.on(\"turn_end\", function(view, ev, out)\n    if ev.turn >= 4 then error(\"late boom\") end\nend)\n";
+    edit(&script_file, failing);
+    let (mut child, mut out) = play(&dir);
+    let error = out.wait_for("late boom");
+    assert_eq!(error, "watched: turn_end: watched/init.luau:2: late boom");
+    assert_eq!(out.wait_for("the game waits"), "the game waits as it was; save a fix to go on (Ctrl-C to stop)");
+    // Turn 4 never ended: the game so far is three turns and the fourth's actions before its end.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.0.try_wait().unwrap().is_none(), "the game waits rather than ending");
+
+    edit(&script_file, &script("fixed"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+    let fourth = out.wait_for("fixed");
+    assert!(fourth.starts_with("turn   4 · "), "the game goes on from the turn that failed: {fourth}");
+    let status = child.0.wait().unwrap();
+    out.wait_for("Winner");
+    assert!(status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
