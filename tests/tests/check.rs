@@ -226,6 +226,17 @@ fn code_that_keeps_state_between_calls_is_found() {
         "{found:#?}"
     );
     assert!(found[0].contains("boom"), "{found:#?}");
+    // So is one that fails only where a single game may not go: a monastery scored.
+    let dir = template_copy("rare", "chapels", |name, text| match name {
+        "init.luau" => text.replace(
+            "    for player, points in scoring.points do",
+            "    error(\"monastery boom\")\n    for player, points in scoring.points do",
+        ),
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("stopped: chapels: modify_score: ") && found[0].contains("monastery boom"), "{found:#?}");
 }
 
 #[test]

@@ -165,10 +165,15 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Option<Vec<
     }
 }
 
-/// Plays one random game twice with the mod, as `meeple simulate` would: a hook that fails in
-/// it is reported, and so is code that plays the second game differently. Such code keeps state
-/// between hook calls (in a local of its file, a global, a module's table), so replays, the
-/// look-ahead of bots and games played side by side would go wrong with it.
+/// How many random games [`plays_alike`] plays (the first of them twice). One game leaves many
+/// handlers' branches untried (a whole game may score no monastery); ten reach nearly all.
+const CHECK_GAMES: u64 = 10;
+
+/// Plays random games with the mod, as `meeple simulate` would, the first of them twice: a hook
+/// that fails in one is reported, and so is code that plays the same game differently the
+/// second time. Such code keeps state between hook calls (in a local of its file, a global, a
+/// module's table), so replays, the look-ahead of bots and games played side by side would go
+/// wrong with it.
 fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
     let at = match manifest.entry {
         Entry::Script(_) => "script.entry",
@@ -176,18 +181,18 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
         Entry::Builtin(_) | Entry::None => return Ok(()),
     };
     let problem = |message: String| Report { diagnostics: vec![manifest.problem_at(at, message)] };
-    let play = || -> Result<Vec<u64>, Report> {
-        let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).map_err(|e| problem(e.to_string()))?;
-        let mut bot = RandomBot::new(1);
+    let play = |seed: u64| -> Result<Vec<u64>, Report> {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| problem(e.to_string()))?;
+        let mut bot = RandomBot::new(seed);
         let mut hashes = Vec::new();
         while !game.is_over() {
             let action = bot.choose(&game);
-            game.apply(action).map_err(|e| problem(format!("a random game (seed 1) stopped: {e}")))?;
+            game.apply(action).map_err(|e| problem(format!("a random game (seed {seed}) stopped: {e}")))?;
             hashes.push(game.state().hash());
         }
         Ok(hashes)
     };
-    let (first, second) = (play()?, play()?);
+    let (first, second) = (play(1)?, play(1)?);
     if first != second {
         let i = first.iter().zip(&second).take_while(|(a, b)| a == b).count();
         return Err(problem(format!(
@@ -196,6 +201,9 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
              keep what a game needs in its storage",
             i + 1
         )));
+    }
+    for seed in 2..=CHECK_GAMES {
+        play(seed)?;
     }
     Ok(())
 }
