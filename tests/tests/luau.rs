@@ -164,6 +164,16 @@ fn load_time_errors_name_file_and_line() {
     assert!(at(4, "unknown hook `game_over`"), "{err}");
     assert!(at(5, "attempt to perform arithmetic"), "{err}");
 
+    // A misspelt name of the API is named, with what there is, rather than being a nil.
+    let root = write_mod("wrong-case", &[("init.luau", "-- hooks\nmeeple.On(\"turn_end\", function() end)\n")]);
+    let err = load_mod(&root, "wrong-case").unwrap_err();
+    assert!(err.contains("wrong-case/init.luau:2:"), "{err}");
+    assert!(err.contains("meeple.On does not exist; meeple has edition, id, on, options, sorted_pairs, tile"), "{err}");
+    let root = write_mod("no-option", &[("init.luau", "local bonus = meeple.options.bonus + 1\n")]);
+    let err = load_mod(&root, "no-option").unwrap_err();
+    assert!(err.contains("no-option/init.luau:1:"), "{err}");
+    assert!(err.contains("meeple.options.bonus does not exist; meeple.options has nothing"), "{err}");
+
     let root = write_mod("early-random", &[("init.luau", "local r = math.random(6)\n")]);
     let err = load_mod(&root, "early-random").unwrap_err();
     assert!(err.contains("early-random/init.luau:1:") && err.contains("only available during a hook call"), "{err}");

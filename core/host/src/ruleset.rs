@@ -263,7 +263,12 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
                 let known: Vec<&str> = catalog.manifests.keys().map(String::as_str).collect();
                 p.at(
                     choice.id_at.as_ref(),
-                    format!("unknown expansion `{}`; installed: {}", choice.id, known.join(", ")),
+                    format!(
+                        "unknown expansion `{}`; installed: {} (expansions elsewhere are found with \
+                         `--mods DIR` or the folders in `MEEPLE_MODS`)",
+                        choice.id,
+                        known.join(", ")
+                    ),
                 );
             }
         }

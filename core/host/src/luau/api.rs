@@ -323,10 +323,26 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     for (k, v) in &script.options {
         options.raw_set(k.as_str(), to_lua(lua, v)?)?;
     }
+    let strict: mlua::Function = lua.load(STRICT).set_name("=meeple").eval()?;
+    strict.call::<()>((&options, "meeple.options"))?;
     m.raw_set("options", options)?;
+    strict.call::<()>((&m, "meeple"))?;
     lua.globals().raw_set("meeple", m)?;
     Ok(())
 }
+
+/// Makes reading a name a table lacks an error that names it and lists the names it has: a
+/// misspelt `meeple.On` or `meeple.options.Bonus` would otherwise be a nil that fails later,
+/// as "attempt to call a nil value" or arithmetic on nil, without the name.
+const STRICT: &str = r#"return function(t, name)
+    local keys = {}
+    for k in pairs(t) do table.insert(keys, tostring(k)) end
+    table.sort(keys)
+    local known = if #keys == 0 then "nothing" else table.concat(keys, ", ")
+    setmetatable(t, { __index = function(_, k)
+        error(`{name}.{tostring(k)} does not exist; {name} has {known}`, 2)
+    end })
+end"#;
 
 const SORTED_PAIRS: &str = r#"return function(t)
     local keys = {}
