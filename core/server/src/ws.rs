@@ -15,9 +15,13 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
-/// How long a read waits before the connection looks for updates to push: the most an update
-/// waits behind a quiet client.
-const POLL: Duration = Duration::from_millis(10);
+/// How long a read waits before the connection looks for updates to push, while the client or
+/// the game is busy: the most an update then waits behind a quiet client.
+const POLL_BUSY: Duration = Duration::from_millis(10);
+/// The same once neither the client nor the game has done anything for [`IDLE_AFTER`]: a
+/// connection costs a wake-up per poll, and a server holds hundreds of idle watchers.
+const POLL_IDLE: Duration = Duration::from_millis(100);
+const IDLE_AFTER: Duration = Duration::from_secs(2);
 
 /// Who joined a game's WebSocket, and how.
 pub struct Joined {
@@ -30,7 +34,8 @@ pub struct Joined {
 /// Runs the connection until the client closes it; `read` is what the client sent after its
 /// handshake, already read.
 pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, read): (TcpStream, Vec<u8>)) {
-    if stream.set_read_timeout(Some(POLL)).is_err() {
+    let mut poll = Poll::new();
+    if stream.set_read_timeout(Some(POLL_BUSY)).is_err() {
         return;
     }
     let seat = joined.seat;
@@ -56,7 +61,8 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
     let mut heard = Liveness::new();
     loop {
         let read = ws.read();
-        if read.is_ok() {
+        let mut busy = read.is_ok();
+        if busy {
             heard.heard();
         }
         match read {
@@ -98,9 +104,41 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
                 return close(&mut ws, CloseCode::Policy, &why);
             }
         }
-        if push(&mut ws, room, &rx).is_err() {
+        match push(&mut ws, room, &rx) {
+            Ok(pushed) => busy |= pushed,
+            Err(_) => return,
+        }
+        if let Some(wait) = poll.next(busy, std::time::Instant::now())
+            && ws.get_ref().set_read_timeout(Some(wait)).is_err()
+        {
             return;
         }
+    }
+}
+
+/// How long reads wait: [`POLL_BUSY`], or [`POLL_IDLE`] once the connection has been idle for
+/// [`IDLE_AFTER`].
+struct Poll {
+    busy_at: std::time::Instant,
+    wait: Duration,
+}
+
+impl Poll {
+    fn new() -> Poll {
+        Poll { busy_at: std::time::Instant::now(), wait: POLL_BUSY }
+    }
+
+    /// The new wait after a round of the loop (`busy`: something was read or pushed), if it
+    /// changes.
+    fn next(&mut self, busy: bool, now: std::time::Instant) -> Option<Duration> {
+        if busy {
+            self.busy_at = now;
+        }
+        let wait = if now.duration_since(self.busy_at) >= IDLE_AFTER { POLL_IDLE } else { POLL_BUSY };
+        (wait != self.wait).then(|| {
+            self.wait = wait;
+            wait
+        })
     }
 }
 
@@ -147,10 +185,15 @@ impl Liveness {
 
 /// Sends the updates waiting for this connection. Once the room has let it go, closes it:
 /// normally if the game was closed, as a policy matter if it fell too far behind.
-fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<()> {
+/// Whether there were any.
+fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<bool> {
+    let mut pushed = false;
     loop {
         match rx.try_recv() {
-            Ok(update) => send(ws, &update)?,
+            Ok(update) => {
+                send(ws, &update)?;
+                pushed = true;
+            }
             Err(TryRecvError::Empty) => break,
             Err(TryRecvError::Disconnected) => {
                 if lock(room).is_closed() {
@@ -168,7 +211,8 @@ fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str
         }
     }
     // Also sends what tungstenite queued itself (a pong, the reply to a close).
-    ws.flush()
+    ws.flush()?;
+    Ok(pushed)
 }
 
 /// Closes the connection with a code and a reason (at most 123 bytes, as a close frame holds),
@@ -243,5 +287,21 @@ fn reply(id: Value, result: Result<Value, ProtocolError>) -> Value {
     match result {
         Ok(result) => json!({"type": "reply", "id": id, "ok": true, "result": result}),
         Err(error) => json!({"type": "reply", "id": id, "ok": false, "error": error}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_wait_longer_once_the_connection_is_idle_and_short_again_when_it_is_not() {
+        let mut poll = Poll::new();
+        let start = poll.busy_at;
+        assert_eq!(poll.next(false, start + Duration::from_millis(500)), None, "still busy-short");
+        assert_eq!(poll.next(false, start + IDLE_AFTER), Some(POLL_IDLE));
+        assert_eq!(poll.next(false, start + IDLE_AFTER * 3), None, "already idle-long");
+        assert_eq!(poll.next(true, start + IDLE_AFTER * 4), Some(POLL_BUSY), "an update or a message");
+        assert_eq!(poll.next(false, start + IDLE_AFTER * 4 + Duration::from_millis(1)), None);
     }
 }
