@@ -496,7 +496,8 @@ fn resolve_geometry(
     (segments, points, port_segment)
 }
 
-/// Each side must show what its letter says; a field side's centre is given to its field.
+/// Each side must show what its letter says; a field side's centre is given to its field. A port
+/// left uncovered is reported once: by its side's problem, else on its own.
 fn check_sides(
     doc: &mut Doc<'_>,
     what: &str,
@@ -505,8 +506,10 @@ fn check_sides(
     segments: &mut [Segment],
     owner: &mut [Option<usize>; 12],
 ) {
+    let mut named = [false; 12];
     for side in Side::ALL {
         let [first, centre, second] = [0, 1, 2].map(|k| Port::of(side, k));
+        let mut name = |ports: &[Port]| ports.iter().for_each(|p| named[p.index()] = true);
         let kind_at = |p: Port| owner[p.index()].map(|i| segments[i].kind);
         let letter = sides[side.index()].letter();
         let through = match sides[side.index()] {
@@ -518,6 +521,7 @@ fn check_sides(
         match through {
             SegmentKind::City => {
                 if kind_at(centre) != Some(SegmentKind::City) {
+                    name(&[first, centre, second]);
                     doc.error(span.clone(), format!("{what}: side {} is C but no city segment covers it", side.name()));
                 }
             }
@@ -533,16 +537,20 @@ fn check_sides(
                         segments[a].ports.push(centre);
                     }
                 }
-                _ => doc.error(
-                    span.clone(),
-                    format!(
-                        "{what}: side {} is F, so one field segment must cover both {first} and {second}",
-                        side.name()
-                    ),
-                ),
+                _ => {
+                    name(&[first, centre, second]);
+                    doc.error(
+                        span.clone(),
+                        format!(
+                            "{what}: side {} is F, so one field segment must cover both {first} and {second}",
+                            side.name()
+                        ),
+                    )
+                }
             },
             k => {
                 if kind_at(centre) != Some(k) {
+                    name(&[centre]);
                     doc.error(
                         span.clone(),
                         format!("{what}: side {} is {letter} but no {} ends there", side.name(), k.name()),
@@ -550,6 +558,7 @@ fn check_sides(
                 }
                 for half in [first, second] {
                     if kind_at(half) != Some(SegmentKind::Field) {
+                        name(&[half]);
                         doc.error(
                             span.clone(),
                             format!(
@@ -564,7 +573,7 @@ fn check_sides(
         }
     }
     for (p, o) in owner.iter().enumerate() {
-        if o.is_none() {
+        if o.is_none() && !named[p] {
             doc.error(span.clone(), format!("{what}: port {} is covered by no segment", Port::new(p as u8)));
         }
     }
