@@ -27,7 +27,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_connections,
           value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: u32,
-    /// With --listen: seconds a request may take to arrive, from its first byte to its last.
+    /// With --listen: seconds a request may take to arrive, from its first byte to its last; and
+    /// a reply to be read by the client.
     #[arg(long, value_name = "SECS", default_value_t = meeple_server::Limits::default().request_time.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     request_timeout: u64,

@@ -1,6 +1,7 @@
 //! Just enough HTTP/1.1 for a JSON API: requests with a `Content-Length` body, keep-alive, and
 //! the WebSocket upgrade handshake. Headers are parsed by `httparse`.
 
+use crate::timed::Timed;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -119,7 +120,7 @@ impl ReadError {
 
 /// A client connection: the stream and whatever was read past the last request.
 pub struct Connection {
-    stream: TcpStream,
+    stream: Timed,
     buf: Vec<u8>,
     /// How long a request may take to arrive, from its first byte to its last.
     request_time: Duration,
@@ -133,13 +134,13 @@ pub struct Connection {
 impl Connection {
     /// Wraps an accepted stream; each request must arrive within `request_time` of its first
     /// byte (a client trickling a byte at a time holds no connection for long).
-    pub fn new(stream: TcpStream, request_time: Duration) -> Connection {
+    pub fn new(stream: Timed, request_time: Duration) -> Connection {
         Connection { stream, buf: Vec::new(), request_time, deadline: Instant::now(), answered: false }
     }
 
     /// The stream once HTTP is done with it (after a WebSocket handshake), with the bytes the
     /// client sent after the handshake, already read.
-    pub fn into_parts(self) -> (TcpStream, Vec<u8>) {
+    pub fn into_parts(self) -> (Timed, Vec<u8>) {
         (self.stream, self.buf)
     }
 
@@ -147,7 +148,7 @@ impl Connection {
     /// what the client is still sending for a moment. A socket closed on unread bytes is reset,
     /// and the reset can overtake the reply, leaving the client without it.
     pub fn linger(mut self) {
-        linger(&mut self.stream);
+        linger(self.stream.get_mut());
     }
 
     /// The next request, or `None` when the client has closed the connection.
@@ -217,7 +218,7 @@ impl Connection {
         if left.is_zero() {
             return Err(late());
         }
-        self.stream.set_read_timeout(Some(left)).map_err(|_| ReadError::Gone)?;
+        self.stream.get_ref().set_read_timeout(Some(left)).map_err(|_| ReadError::Gone)?;
         let mut chunk = [0u8; 8192];
         let n = match self.stream.read(&mut chunk) {
             Ok(n) => n,

@@ -11,6 +11,7 @@ mod http;
 pub mod rooms;
 mod routes;
 pub mod store;
+mod timed;
 mod ws;
 
 use crate::rooms::{Room, lock, storage_failed};
@@ -188,8 +189,9 @@ pub struct Limits {
     /// Connections served at once (each has a thread); past it a new one is answered 503
     /// `busy` and closed.
     pub max_connections: u32,
-    /// How long a request may take to arrive, from its first byte to its last; a client that
-    /// trickles it is answered 408 and closed.
+    /// How long a request may take to arrive, from its first byte to its last (a client that
+    /// trickles it is answered 408 and closed), and a reply to be read by the client (one that
+    /// takes it a little at a time is closed).
     pub request_time: Duration,
 }
 
@@ -198,9 +200,6 @@ impl Default for Limits {
         Limits { max_connections: 512, request_time: Duration::from_secs(30) }
     }
 }
-
-/// How long a reply may wait on a client that does not read it (a full socket buffer).
-const WRITE_TIME: Duration = Duration::from_secs(30);
 
 /// Serves connections on `listener` until the process ends, one thread each, at most
 /// `limits.max_connections` at once.
@@ -289,9 +288,9 @@ fn refuse(stream: TcpStream) {
 
 fn connection(server: &Server, stream: TcpStream, limits: Limits) {
     // Reads wait as long as the request may take (WebSockets set their own timeout); a client
-    // that stops reading its replies costs a thread for `WRITE_TIME` at most.
-    let _ = stream.set_write_timeout(Some(WRITE_TIME));
+    // that does not read a reply, or reads it slowly, holds a thread for as long at most.
     let _ = stream.set_nodelay(true);
+    let stream = timed::Timed::new(stream, limits.request_time);
     routes::serve_connection(server, http::Connection::new(stream, limits.request_time));
 }
 

@@ -3,10 +3,10 @@
 
 use crate::Server;
 use crate::rooms::{Room, lock};
+use crate::timed::Timed;
 use meeple_protocol::messages::Names;
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
-use std::net::TcpStream;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,9 +33,9 @@ pub struct Joined {
 
 /// Runs the connection until the client closes it; `read` is what the client sent after its
 /// handshake, already read.
-pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, read): (TcpStream, Vec<u8>)) {
+pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, read): (Timed, Vec<u8>)) {
     let mut poll = Poll::new();
-    if stream.set_read_timeout(Some(POLL_BUSY)).is_err() {
+    if stream.get_ref().set_read_timeout(Some(POLL_BUSY)).is_err() {
         return;
     }
     let seat = joined.seat;
@@ -109,7 +109,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
             Err(_) => return,
         }
         if let Some(wait) = poll.next(busy, std::time::Instant::now())
-            && ws.get_ref().set_read_timeout(Some(wait)).is_err()
+            && ws.get_ref().get_ref().set_read_timeout(Some(wait)).is_err()
         {
             return;
         }
@@ -186,7 +186,7 @@ impl Liveness {
 /// Sends the updates waiting for this connection. Once the room has let it go, closes it:
 /// normally if the game was closed, as a policy matter if it fell too far behind.
 /// Whether there were any.
-fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<bool> {
+fn push(ws: &mut WebSocket<Timed>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) -> tungstenite::Result<bool> {
     let mut pushed = false;
     loop {
         match rx.try_recv() {
@@ -218,14 +218,14 @@ fn push(ws: &mut WebSocket<TcpStream>, room: &Mutex<Room>, rx: &Receiver<Arc<str
 /// Closes the connection with a code and a reason (at most 123 bytes, as a close frame holds),
 /// then takes what the client is still sending (the rest of a message too large) for a moment,
 /// so that the close frame reaches it.
-fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
+fn close(ws: &mut WebSocket<Timed>, code: CloseCode, reason: &str) {
     let cut = (0..=reason.len().min(123)).rev().find(|&i| reason.is_char_boundary(i)).unwrap_or(0);
     let _ = ws.close(Some(CloseFrame { code, reason: reason[..cut].to_string().into() }));
     let _ = ws.flush();
-    crate::http::linger(ws.get_mut());
+    crate::http::linger(ws.get_mut().get_mut());
 }
 
-fn send(ws: &mut WebSocket<TcpStream>, text: &str) -> tungstenite::Result<()> {
+fn send(ws: &mut WebSocket<Timed>, text: &str) -> tungstenite::Result<()> {
     ws.send(Message::text(text))
 }
 
