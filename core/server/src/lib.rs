@@ -204,6 +204,7 @@ impl Default for Limits {
 /// Serves connections on `listener` until the process ends, one thread each, at most
 /// `limits.max_connections` at once.
 pub fn serve(listener: TcpListener, server: Arc<Server>, limits: Limits) {
+    no_huge_pages();
     let open = Arc::new(AtomicUsize::new(0));
     let mut backoff = Backoff::default();
     for stream in listener.incoming() {
@@ -283,6 +284,19 @@ fn refuse(stream: TcpStream) {
     );
     if stream.set_nonblocking(true).is_ok() {
         let _ = (&stream).write_all(reply.as_bytes());
+    }
+}
+
+/// Keeps the process's memory in small pages. The allocator gives every thread a heap of its
+/// own and asks for transparent huge pages: each connection's thread then held 2 MiB or more
+/// for a quiet WebSocket (500 of them: 1.8 GB; in small pages 0.2 GB).
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and touches no memory of ours; it applies
+    // to the pages the process touches from now on.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 
