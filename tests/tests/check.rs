@@ -221,10 +221,7 @@ fn code_that_keeps_state_between_calls_is_found() {
     }
     });
     let found = problems(&dir);
-    assert!(
-        found[0].starts_with("expansion.toml:22: a random game (seed 1) stopped: chapels: turn_end: "),
-        "{found:#?}"
-    );
+    assert!(found[0].starts_with("init.luau:2: a random game (seed 1) stopped: chapels: turn_end: "), "{found:#?}");
     assert!(found[0].contains("boom"), "{found:#?}");
     // So is one that fails only where a single game may not go: a monastery scored.
     let dir = template_copy("rare", "chapels", |name, text| match name {
@@ -236,6 +233,8 @@ fn code_that_keeps_state_between_calls_is_found() {
     });
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
+    let line = line_of(&dir.join("init.luau"), "monastery boom");
+    assert!(found[0].starts_with(&format!("init.luau:{line}: a random game (seed ")), "{found:#?}");
     assert!(found[0].contains("stopped: chapels: modify_score: ") && found[0].contains("monastery boom"), "{found:#?}");
 }
 

@@ -11,7 +11,7 @@ use crate::paths::{display_path, mod_roots};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::tileset::Tileset;
-use meeple_core::{Expansion, Game, HookKind};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -187,7 +187,14 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
         let mut hashes = Vec::new();
         while !game.is_over() {
             let action = bot.choose(&game);
-            game.apply(action).map_err(|e| problem(format!("a random game (seed {seed}) stopped: {e}")))?;
+            game.apply(action).map_err(|e| {
+                let message = format!("a random game (seed {seed}) stopped: {e}");
+                let diagnostic = match &e {
+                    ActionError::Hook(hook) => in_own_file(manifest, hook, &message),
+                    _ => None,
+                };
+                diagnostic.map_or_else(|| problem(message), |d| Report { diagnostics: vec![d] })
+            })?;
             hashes.push(game.state().hash());
         }
         Ok(hashes)
@@ -206,6 +213,15 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
         play(seed)?;
     }
     Ok(())
+}
+
+/// A hook error of the mod's own code, located at its file and line (`id/file:line`, as scripts
+/// name their chunks) rather than at the manifest: where an editor should jump.
+fn in_own_file(manifest: &Manifest, e: &HookError, message: &str) -> Option<Diagnostic> {
+    let (file, line) = e.location.as_deref()?.rsplit_once(':')?;
+    let file = file.strip_prefix(&format!("{}/", manifest.id)).filter(|_| e.expansion == manifest.id)?;
+    let (path, line) = (manifest.dir().join(file), line.parse().ok()?);
+    path.is_file().then(|| Diagnostic { file: display_path(&path), line, col: 0, message: message.to_string() })
 }
 
 /// The installed expansions with the mod among them once: found in the usual folders, else in
