@@ -27,6 +27,11 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_connections,
           value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: u32,
+    /// With --listen: connections one client address may hold (behind a reverse proxy, all
+    /// clients have its address: raise this to --max-connections).
+    #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_per_address,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_per_address: u32,
     /// With --listen: seconds a request may take to arrive, from its first byte to its last; and
     /// a reply to be read by the client.
     #[arg(long, value_name = "SECS", default_value_t = meeple_server::Limits::default().request_time.as_secs(),
@@ -40,6 +45,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         Some(addr) => {
             let limits = meeple_server::Limits {
                 max_connections: args.max_connections,
+                max_per_address: args.max_per_address,
                 request_time: std::time::Duration::from_secs(args.request_timeout),
             };
             listen(addr, &args.db, limits, mods)

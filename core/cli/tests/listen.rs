@@ -469,6 +469,20 @@ fn connections_past_the_limit_are_told_to_come_back() {
         raw(&server, b"GET /version HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").starts_with("HTTP/1.1 200")
     });
     assert!(served, "served again once the idle connections closed");
+
+    // One address holds at most its share of them.
+    let server = Server::start_with(&fresh_db("share"), &["--max-connections", "10", "--max-per-address", "2"]);
+    let idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&server.addr).unwrap()).collect();
+    let reply = raw(
+        &server,
+        b"GET /version HTTP/1.1
+Host: t
+
+",
+    );
+    assert_eq!(statuses(&reply), [(503, "busy".to_string())], "{reply}");
+    assert!(reply.contains("your address holds as many connections as one client may"), "{reply}");
+    drop(idle);
 }
 
 #[test]

@@ -20,11 +20,11 @@ use crate::store::{Store, StoreError, StoredGame};
 use meeple_protocol::messages::{ActArgs, CreateArgs};
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
-use std::net::{TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -189,6 +189,9 @@ pub struct Limits {
     /// Connections served at once (each has a thread); past it a new one is answered 503
     /// `busy` and closed.
     pub max_connections: u32,
+    /// Connections one client address may hold of them; past it a new one from that address is
+    /// answered 503 `busy`. (Behind a reverse proxy every client has the proxy's address.)
+    pub max_per_address: u32,
     /// How long a request may take to arrive, from its first byte to its last (a client that
     /// trickles it is answered 408 and closed), and a reply to be read by the client (one that
     /// takes it a little at a time is closed).
@@ -197,7 +200,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_connections: 512, request_time: Duration::from_secs(30) }
+        Limits { max_connections: 512, max_per_address: 128, request_time: Duration::from_secs(30) }
     }
 }
 
@@ -205,7 +208,7 @@ impl Default for Limits {
 /// `limits.max_connections` at once.
 pub fn serve(listener: TcpListener, server: Arc<Server>, limits: Limits) {
     no_huge_pages();
-    let open = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(Mutex::new(Open::default()));
     let mut backoff = Backoff::default();
     for stream in listener.incoming() {
         let stream = match stream {
@@ -229,9 +232,13 @@ pub fn serve(listener: TcpListener, server: Arc<Server>, limits: Limits) {
             }
         };
         backoff = Backoff::default();
-        let Some(slot) = Slot::take(&open, limits.max_connections as usize) else {
-            refuse(stream);
-            continue;
+        let address = stream.peer_addr().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+        let slot = match Slot::take(&open, address, &limits) {
+            Ok(slot) => slot,
+            Err(why) => {
+                refuse(stream, why);
+                continue;
+            }
         };
         let server = server.clone();
         // A thread that cannot be had drops the stream (the client sees it closed) and the slot.
@@ -256,26 +263,53 @@ impl Backoff {
     }
 }
 
+/// The connections open, in all and per client address.
+#[derive(Debug, Default)]
+struct Open {
+    all: u32,
+    by_address: HashMap<IpAddr, u32>,
+}
+
 /// One of the connections a server serves at once; given back when dropped.
-struct Slot(Arc<AtomicUsize>);
+struct Slot {
+    open: Arc<Mutex<Open>>,
+    address: IpAddr,
+}
 
 impl Slot {
-    fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<Slot> {
-        open.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;
-        Some(Slot(open.clone()))
+    /// A place for a connection from `address`, or why there is none.
+    fn take(open: &Arc<Mutex<Open>>, address: IpAddr, limits: &Limits) -> Result<Slot, &'static str> {
+        let mut o = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if o.all >= limits.max_connections {
+            return Err("the server is serving as many connections as it can; try again");
+        }
+        let mine = o.by_address.entry(address).or_default();
+        if *mine >= limits.max_per_address {
+            return Err("your address holds as many connections as one client may; close one, or try again");
+        }
+        *mine += 1;
+        o.all += 1;
+        Ok(Slot { open: open.clone(), address })
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        let mut o = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        o.all -= 1;
+        if let Some(mine) = o.by_address.get_mut(&self.address) {
+            *mine -= 1;
+            if *mine == 0 {
+                o.by_address.remove(&self.address);
+            }
+        }
     }
 }
 
 /// Tells a connection past the limit so, without waiting on it: the reply fits in a new
 /// socket's buffer, and a client that does not read it only loses it.
-fn refuse(stream: TcpStream) {
-    let error = ProtocolError::new(Code::Busy, "the server is serving as many connections as it can; try again", None);
+fn refuse(stream: TcpStream, why: &str) {
+    let error = ProtocolError::new(Code::Busy, why, None);
     let body = json!({"ok": false, "error": error}).to_string();
     let reply = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
@@ -329,13 +363,29 @@ mod tests {
 
     #[test]
     fn slots_are_given_back_when_dropped() {
-        let open = Arc::new(AtomicUsize::new(0));
-        let a = Slot::take(&open, 2).expect("a first slot");
-        let b = Slot::take(&open, 2).expect("a second slot");
-        assert!(Slot::take(&open, 2).is_none(), "two at most");
+        let open = Arc::new(Mutex::new(Open::default()));
+        let limits = Limits { max_connections: 2, ..Limits::default() };
+        let here = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let a = Slot::take(&open, here, &limits).expect("a first slot");
+        let b = Slot::take(&open, here, &limits).expect("a second slot");
+        assert!(Slot::take(&open, here, &limits).is_err(), "two at most");
         drop(a);
-        let c = Slot::take(&open, 2).expect("the first one's, given back");
+        let c = Slot::take(&open, here, &limits).expect("the first one's, given back");
         drop((b, c));
-        assert_eq!(open.load(Ordering::Acquire), 0);
+        let o = open.lock().unwrap();
+        assert_eq!((o.all, o.by_address.len()), (0, 0), "nothing left counted");
+    }
+
+    #[test]
+    fn one_address_holds_at_most_its_share() {
+        let open = Arc::new(Mutex::new(Open::default()));
+        let limits = Limits { max_connections: 10, max_per_address: 2, ..Limits::default() };
+        let (one, other) = (IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)), IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2)));
+        let held = [Slot::take(&open, one, &limits).unwrap(), Slot::take(&open, one, &limits).unwrap()];
+        let refused = Slot::take(&open, one, &limits).err().expect("a third from one address");
+        assert!(refused.starts_with("your address holds as many connections"), "{refused}");
+        assert!(Slot::take(&open, other, &limits).is_ok(), "another address is served");
+        drop(held);
+        assert!(Slot::take(&open, one, &limits).is_ok(), "places given back");
     }
 }
