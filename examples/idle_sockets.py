@@ -5,7 +5,7 @@ reports the server's CPU time over ten seconds and its resident memory. Linux on
 /proc), Python's standard library only.
 
     cargo build --release
-    target/release/meeple serve --listen 127.0.0.1:8080 --max-connections 600 &
+    target/release/meeple serve --listen 127.0.0.1:8080 --max-connections 600 --max-per-address 600 &
     python3 examples/idle_sockets.py --server http://127.0.0.1:8080 --pid $! --sockets 500
 """
 

@@ -54,7 +54,10 @@ impl Write for Timed {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.arm()?;
+        // A flush with nothing written (a WebSocket's, at each poll) waits on nothing.
+        if self.deadline.is_some() {
+            self.arm()?;
+        }
         self.stream.flush()?;
         self.deadline = None;
         Ok(())
