@@ -486,6 +486,34 @@ Host: t
 }
 
 #[test]
+fn bodies_held_at_once_are_bounded() {
+    let server = Server::start_with(&fresh_db("bodies"), &[]);
+    // Sixteen of the largest bodies announced and coming slowly fill what bodies may hold.
+    let head = format!("POST /games HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{{", 8 << 20);
+    let slow: Vec<TcpStream> = (0..16)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            s.write_all(head.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let reply = raw(&server, head.as_bytes());
+    assert_eq!(statuses(&reply), [(503, "busy".to_string())], "{reply}");
+    assert!(reply.contains("Retry-After: 1") && reply.contains("a body of 8388608 bytes must wait"), "{reply}");
+    // Small bodies are still served, and the room for large ones comes back when the bodies go.
+    let small = "POST /games HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
+    assert_eq!(statuses(&raw(&server, small.as_bytes())), [(201, String::new())]);
+    drop(slow);
+    let large = format!("{}{}}}", head.replace("Host: t", "Host: t\r\nConnection: close"), " ".repeat((8 << 20) - 2));
+    let created = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        raw(&server, large.as_bytes()).starts_with("HTTP/1.1 201")
+    });
+    assert!(created, "a large body is taken again once the slow ones were dropped");
+}
+
+#[test]
 fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
     use tungstenite::protocol::frame::Frame;
     use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};

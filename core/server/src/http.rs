@@ -4,6 +4,7 @@
 use crate::timed::Timed;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Longest head (request line and headers) accepted.
@@ -12,6 +13,35 @@ const MAX_HEAD: usize = 16 * 1024;
 pub const MAX_BODY: usize = meeple_protocol::MAX_MESSAGE;
 /// How long a kept-alive connection may wait for its next request.
 const IDLE: Duration = Duration::from_secs(120);
+/// The most the large bodies being read and handled at once may hold, over all connections:
+/// sixteen of the largest. Without it, every connection could hold a body of `MAX_BODY` at once.
+const BODY_BUDGET: usize = 16 * MAX_BODY;
+/// Bodies up to this size (every `act`, most configs) do not count against [`BODY_BUDGET`]:
+/// clients that fill it with large bodies then keep no one from playing.
+const SMALL_BODY: usize = 64 * 1024;
+/// The bytes of the bodies held at once.
+static BODIES: AtomicUsize = AtomicUsize::new(0);
+
+/// A body's share of [`BODY_BUDGET`], given back when the request it belongs to is dropped.
+#[derive(Debug)]
+struct BodyShare(usize);
+
+impl BodyShare {
+    fn take(bytes: usize) -> Option<BodyShare> {
+        BODIES
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                held.checked_add(bytes).filter(|&total| total <= BODY_BUDGET)
+            })
+            .ok()?;
+        Some(BodyShare(bytes))
+    }
+}
+
+impl Drop for BodyShare {
+    fn drop(&mut self) {
+        BODIES.fetch_sub(self.0, Ordering::AcqRel);
+    }
+}
 
 /// One request.
 #[derive(Debug)]
@@ -27,6 +57,8 @@ pub struct Request {
     http10: bool,
     /// The body.
     pub body: Vec<u8>,
+    /// The body's share of what all bodies may hold at once.
+    _share: Option<BodyShare>,
 }
 
 impl Request {
@@ -102,9 +134,19 @@ pub enum ReadError {
     TooSlow(Duration),
     /// A body sent in a way this server does not read (501); the message says which.
     Unsupported(String),
+    /// A body the server has no room for now (503): other clients' bodies fill its budget.
+    Busy(usize),
 }
 
 impl ReadError {
+    /// The protocol's code for it.
+    pub fn code(&self) -> meeple_protocol::Code {
+        match self {
+            ReadError::Busy(_) => meeple_protocol::Code::Busy,
+            _ => meeple_protocol::Code::BadRequest,
+        }
+    }
+
     /// The HTTP status a client gets for it, and why, if it gets a reply at all.
     pub fn status(&self) -> Option<(u16, String)> {
         match self {
@@ -114,6 +156,10 @@ impl ReadError {
                 Some((408, format!("the request did not arrive in full within {} s", limit.as_secs_f64())))
             }
             ReadError::Unsupported(why) => Some((501, why.clone())),
+            ReadError::Busy(bytes) => Some((
+                503,
+                format!("the server holds as many bodies as it can; a body of {bytes} bytes must wait: try again"),
+            )),
         }
     }
 }
@@ -189,6 +235,9 @@ impl Connection {
         if length > MAX_BODY {
             return Err(ReadError::Malformed(format!("body over {MAX_BODY} bytes")));
         }
+        if length > SMALL_BODY {
+            request._share = Some(BodyShare::take(length).ok_or(ReadError::Busy(length))?);
+        }
         // Room for the whole request at once, and the body taken out of the buffer, not copied:
         // a large body is held once, not three times.
         self.buf.reserve((head_len + length).saturating_sub(self.buf.len()));
@@ -238,10 +287,12 @@ impl Connection {
         let head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
              Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\n\
-             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\nConnection: {}\r\n\r\n",
+             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n{}Connection: {}\r\n\r\n",
             response.status,
             reason(response.status),
             response.body.len(),
+            // A server too busy for a request now will have room again soon.
+            if response.status == 503 { "Retry-After: 1\r\n" } else { "" },
             if close { "close" } else { "keep-alive" },
         );
         self.stream.write_all(head.as_bytes())?;
@@ -311,6 +362,7 @@ fn parse_head(head: &[u8]) -> Result<Request, ReadError> {
             .map(|h| (h.name.to_string(), String::from_utf8_lossy(h.value).into_owned()))
             .collect(),
         body: Vec::new(),
+        _share: None,
     })
 }
 

@@ -18,7 +18,7 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
             Ok(None) => return,
             Err(error) => {
                 if let Some((status, why)) = error.status() {
-                    let error = ProtocolError::new(Code::BadRequest, why, None);
+                    let error = ProtocolError::new(error.code(), why, None);
                     if conn.respond(&Response { status, ..failure(&error) }, true).is_ok() {
                         conn.linger();
                     }
