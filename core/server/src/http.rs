@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Longest head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
-/// Longest body accepted; a WebSocket message too.
+/// Longest body accepted.
 pub const MAX_BODY: usize = meeple_protocol::MAX_MESSAGE;
 /// How long a kept-alive connection may wait for its next request.
 const IDLE: Duration = Duration::from_secs(120);

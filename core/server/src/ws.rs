@@ -23,6 +23,11 @@ const POLL_BUSY: Duration = Duration::from_millis(10);
 const POLL_IDLE: Duration = Duration::from_millis(100);
 const IDLE_AFTER: Duration = Duration::from_secs(2);
 
+/// The longest message a client may send. Its commands (`state`, `act`, `undo`) take a few
+/// hundred bytes; a socket that could send request bodies' 8 MiB would let every connection hold
+/// that much at once, outside the budget of HTTP bodies.
+const MAX_MESSAGE: usize = 64 * 1024;
+
 /// Who joined a game's WebSocket, and how.
 pub struct Joined {
     /// The seat of the token; `None` for a spectator.
@@ -39,10 +44,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
         return;
     }
     let seat = joined.seat;
-    // A message is bounded as a request body is.
-    let config = WebSocketConfig::default()
-        .max_message_size(Some(crate::http::MAX_BODY))
-        .max_frame_size(Some(crate::http::MAX_BODY));
+    let config = WebSocketConfig::default().max_message_size(Some(MAX_MESSAGE)).max_frame_size(Some(MAX_MESSAGE));
     let mut ws = WebSocket::from_partially_read(stream, read, Role::Server, Some(config));
     let (tx, rx) = mpsc::sync_channel(crate::rooms::QUEUE);
     // Welcome and subscription under one lock: no update is missed or seen twice. The welcome
@@ -86,7 +88,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
             // says why (RFC 6455 §7.4.1), not a dropped socket.
             Err(tungstenite::Error::Utf8(_)) => return close(&mut ws, CloseCode::Invalid, "a text message is UTF-8"),
             Err(tungstenite::Error::Capacity(_)) => {
-                let why = format!("a message is at most {} bytes", crate::http::MAX_BODY);
+                let why = format!("a message is at most {MAX_MESSAGE} bytes");
                 return close(&mut ws, CloseCode::Size, &why);
             }
             Err(tungstenite::Error::Protocol(e)) => return close(&mut ws, CloseCode::Protocol, &e.to_string()),
