@@ -122,6 +122,24 @@ pub struct Response {
     pub body: String,
 }
 
+impl Response {
+    /// The reply's status line and headers, up to the blank line. Any origin may call the API
+    /// (it is guarded by tokens, not cookies).
+    pub fn head(&self, close: bool) -> String {
+        format!(
+            "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\n\
+             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n{}Connection: {}\r\n\r\n",
+            self.status,
+            reason(self.status),
+            self.body.len(),
+            // A server too busy for a request now will have room again soon.
+            if self.status == 503 { "Retry-After: 1\r\n" } else { "" },
+            if close { "close" } else { "keep-alive" },
+        )
+    }
+}
+
 /// Why a request could not be read. After any of them the connection is closed: where the next
 /// request would start is not known.
 #[derive(Debug)]
@@ -282,20 +300,9 @@ impl Connection {
         Ok(n > 0)
     }
 
-    /// Writes a JSON reply. Any origin may call the API (it is guarded by tokens, not cookies).
+    /// Writes a JSON reply.
     pub fn respond(&mut self, response: &Response, close: bool) -> io::Result<()> {
-        let head = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-             Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\n\
-             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n{}Connection: {}\r\n\r\n",
-            response.status,
-            reason(response.status),
-            response.body.len(),
-            // A server too busy for a request now will have room again soon.
-            if response.status == 503 { "Retry-After: 1\r\n" } else { "" },
-            if close { "close" } else { "keep-alive" },
-        );
-        self.stream.write_all(head.as_bytes())?;
+        self.stream.write_all(response.head(close).as_bytes())?;
         self.stream.write_all(response.body.as_bytes())?;
         self.stream.flush()
     }

@@ -309,13 +309,8 @@ impl Drop for Slot {
 /// Tells a connection past the limit so, without waiting on it: the reply fits in a new
 /// socket's buffer, and a client that does not read it only loses it.
 fn refuse(stream: TcpStream, why: &str) {
-    let error = ProtocolError::new(Code::Busy, why, None);
-    let body = json!({"ok": false, "error": error}).to_string();
-    let reply = format!(
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Retry-After: 1\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let response = routes::failure(&ProtocolError::new(Code::Busy, why, None));
+    let reply = response.head(true) + &response.body;
     if stream.set_nonblocking(true).is_ok() {
         let _ = (&stream).write_all(reply.as_bytes());
     }

@@ -240,7 +240,8 @@ fn to_json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or_default()
 }
 
-fn failure(error: &ProtocolError) -> Response {
+/// The reply to a request that failed: `{"ok": false, "error": …}` with the error's status.
+pub(crate) fn failure(error: &ProtocolError) -> Response {
     Response { status: status(error.code), body: json!({"ok": false, "error": error}).to_string() }
 }
 
