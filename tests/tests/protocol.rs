@@ -231,6 +231,15 @@ fn a_fault_inside_an_action_is_named_by_its_path() {
         (json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"kind": "village"}}), "action.target.kind"),
         (json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"pos": pos}}), "action.target.kind"),
         (json!({"type": "expansion", "expansion": 0, "code": 1}), "action.target"),
+        // A field an action does not have is refused, not ignored: a `player` in the wrong
+        // place would skip the turn check it asks for.
+        (json!({"type": "place-tile", "pos": pos, "rotation": 0, "player": 1}), "action.player"),
+        (json!({"type": "place-tile", "pos": {"x": 1, "y": 0, "z": 9}, "rotation": 0}), "action.pos.z"),
+        (json!({"type": "pass", "player": 1}), "action.player"),
+        (
+            json!({"type": "expansion", "expansion": 0, "code": 1, "target": {"kind": "none", "x": 1}}),
+            "action.target.x",
+        ),
     ];
     for (action, field) in cases {
         err(&mut s, json!({"cmd": "act", "game": "g1", "action": action}), "bad-request", Some(field));
@@ -247,8 +256,29 @@ fn a_fault_inside_an_action_is_named_by_its_path() {
     // The actions of a replay too.
     ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
     let mut replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
-    replay["actions"][0]["pos"]["x"] = json!(1.5);
-    err(&mut s, json!({"cmd": "load", "replay": replay}), "bad-request", Some("replay.actions[0].pos.x"));
+    let mut bad = replay.clone();
+    bad["actions"][0]["pos"]["x"] = json!(1.5);
+    err(&mut s, json!({"cmd": "load", "replay": bad}), "bad-request", Some("replay.actions[0].pos.x"));
+    // Nor does a replay carry fields of its own.
+    let unknown = [("comment", None), ("zzz", Some("setup")), ("bogus", Some("actions"))];
+    for (name, inside) in unknown {
+        let mut bad = replay.clone();
+        let field = match inside {
+            None => {
+                bad[name] = json!("x");
+                format!("replay.{name}")
+            }
+            Some("actions") => {
+                bad["actions"][0][name] = json!(1);
+                format!("replay.actions[0].{name}")
+            }
+            Some(part) => {
+                bad[part][name] = json!(1);
+                format!("replay.{part}.{name}")
+            }
+        };
+        err(&mut s, json!({"cmd": "load", "replay": bad}), "bad-request", Some(&field));
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// A player's move. Replays are lists of actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Action {
     /// Place the drawn tile.
     PlaceTile {
@@ -51,7 +51,7 @@ pub enum Action {
 
 /// What an expansion action applies to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Target {
     /// Nothing in particular.
     #[default]

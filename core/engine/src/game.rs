@@ -97,6 +97,7 @@ pub const MAX_POINTS: i32 = 1_000_000;
 
 /// What a game starts from: players, seed, and optionally a fixed draw order and tile limit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     /// Player names, in turn order (the first starts).
     pub players: Vec<String>,
@@ -196,6 +197,7 @@ impl Clone for Game {
 
 /// The state hash after a number of actions, recorded at the end of each turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Actions applied so far.
     pub actions: usize,

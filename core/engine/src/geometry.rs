@@ -180,6 +180,7 @@ impl From<Rotation> for u8 {
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
 )]
+#[serde(deny_unknown_fields)]
 pub struct Pos {
     /// Column, growing east.
     pub x: i32,

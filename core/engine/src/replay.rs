@@ -14,6 +14,7 @@ pub const REPLAY_FORMAT: &str = "meeple-replay/1";
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Replay {
     /// Always [`REPLAY_FORMAT`].
     pub format: String,

@@ -23,7 +23,7 @@ pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> 
         let message = format!("expected a JSON object with named fields; got {}", json_kind(request));
         return Err(ProtocolError::new(Code::BadRequest, message, None));
     }
-    serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
+    let fields = serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
         let mut path = steps(e.path());
         match action_at(request, &path).map(inner_fault) {
             Some(Some((inner, error))) => {
@@ -32,7 +32,33 @@ pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> 
             }
             _ => fault(path, e.inner()),
         }
-    })
+    })?;
+    extra_in_actions(request)?;
+    Ok(fields)
+}
+
+/// Refuses a field that serde let through in an action it read: `deny_unknown_fields` does not
+/// reach the variants without fields of an internally tagged enum, so `{"type": "pass",
+/// "player": 1}` would pass, skipping the turn check `player` asks for. The externally tagged
+/// mirror reads those variants as structs and names the field.
+fn extra_in_actions(request: &Value) -> Result<(), ProtocolError> {
+    let single = request.get("action").map(|a| (vec![Step::Key("action".into())], a));
+    let replayed = request.get("replay").and_then(|r| r.get("actions")).and_then(Value::as_array);
+    let listed = replayed.into_iter().flatten().enumerate().map(|(i, a)| {
+        let path = vec![Step::Key("replay".into()), Step::Key("actions".into()), Step::Index(i)];
+        (path, a)
+    });
+    for (mut path, action) in single.into_iter().chain(listed) {
+        if let Some((inner, error)) = inner_fault(action) {
+            let tag = if inner.first() == Some(&Step::Key("target".into())) { "kind" } else { "type" };
+            path.extend(inner);
+            let mut refused = fault(path, &error);
+            // serde's words for a variant without fields.
+            refused.message = refused.message.replace(", there are no fields", &format!(": only `{tag}` goes here"));
+            return Err(refused);
+        }
+    }
+    Ok(())
 }
 
 /// The names of the fields of `T`, a command's arguments, read from its JSON Schema so that the
@@ -132,7 +158,7 @@ fn missing_field(text: &str) -> Option<String> {
 
 /// [`Action`], externally tagged.
 #[derive(Serialize, Deserialize)]
-#[serde(remote = "Action", rename_all = "kebab-case")]
+#[serde(remote = "Action", rename_all = "kebab-case", deny_unknown_fields)]
 enum ActionFields {
     PlaceTile {
         pos: Pos,
@@ -158,7 +184,7 @@ enum ActionFields {
 
 /// [`Target`], externally tagged.
 #[derive(Serialize, Deserialize)]
-#[serde(remote = "Target", rename_all = "kebab-case")]
+#[serde(remote = "Target", rename_all = "kebab-case", deny_unknown_fields)]
 enum TargetFields {
     None {},
     Point { pos: Pos, point: u8 },
