@@ -255,7 +255,7 @@ fn a_fault_inside_an_action_is_named_by_its_path() {
 
     // The actions of a replay too.
     ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
-    let mut replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
     let mut bad = replay.clone();
     bad["actions"][0]["pos"]["x"] = json!(1.5);
     err(&mut s, json!({"cmd": "load", "replay": bad}), "bad-request", Some("replay.actions[0].pos.x"));
