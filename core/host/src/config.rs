@@ -259,10 +259,11 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
         },
         DeValue::Array(a) => {
             // How many players were written, bad names included: a bad name is its own problem,
-            // not also a wrong number of players. Past six, the names are not read one by one.
+            // not also a wrong number of players. A list a few names too long still has its
+            // names read (all problems at once); a long one (a pasted list) is not, one by one.
             if !PLAYERS.contains(&a.len()) {
                 wrong_count(doc, &a.len());
-                if a.len() > *PLAYERS.end() {
+                if a.len() > 4 * *PLAYERS.end() {
                     return None;
                 }
             }
@@ -404,6 +405,21 @@ mod tests {
             [
                 "g.toml:1:8: `draw` must name at least one tile (without it, tiles are drawn at random)",
                 "g.toml:2:14: `tile_limit` is too large: at most 4294967295",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_list_of_too_many_players_still_has_its_names_checked() {
+        let text = "players = [\"A\", \"A\", \"B\", \"C\", \"D\", \"E\", \"\"]\n";
+        let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "g.toml:1:11: a game needs 2 to 6 players, not 7",
+                "g.toml:1:17: the player name \"A\" is given twice",
+                "g.toml:1:42: a player name must not be empty",
             ]
         );
     }
