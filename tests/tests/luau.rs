@@ -578,6 +578,30 @@ fn a_command_cannot_put_a_figure_where_its_manifest_says_it_may_not_stand() {
                   end)\n";
     let mut game = mod_game("gardener", "", script, "\"U-garden\", \"U\"", 2);
     placing_fails(&mut game, "a meeple may not stand on a garden");
+    assert_eq!(hook_error_place(&mut game).as_deref(), Some("gardener/init.luau:3"), "the line of the command");
+}
+
+/// Where the hook error of placing the first tile of a `mod_game` says it happened.
+fn hook_error_place(game: &mut Game) -> Option<String> {
+    match game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }) {
+        Err(ActionError::Hook(e)) => e.location,
+        other => panic!("expected a hook error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_command_the_core_refuses_names_the_line_that_gave_it() {
+    // Three tokens are given from a supply of two: the core refuses the second command after
+    // the hook has returned, and the error still points at the line that gave it.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player == nil then return end -- the start tile\n\
+                  \x20   out:give_tokens(1, \"coin\", 1)\n\
+                  \x20   out:log(\"one given\")\n\
+                  \x20   out:give_tokens(2, \"coin\", 2)\n\
+                  end)\n";
+    let mut game = mod_game("mint", "[[tokens]]\nid = \"coin\"\nsupply = 2\n", script, "\"U\", \"U\"", 2);
+    placing_fails(&mut game, "not enough tokens: the supply holds 1");
+    assert_eq!(hook_error_place(&mut game).as_deref(), Some("mint/init.luau:5"), "the line of the second command");
 }
 
 #[test]

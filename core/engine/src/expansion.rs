@@ -349,17 +349,32 @@ pub struct Commands<'a> {
     /// Boxed: a generator is some 300 bytes, and a sink is made and taken apart at every hook
     /// call, most of which never draw a number.
     rng: Option<Box<GameRng>>,
+    /// Where commands were given, when the code knows (a script's `file:line`), by index: a
+    /// command the core refuses is applied after the hook returned, far from its line.
+    origins: Vec<(usize, Box<str>)>,
 }
 
 impl<'a> Commands<'a> {
     /// A sink; `stream` is the expansion's random stream in the game state.
     pub fn new(stream: Option<&'a GameRng>) -> Commands<'a> {
-        Commands { list: Vec::new(), stream, rng: None }
+        Commands { list: Vec::new(), stream, rng: None, origins: Vec::new() }
     }
 
     /// Adds a command.
     pub fn push(&mut self, c: Command) {
         self.list.push(c);
+    }
+
+    /// Notes where the last command was given (`file:line`), for the error if it is refused.
+    pub fn given_at(&mut self, place: impl Into<Box<str>>) {
+        if let Some(last) = self.list.len().checked_sub(1) {
+            self.origins.push((last, place.into()));
+        }
+    }
+
+    /// Where the commands were given, by index, as [`Commands::given_at`] noted it.
+    pub(crate) fn take_origins(&mut self) -> Vec<(usize, Box<str>)> {
+        std::mem::take(&mut self.origins)
     }
 
     /// How many commands were given.

@@ -158,6 +158,9 @@ pub struct Game {
     /// The expansion whose commands are being applied: the one to blame for the events they
     /// set off past a limit.
     commanding: Option<u16>,
+    /// Where the command being applied was given (a script's `file:line`), if known: the
+    /// place its error names.
+    given_at: Option<Box<str>>,
     has_dependents: bool,
     restore_point: Option<Arc<RestorePoint>>,
     /// Reused for the verdicts of `can_place_tile` on the candidate placements.
@@ -188,6 +191,7 @@ impl Clone for Game {
             events: Vec::new(),
             depth: 0,
             commanding: None,
+            given_at: None,
             has_dependents: self.has_dependents,
             restore_point: self.restore_point.clone(),
             verdicts: Vec::new(),
@@ -223,6 +227,7 @@ impl Game {
             events: Vec::new(),
             depth: 0,
             commanding: None,
+            given_at: None,
             has_dependents,
             restore_point: None,
             verdicts: Vec::new(),
@@ -860,42 +865,51 @@ impl Game {
             {
                 continue;
             }
-            let (cmds, rng) = {
+            let (cmds, rng, mut origins) = {
                 let view = View::local(&rules, &self.state, e);
                 let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
                 rules.expansions()[e as usize].modify_score(&view, &scoring, &mut out)?;
-                out.into_parts()
+                let origins = out.take_origins();
+                let (cmds, rng) = out.into_parts();
+                (cmds, rng, origins)
             };
             if let Some(rng) = rng {
                 self.state.expansion_rngs[e as usize] = *rng;
             }
-            for c in cmds {
-                match c {
-                    Command::SetScore { points, .. } if points.unsigned_abs() > MAX_POINTS.unsigned_abs() => {
-                        let why = format!("at most {MAX_POINTS} points either way, not {points}");
-                        return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
-                    }
-                    Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
-                        scoring.points[player as usize] = points;
-                    }
-                    Command::SetStorage { .. } | Command::Log { .. } => {
-                        self.apply_command(e, HookKind::ModifyScore, c)?
-                    }
-                    Command::SetScore { player, .. } => {
-                        let why =
-                            format!("no player {player}: this scoring has players 0 to {}", scoring.points.len() - 1);
-                        return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
-                    }
-                    other => {
-                        return Err(self.command_error(
-                            e,
-                            HookKind::ModifyScore,
-                            &other,
-                            "only set_score, set_storage and log are allowed in modify_score",
-                        ));
+            let apply = || -> HookResult {
+                for (i, c) in cmds.into_iter().enumerate() {
+                    self.given_at = origin(&mut origins, i);
+                    match c {
+                        Command::SetScore { points, .. } if points.unsigned_abs() > MAX_POINTS.unsigned_abs() => {
+                            let why = format!("at most {MAX_POINTS} points either way, not {points}");
+                            return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
+                        }
+                        Command::SetScore { player, points } if (player as usize) < scoring.points.len() => {
+                            scoring.points[player as usize] = points;
+                        }
+                        Command::SetStorage { .. } | Command::Log { .. } => {
+                            self.apply_command(e, HookKind::ModifyScore, c)?
+                        }
+                        Command::SetScore { player, .. } => {
+                            let why =
+                                format!("no player {player}: this scoring has players 0 to {}", scoring.points.len() - 1);
+                            return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
+                        }
+                        other => {
+                            return Err(self.command_error(
+                                e,
+                                HookKind::ModifyScore,
+                                &other,
+                                "only set_score, set_storage and log are allowed in modify_score",
+                            ));
+                        }
                     }
                 }
-            }
+                Ok(())
+            };
+            let applied = apply();
+            self.given_at = None;
+            applied?;
         }
         let category = match scoring.kind {
             SegmentKind::Road | SegmentKind::River => ROADS,
@@ -1046,12 +1060,14 @@ impl Game {
     where
         F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands<'_>) -> HookResult,
     {
-        let (cmds, rng) = {
+        let (cmds, rng, mut origins) = {
             let rules = &self.rules;
             let view = View::local(rules, &self.state, e);
             let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
             f(rules.expansions()[e as usize].as_ref(), &view, &mut out)?;
-            out.into_parts()
+            let origins = out.take_origins();
+            let (cmds, rng) = out.into_parts();
+            (cmds, rng, origins)
         };
         if let Some(rng) = rng {
             self.state.expansion_rngs[e as usize] = *rng;
@@ -1061,7 +1077,12 @@ impl Game {
             return Ok(());
         }
         let outer = self.commanding.replace(e);
-        let applied = cmds.into_iter().try_for_each(|c| self.apply_command(e, hook, c));
+        let applied = cmds.into_iter().enumerate().try_for_each(|(i, c)| {
+            let outer = std::mem::replace(&mut self.given_at, origin(&mut origins, i));
+            let applied = self.apply_command(e, hook, c);
+            self.given_at = outer;
+            applied
+        });
         self.commanding = outer;
         applied
     }
@@ -1075,7 +1096,9 @@ impl Game {
             shown.truncate(cut);
             shown.push('…');
         }
-        HookError::new(id, hook, format!("invalid command {shown}: {why}"))
+        let mut error = HookError::new(id, hook, format!("invalid command {shown}: {why}"));
+        error.location = self.given_at.as_deref().map(str::to_string);
+        error
     }
 
     /// Checks a command and carries it out.
@@ -1106,14 +1129,20 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no player {player}"));
                 }
-                let Some(t) = self.rules.token_by_name(token) else {
-                    return bad(self, &c, "unknown token kind".into());
+                let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+                let Some(t) = self.rules.token_named_by(own, token) else {
+                    let known: Vec<&str> = self.rules.tokens().iter().map(|t| t.id.as_str()).collect();
+                    return bad(self, &c, format!("unknown token kind; known: {}", known.join(", ")));
                 };
                 let st = &mut self.state;
-                let held = &mut st.tokens[*player as usize * st.token_kinds as usize + t as usize];
-                if st.token_supply[t as usize] < *count || *held + count < 0 {
-                    return bad(self, &c, "not enough tokens".into());
+                let (supply, held) = (st.token_supply[t as usize], st.tokens[*player as usize * st.token_kinds as usize + t as usize]);
+                if supply < *count {
+                    return bad(self, &c, format!("not enough tokens: the supply holds {supply}"));
                 }
+                if held + count < 0 {
+                    return bad(self, &c, format!("not enough tokens: player {player} holds {held}"));
+                }
+                let held = &mut st.tokens[*player as usize * st.token_kinds as usize + t as usize];
                 *held += count;
                 st.token_supply[t as usize] -= count;
                 self.emit(Event::TokensChanged { player: *player, token: t, delta: *count })
@@ -1122,7 +1151,8 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no player {player}"));
                 }
-                let Some(k) = self.rules.figure_by_name(kind) else {
+                let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+                let Some(k) = self.rules.figure_named_by(own, kind) else {
                     let known: Vec<&str> = self.rules.figures().iter().map(|f| f.id.as_str()).collect();
                     return bad(self, &c, format!("unknown figure kind; known: {}", known.join(", ")));
                 };
@@ -1358,6 +1388,13 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
     })
 }
 
+/// Where command `i` was given, if the sink noted it. Taken out, as each command is applied
+/// once; the sink notes commands in the order given, so the list is sorted.
+fn origin(origins: &mut [(usize, Box<str>)], i: usize) -> Option<Box<str>> {
+    let at = origins.binary_search_by_key(&i, |(at, _)| *at).ok()?;
+    Some(std::mem::take(&mut origins[at].1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{MAX_LOG, MAX_OFFERS, MAX_TEXT, log_line, offers_problem};
@@ -1382,3 +1419,4 @@ mod tests {
         assert_eq!(log_line(b"short"), "short");
     }
 }
+

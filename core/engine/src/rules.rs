@@ -234,6 +234,11 @@ impl Rules {
         self.figures.iter().position(|f| f.id == name).map(|i| i as FigureKindId)
     }
 
+    /// Finds a figure kind by id, or by its short name among expansion `own`'s ([`is_named`]).
+    pub fn figure_named_by(&self, own: &str, name: &str) -> Option<FigureKindId> {
+        self.figures.iter().position(|f| is_named(&f.id, own, name)).map(|i| i as FigureKindId)
+    }
+
     /// Token kinds.
     pub fn tokens(&self) -> &[TokenKind] {
         &self.tokens
@@ -242,6 +247,11 @@ impl Rules {
     /// Finds a token kind by id.
     pub fn token_by_name(&self, name: &str) -> Option<u16> {
         self.tokens.iter().position(|t| t.id == name).map(|i| i as u16)
+    }
+
+    /// Finds a token kind by id, or by its short name among expansion `own`'s ([`is_named`]).
+    pub fn token_named_by(&self, own: &str, name: &str) -> Option<u16> {
+        self.tokens.iter().position(|t| is_named(&t.id, own, name)).map(|i| i as u16)
     }
 
     /// Score categories; the base game's four come first.
@@ -497,4 +507,11 @@ impl RulesBuilder {
 /// True when the segment kind is scored by the base rules.
 pub fn base_scored(kind: SegmentKind) -> bool {
     matches!(kind, SegmentKind::City | SegmentKind::Road | SegmentKind::Monastery | SegmentKind::Field)
+}
+
+/// Whether `id` (a figure's or a token's) is what expansion `own` calls `name`: the id itself,
+/// or `name` in `own`'s namespace, since an expansion may leave its own id off its own names
+/// (`pig` for `traders-builders:pig`), in every kind of code alike.
+pub fn is_named(id: &str, own: &str, name: &str) -> bool {
+    id == name || id.strip_prefix(own).and_then(|rest| rest.strip_prefix(':')) == Some(name)
 }

@@ -6,7 +6,7 @@
 //! keys; figure kinds, tokens and categories are names (a bare name means the script's own
 //! expansion, e.g. `"builder"` → `"traders-builders:builder"`).
 
-use super::vm::{Ctx, context, with_out, with_view};
+use super::vm::{Ctx, caller_place, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::game::{MAX_NESTING, MAX_OFFERS, MAX_OPTIONS, MAX_POINTS, MAX_TEXT, log_line, too_deep};
@@ -573,14 +573,7 @@ pub(crate) fn resolve<'a>(
     name: &str,
     what: &str,
 ) -> mlua::Result<usize> {
-    let is = |id: &str| {
-        id == name
-            || (id.len() == own.len() + 1 + name.len()
-                && id.starts_with(own)
-                && id.as_bytes()[own.len()] == b':'
-                && id.ends_with(name))
-    };
-    if let Some(i) = ids.clone().position(is) {
+    if let Some(i) = ids.clone().position(|id| meeple_core::rules::is_named(id, own, name)) {
         return Ok(i);
     }
     let known: Vec<&str> = ids.collect();
@@ -716,7 +709,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
-                        give(out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
+                        give(lua, out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
                     })
                 })?
             }
@@ -724,7 +717,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
                     with_out(lua, |out, v, ctx| {
                         let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
-                        give(out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
+                        give(lua, out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
                     })
                 })?
             }
@@ -733,6 +726,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         give(
+                            lua,
                             out,
                             ctx,
                             Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? },
@@ -742,7 +736,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             }
             "move_figure" => method(lua, "out", name, |lua, (_self, figure, target): (LuaValue, u16, Table)| {
                 with_out(lua, |out, v, ctx| {
-                    give(out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
+                    give(lua, out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
                 })
             })?,
             "set_aside" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
@@ -756,7 +750,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
             })?,
             "extra_turn_part" => method(lua, "out", name, |lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
             "extra_turn" => method(lua, "out", name, |lua, (_self, p): (LuaValue, i64)| {
-                with_out(lua, |out, v, ctx| give(out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
+                with_out(lua, |out, v, ctx| give(lua, out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
             "set_storage" => {
                 method(lua, "out", name, |lua, (_self, key, value): (LuaValue, mlua::LuaString, LuaValue)| {
@@ -782,7 +776,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     if ctx.hook() != Some(HookKind::ModifyScore) {
                         return Err(rt("out:set_score is only available in modify_score"));
                     }
-                    give(out, ctx, Command::SetScore { player: player_in(v, p)?, points })
+                    give(lua, out, ctx, Command::SetScore { player: player_in(v, p)?, points })
                 })
             })?,
             "ask" => method(
@@ -799,7 +793,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     };
                     charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
                     with_out(lua, |out, v, ctx| {
-                        give(out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
+                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
                     })
                 },
             )?,
@@ -886,11 +880,11 @@ fn charge(lua: &Lua, bytes: usize) -> mlua::Result<()> {
 }
 
 fn push(lua: &Lua, c: Command) -> mlua::Result<()> {
-    with_out(lua, |out, _, ctx| give(out, ctx, c))
+    with_out(lua, |out, _, ctx| give(lua, out, ctx, c))
 }
 
 /// Adds a command to the sink, if the hook takes commands and has room for one more.
-fn give(out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
+fn give(lua: &Lua, out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
     // The questions change nothing: what they are given would be dropped without a word.
     let only = match ctx.hook() {
         Some(HookKind::CanPlaceTile) => Some("out:forbid"),
@@ -909,7 +903,13 @@ fn give(out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Result<()> {
     if out.len() >= MAX_COMMANDS {
         return Err(rt(format!("a hook call may give at most {MAX_COMMANDS} commands")));
     }
+    // A log line is never refused; any other command may be, after the hook has returned,
+    // and the error then names this line.
+    let refusable = !matches!(c, Command::Log { .. });
     out.push(c);
+    if let Some(place) = refusable.then(|| caller_place(lua)).flatten() {
+        out.given_at(place);
+    }
     Ok(())
 }
 

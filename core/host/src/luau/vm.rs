@@ -109,15 +109,20 @@ impl Ctx {
 
     /// Records a registration mistake at the script line that called into the API.
     pub fn registration_problem(&self, lua: &Lua, message: String) {
-        let location = lua.inspect_stack(1, |d| {
-            let source = d.source().source?.trim_start_matches('@').to_string();
-            Some(format!("{source}:{}", d.current_line()?))
-        });
         let mut e = HookError::new(&self.script.id, HookKind::Setup, message);
         e.hook = "while loading".into();
-        e.location = location.flatten();
+        e.location = caller_place(lua);
         self.registration.borrow_mut().push(e);
     }
+}
+
+/// The `file:line` of the script line that called the Rust function running now.
+pub(crate) fn caller_place(lua: &Lua) -> Option<String> {
+    lua.inspect_stack(1, |d| {
+        let source = d.source().source?.trim_start_matches('@').to_string();
+        Some(format!("{source}:{}", d.current_line()?))
+    })
+    .flatten()
 }
 
 thread_local! {
