@@ -277,6 +277,25 @@ fn a_missing_dependency_shows_with_the_mods_own_problems() {
 }
 
 #[test]
+fn a_missing_library_shows_with_the_manifests_own_problems() {
+    let dir = template_copy("missing-library", "chapels", |name, text| match name {
+        "expansion.toml" => text
+            .replace("api = 1", "api = 1\ncolour = \"red\"")
+            .replace("[script]\nentry = \"init.luau\"", "[native]\nlibrary = \"chapels_nowhere\""),
+        _ => text,
+    });
+    let found = problems(&dir);
+    let manifest = dir.join("expansion.toml");
+    let (colour, library) = (line_of(&manifest, "colour"), line_of(&manifest, "chapels_nowhere"));
+    assert!(found.iter().any(|f| f.starts_with(&format!("expansion.toml:{colour}: unknown key `colour`"))), "{found:#?}");
+    assert!(
+        found.iter().any(|f| f.starts_with(&format!("expansion.toml:{library}: native library `libchapels_nowhere"))
+            || f.starts_with(&format!("expansion.toml:{library}: native library `chapels_nowhere"))),
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn names_are_given_once_and_an_impossible_option_is_one_problem() {
     let dir = template_copy("names", "chapels", |name, text| match name {
         "expansion.toml" => text

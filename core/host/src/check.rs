@@ -59,6 +59,12 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
             let why = format!("`{}` depends on `{d}`, which is not installed", manifest.id);
             report.diagnostics.push(manifest.problem_at(&format!("depends.{d}"), why));
         }
+        // And so is its library, which loading would have looked for.
+        if let Entry::Native(library) = &manifest.entry
+            && let Err(why) = crate::plugin_files::locate(library, manifest.dir())
+        {
+            report.diagnostics.push(manifest.problem_at("native.library", why));
+        }
     }
     if !report.is_empty() {
         report.diagnostics.dedup();

@@ -37,6 +37,11 @@ pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
 
 /// Finds and opens the library of a manifest's `[native] library`.
 pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, String> {
+    open(&locate(name, manifest_dir)?)
+}
+
+/// The file of a manifest's `[native] library`, or why there is none: where it was looked for.
+pub fn locate(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
     let file = libloading::library_filename(name);
     let dirs = search_dirs(manifest_dir);
     let Some(path) = dirs.iter().find(|d| d.join(&file).is_file()).map(|d| newest(d, &file)) else {
@@ -58,7 +63,7 @@ pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, Strin
             looked.join(", ")
         ));
     };
-    open(&path)
+    Ok(path)
 }
 
 /// The library in a folder, or the one in its `deps/` if that is newer. Cargo rebuilds a
