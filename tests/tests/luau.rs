@@ -201,6 +201,13 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
     let root = write_mod("tamper", &[("init.luau", "string.rep = nil\n")]);
     let err = load_mod(&root, "tamper").unwrap_err();
     assert!(err.contains("tamper/init.luau:1:") && err.contains("readonly"), "{err}");
+    // Options come from the game config; a script cannot change them, even one level down.
+    for (i, write) in ["meeple.newthing = 1", "meeple.options.bonus = 5"].into_iter().enumerate() {
+        let name = format!("tamper{i}");
+        let root = write_mod(&name, &[("init.luau", &format!("{write}\n"))]);
+        let err = load_mod(&root, &name).unwrap_err();
+        assert!(err.contains(&format!("{name}/init.luau:1:")) && err.contains("readonly"), "{write}: {err}");
+    }
 }
 
 #[test]

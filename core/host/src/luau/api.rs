@@ -325,6 +325,9 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     }
     let strict: mlua::Function = lua.load(STRICT).set_name("=meeple").eval()?;
     strict.call::<()>((&options, "meeple.options"))?;
+    // The sandbox freezes the globals' own tables only: a write here would change nothing the
+    // game config says, and be lost without a word.
+    options.set_readonly(true);
     m.raw_set("options", options)?;
     strict.call::<()>((&m, "meeple"))?;
     lua.globals().raw_set("meeple", m)?;
