@@ -403,6 +403,7 @@ fn links_out_of_the_mod_are_not_followed_and_loops_end() {
     std::os::unix::fs::symlink(&root, dir.join("up")).unwrap();
     let err = load_mod(&root, "linked").unwrap_err();
     assert!(err.contains("linked/init.luau:1") && err.contains("secret"), "{err}");
+    assert!(err.contains("`secret.luau` is a link out of expansion `linked`'s folder"), "{err}");
     // The same file, linked from inside the mod, is the mod's own.
     std::fs::rename(&outside, dir.join("kept.luau")).unwrap();
     std::fs::remove_file(dir.join("secret.luau")).unwrap();

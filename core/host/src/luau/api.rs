@@ -464,6 +464,24 @@ pub(crate) fn random(lua: &Lua, args: MultiValue) -> mlua::Result<LuaValue> {
     })
 }
 
+/// Why `path` is not among the files a script may require: the files were read when the
+/// script loaded, and what is on disk there now says why this one was not.
+fn missing_module(script: &Script, path: &str) -> String {
+    let there = script.dir.join(path);
+    let id = &script.id;
+    if std::fs::symlink_metadata(&there).is_err() {
+        return format!("no file `{path}` in expansion `{id}`");
+    }
+    match (there.canonicalize(), script.dir.canonicalize()) {
+        (Ok(real), Ok(root)) if !real.starts_with(&root) => {
+            format!("`{path}` is a link out of expansion `{id}`'s folder; links out of a mod are not followed")
+        }
+        (Err(_), _) => format!("`{path}` is a link that leads nowhere (or around in a loop)"),
+        _ if there.is_dir() => format!("`{path}` is a folder in expansion `{id}`, not a file"),
+        _ => format!("`{path}` was not in expansion `{id}` when its scripts were read"),
+    }
+}
+
 /// `require(name)`: a module of the expansion's own folder, loaded once per VM.
 pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
     let ctx = context(lua)?;
@@ -482,7 +500,7 @@ pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
     }
     let script = ctx.script.clone();
     let Some(source) = script.files.get(&path) else {
-        return Err(rt(format!("require(\"{name}\"): no file `{path}` in expansion `{}`", script.id)));
+        return Err(rt(format!("require(\"{name}\"): {}", missing_module(&script, &path))));
     };
     // A module being loaded is not cached yet: requiring it again would load it forever.
     let mut loading = ctx.requiring.borrow_mut();
