@@ -287,7 +287,10 @@ fn a_missing_library_shows_with_the_manifests_own_problems() {
     let found = problems(&dir);
     let manifest = dir.join("expansion.toml");
     let (colour, library) = (line_of(&manifest, "colour"), line_of(&manifest, "chapels_nowhere"));
-    assert!(found.iter().any(|f| f.starts_with(&format!("expansion.toml:{colour}: unknown key `colour`"))), "{found:#?}");
+    assert!(
+        found.iter().any(|f| f.starts_with(&format!("expansion.toml:{colour}: unknown key `colour`"))),
+        "{found:#?}"
+    );
     assert!(
         found.iter().any(|f| f.starts_with(&format!("expansion.toml:{library}: native library `libchapels_nowhere"))
             || f.starts_with(&format!("expansion.toml:{library}: native library `chapels_nowhere"))),

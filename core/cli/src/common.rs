@@ -117,6 +117,16 @@ pub enum CliError {
     /// An action failed during play (an expansion error).
     #[error("the game stopped: {0}")]
     Action(#[from] meeple_core::ActionError),
+    /// One of many games stopped: which one, and the command that plays it again.
+    #[error("the game of seed {seed} stopped: {error}\nto play it again, turn by turn: {again}")]
+    GameStopped {
+        /// The game's seed.
+        seed: u64,
+        /// Why it stopped (boxed: an error is large, and this one is rare).
+        error: Box<meeple_core::ActionError>,
+        /// A `meeple play` command line that plays the same game.
+        again: String,
+    },
     /// A replay did not play back.
     #[error("{}: {source}", path.display())]
     Replay {

@@ -58,7 +58,18 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
         let events = match (game.apply(action), &mut watched) {
             (Ok(events), _) => events.to_vec(),
-            (Err(e), None) => return Err(e.into()),
+            // What led up to it is saved, to be replayed and looked into.
+            (Err(e), None) => {
+                let path = replay_path(args.replay.as_deref(), seed);
+                write_replay(&game, &mut loaded, seed, &path)?;
+                if !told {
+                    story.lines.push("pass".into());
+                }
+                let turn = game.state().turn().number;
+                story.flush(&format!("turn {turn:>3} · {}, stopped at the last", names[p as usize]));
+                say!("the replay up to it: {}", path.display());
+                return Err(e.into());
+            }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
             (Err(e), Some(w)) => {
                 if told {
@@ -86,14 +97,29 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let won: Vec<&str> = winners(game.state()).iter().map(|&p| names[p as usize].as_str()).collect();
     say!("{}: {}", if won.len() > 1 { "Shared win" } else { "Winner" }, won.join(", "));
 
-    let path = args.replay.unwrap_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")));
+    let path = replay_path(args.replay.as_deref(), seed);
+    write_replay(&game, &mut loaded, seed, &path)?;
+    say!("Replay written to {}", path.display());
+    Ok(())
+}
+
+/// Where the replay goes: `-o FILE`, or `replays/game-SEED.json`.
+fn replay_path(given: Option<&std::path::Path>, seed: u64) -> PathBuf {
+    given.map_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")), PathBuf::from)
+}
+
+/// Writes the game so far as a replay.
+fn write_replay(
+    game: &Game,
+    loaded: &mut meeple_host::Loaded,
+    seed: u64,
+    path: &std::path::Path,
+) -> Result<(), CliError> {
     let mut replay = game.replay();
     // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
     loaded.config.seed = Some(seed);
     replay.config = loaded.config.to_value();
-    write_json(&path, &replay)?;
-    say!("Replay written to {}", path.display());
-    Ok(())
+    write_json(path, &replay)
 }
 
 /// The files a game's rules come from, and when they last changed: the config, and each

@@ -87,7 +87,12 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                         setup.seed = seed;
                         let mut game = Game::new(loaded.rules.clone(), setup)?;
                         let mut bots = make_bots(&args.bots, players, seed)?;
-                        play_out(&mut game, &mut bots)?;
+                        if let Err(e) = play_out(&mut game, &mut bots) {
+                            // The other workers stop too: the games after a broken one tell
+                            // nothing more.
+                            next.store(args.games, Ordering::Relaxed);
+                            return Err(stopped(&args, mods, seed, e));
+                        }
                         tracing::debug!(game = i, seed, scores = ?game.state().scores(), "game over");
                         let st = game.state();
                         for p in 0..players {
@@ -149,4 +154,20 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// The error of a game that stopped, with the `meeple play` command that plays it again: the
+/// same seed gives the same setup and bots there.
+fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError) -> CliError {
+    let CliError::Action(error) = e else { return e };
+    let mut again = String::from("meeple play");
+    if let Some(config) = &args.config {
+        again += &format!(" {}", config.display());
+    }
+    for dir in mods {
+        again += &format!(" --mods {}", dir.display());
+    }
+    let bots: Vec<String> = args.bots.iter().map(|b| format!("{b:?}").to_lowercase()).collect();
+    again += &format!(" --seed {seed} --bots {}", bots.join(","));
+    CliError::GameStopped { seed, error: Box::new(error), again }
 }

@@ -891,8 +891,10 @@ impl Game {
                             self.apply_command(e, HookKind::ModifyScore, c)?
                         }
                         Command::SetScore { player, .. } => {
-                            let why =
-                                format!("no player {player}: this scoring has players 0 to {}", scoring.points.len() - 1);
+                            let why = format!(
+                                "no player {player}: this scoring has players 0 to {}",
+                                scoring.points.len() - 1
+                            );
                             return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
                         }
                         other => {
@@ -1135,7 +1137,8 @@ impl Game {
                     return bad(self, &c, format!("unknown token kind; known: {}", known.join(", ")));
                 };
                 let st = &mut self.state;
-                let (supply, held) = (st.token_supply[t as usize], st.tokens[*player as usize * st.token_kinds as usize + t as usize]);
+                let (supply, held) =
+                    (st.token_supply[t as usize], st.tokens[*player as usize * st.token_kinds as usize + t as usize]);
                 if supply < *count {
                     return bad(self, &c, format!("not enough tokens: the supply holds {supply}"));
                 }
@@ -1419,4 +1422,3 @@ mod tests {
         assert_eq!(log_line(b"short"), "short");
     }
 }
-

@@ -86,7 +86,12 @@ thread_local! {
     /// What the calls on this thread reuse. One thread-local for all of it: in a library, each
     /// access to one is a call into the dynamic linker.
     static STATE: CallState = const {
-        CallState { host: Cell::new(std::ptr::null()), panic_at: Cell::new(None), scratch: RefCell::new(Scratch::new()) }
+        CallState {
+            host: Cell::new(std::ptr::null()),
+            panic_at: Cell::new(None),
+            guarding: Cell::new(false),
+            scratch: RefCell::new(Scratch::new()),
+        }
     };
 }
 
@@ -96,6 +101,10 @@ struct CallState {
     host: Cell<*const HostV1>,
     /// Where the last panic on this thread happened, noted by the panic hook for its report.
     panic_at: Cell<Option<String>>,
+    /// True while a call's panics are caught and reported to the host: the panic hook then
+    /// prints nothing, since the host's error says the same (a bot that tries each action
+    /// would otherwise print one panic per try).
+    guarding: Cell<bool>,
     /// Borrowed in place by one call at a time: a call never starts another on its thread (the
     /// host answers queries itself), and one that tried would get an error, not a second borrow.
     scratch: RefCell<Scratch>,
@@ -146,9 +155,10 @@ fn guarded(
         note_panic_locations();
         // A panic the plugin caught itself earlier left its place here.
         state.panic_at.set(None);
+        state.guarding.set(true);
         let outcome = catch_unwind(AssertUnwindSafe(|| f(&mut scratch)));
         state.host.set(std::ptr::null());
-        match outcome {
+        let status = match outcome {
             Ok(Ok(())) => send(sink, write, OK, &scratch.reply.0),
             Ok(Err(message)) => send(sink, write, ERROR, message.as_bytes()),
             Err(payload) => {
@@ -168,22 +178,30 @@ fn guarded(
                 }
                 send(sink, write, PANICKED, message.as_bytes())
             }
-        }
+        };
+        state.guarding.set(false);
+        status
     });
     done.unwrap_or_else(|_| send(sink, write, ERROR, b"the plugin's thread is ending"))
 }
 
 /// Installs, once, a panic hook that notes where a panic happens: the payload caught at the
 /// boundary holds only the message, and the host's report should say where, as a script's does.
-/// The plugin's previous hook (by default, the line on stderr) still runs.
+/// The plugin's previous hook (by default, the line on stderr) runs for panics no call catches
+/// (in a thread of the plugin's own, say).
 fn note_panic_locations() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             let at = info.location().map(|l| format!("{}:{}", l.file(), l.line()));
-            let _ = STATE.try_with(|state| state.panic_at.set(at));
-            previous(info);
+            let caught = STATE.try_with(|state| {
+                state.panic_at.set(at);
+                state.guarding.get()
+            });
+            if !caught.unwrap_or(false) {
+                previous(info);
+            }
         }));
     });
 }

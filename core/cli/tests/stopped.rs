@@ -1,0 +1,66 @@
+//! A game stopped by a failing hook: `meeple simulate` names the game and the command that plays
+//! it again, and `meeple play` tells the turn it stopped in and saves the replay up to it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs meeple from the repository's root: its exit code, stdout and stderr.
+fn meeple(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A folder of mods holding `grumpy`, whose script fails whenever a figure is placed, and a
+/// config that plays it.
+fn grumpy(dir: &Path) -> (PathBuf, PathBuf) {
+    let _ = std::fs::remove_dir_all(dir);
+    let mods = dir.join("mods");
+    std::fs::create_dir_all(mods.join("grumpy")).unwrap();
+    let manifest = "[expansion]\nid = \"grumpy\"\nname = \"Grumpy\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+    std::fs::write(mods.join("grumpy/expansion.toml"), manifest).unwrap();
+    let script = "meeple.on(\"figure_placed\", function(view, event, out)\n    error(\"no figures here\")\nend)\n";
+    std::fs::write(mods.join("grumpy/init.luau"), script).unwrap();
+    let config = dir.join("grumpy.toml");
+    std::fs::write(&config, "players = 2\n[[expansions]]\nid = \"grumpy\"\n").unwrap();
+    (mods, config)
+}
+
+#[test]
+fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
+    let dir = std::env::temp_dir().join(format!("meeple-stopped-{}", std::process::id()));
+    let (mods, config) = grumpy(&dir);
+    let (mods, config) = (mods.to_str().unwrap(), config.to_str().unwrap());
+
+    let (code, _, stderr) = meeple(&["simulate", config, "--mods", mods, "-n", "8", "-j", "1", "--seed", "40"]);
+    assert_ne!(code, Some(0), "{stderr}");
+    // Random bots place a figure sooner or later in the first game.
+    assert!(
+        stderr.contains("the game of seed 40 stopped: grumpy: figure_placed: grumpy/init.luau:2: no figures here"),
+        "{stderr}"
+    );
+    let again = stderr.lines().find_map(|l| l.strip_prefix("to play it again, turn by turn: meeple ")).expect(&stderr);
+    assert_eq!(again, format!("play {config} --mods {mods} --seed 40 --bots random"));
+
+    let replay = dir.join("stopped.json");
+    let mut args: Vec<&str> = again.split(' ').collect();
+    args.extend(["-o", replay.to_str().unwrap()]);
+    let (code, stdout, stderr) = meeple(&args);
+    assert_ne!(code, Some(0), "{stdout}");
+    assert!(
+        stderr.contains("the game stopped: grumpy: figure_placed: grumpy/init.luau:2: no figures here"),
+        "{stderr}"
+    );
+    let last = stdout.lines().find(|l| l.contains(", stopped at the last: ")).expect(&stdout);
+    assert!(last.contains("put a "), "the turn ends with the figure refused: {last}");
+    assert!(stdout.contains(&format!("the replay up to it: {}", replay.display())), "{stdout}");
+
+    // The replay holds the game before the refused action, and plays back.
+    let (code, _, stderr) = meeple(&["replay", replay.to_str().unwrap(), "--mods", mods]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
