@@ -316,7 +316,10 @@ fn names_are_given_once_and_an_impossible_option_is_one_problem() {
     let expect = [
         format!("expansion.toml:{}: `editions` holds an empty name", line_of(&file, "editions = [")),
         format!("expansion.toml:{}: `max = 1` is below `min = 5`", line_of(&file, "max = 1")),
-        format!("expansion.toml:{}: [options.mode] of type enum needs `values`", line_of(&file, "[options.mode]")),
+        format!(
+            "expansion.toml:{}: `values` is empty: an enum needs at least one value",
+            line_of(&file, "values = []")
+        ),
         format!("expansion.toml:{}: `stands_on` names `city` twice", line_of(&file, "stands_on")),
     ];
     assert_eq!(found, expect, "one problem each, no echo of a default that cannot fit");

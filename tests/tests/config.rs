@@ -86,7 +86,7 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
             "game.toml:4:11: `knobs` has no edition `C`; expected one of: A, B",
             "game.toml:5:21: option `level` expects an integer from 1 to 3",
             "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\"",
-            "game.toml:5:41: unknown option `colour` for `knobs`; it has: level (an integer from 1 to 3), mode (one of: \"fast\", \"slow\")",
+            "game.toml:5:41: unknown option `colour` for `knobs`; it has: level (1 to 3), mode (\"fast\" | \"slow\")",
             "game.toml:9:6: expansion `knobs` is chosen twice",
             "game.toml:10:11: `knobs` has no edition `D`; expected one of: A, B",
         ]

@@ -3,7 +3,7 @@
 //! code, and hash everything that went in.
 
 use crate::config::{ExpansionChoice, GameConfig, Location};
-use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, ReplacedStartDef, describe_type};
+use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, OptionType, ReplacedStartDef};
 use crate::paths::display_path;
 use meeple_core::hash::StableHasher;
 use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
@@ -338,8 +338,13 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
     if m.options.is_empty() {
         return format!("`{}` has no options (found `{name}`)", m.id);
     }
-    let list: Vec<String> =
-        m.options.iter().map(|o: &OptionDef| format!("{} ({})", o.name, describe_type(&o.ty))).collect();
+    // The values in short: the full `describe_type` of each, in one list, nests brackets.
+    let values = |ty: &OptionType| match ty {
+        OptionType::Bool => "true | false".to_string(),
+        OptionType::Int { min, max } => format!("{min} to {max}"),
+        OptionType::Enum(values) => values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(" | "),
+    };
+    let list: Vec<String> = m.options.iter().map(|o: &OptionDef| format!("{} ({})", o.name, values(&o.ty))).collect();
     format!("unknown option `{name}` for `{}`; it has: {}", m.id, list.join(", "))
 }
 
