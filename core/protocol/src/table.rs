@@ -82,6 +82,18 @@ impl Table {
         })
     }
 
+    /// A seat the game has: one it lacks is a mistake in the request, not a seat out of turn.
+    fn seat_exists(&self, seat: Option<u8>) -> Result<()> {
+        let players = self.game.state().players();
+        match seat {
+            Some(p) if p >= players => {
+                let message = format!("no seat {p}: the game's seats are 0 to {}", players - 1);
+                Err(ProtocolError::new(Code::BadRequest, message, Some("player")))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
@@ -89,6 +101,7 @@ impl Table {
             return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
         }
         let actor = self.game.to_act();
+        self.seat_exists(seat)?;
         if let Some(p) = seat
             && actor != Some(p)
         {
@@ -117,6 +130,7 @@ impl Table {
     /// Takes back the last action since the last draw: the game at that draw, with every action
     /// since but the last played again. With `seat`, only that seat's own action.
     pub fn undo(&mut self, seat: Option<u8>) -> Result<()> {
+        self.seat_exists(seat)?;
         let Some(((_, actor), kept)) = self.since.split_last() else {
             return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
         };
