@@ -208,6 +208,9 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
         let err = load_mod(&root, &name).unwrap_err();
         assert!(err.contains(&format!("{name}/init.luau:1:")) && err.contains("readonly"), "{write}: {err}");
     }
+    let root = write_mod("early", &[("init.luau", "local a = meeple.tile(\"base:A\")\n")]);
+    let err = load_mod(&root, "early").unwrap_err();
+    assert!(err.contains("early/init.luau:1: meeple.tile can only be called during a hook call"), "{err}");
 }
 
 #[test]

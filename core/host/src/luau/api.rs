@@ -309,9 +309,13 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
         let f = match entry.name {
             "on" => lua.create_function(on)?,
-            "tile" => {
-                lua.create_function(|lua, key: String| with_view(lua, |view, _| tile_kind_table(lua, view, &key)))?
-            }
+            "tile" => lua.create_function(|lua, key: String| {
+                // The tile kinds are the ruleset's, which a script meets first in a hook call.
+                if !super::vm::in_hook_call() {
+                    return Err(rt("meeple.tile can only be called during a hook call, not while the script loads"));
+                }
+                with_view(lua, |view, _| tile_kind_table(lua, view, &key))
+            })?,
             "sorted_pairs" => lua.load(SORTED_PAIRS).set_name("=meeple.sorted_pairs").eval()?,
             other => panic!("API entry meeple.{other} has no binding"),
         };

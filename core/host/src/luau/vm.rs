@@ -137,6 +137,15 @@ pub(crate) fn with_view<R>(_lua: &Lua, f: impl FnOnce(&View<'_>, &Ctx) -> mlua::
     current(f)
 }
 
+/// Whether a hook call with a view is running on this thread.
+pub(crate) fn in_hook_call() -> bool {
+    let ctx = CALL.with(Cell::get);
+    // SAFETY: as in `current`: a non-null CALL points at the running call's context.
+    #[allow(unsafe_code)]
+    let has_view = !ctx.is_null() && !unsafe { &*ctx }.view.get().is_null();
+    has_view
+}
+
 /// Runs `f` with the view and context of the hook call running on this thread.
 pub(crate) fn current<R>(f: impl FnOnce(&View<'_>, &Ctx) -> mlua::Result<R>) -> mlua::Result<R> {
     let ctx = CALL.with(Cell::get);
