@@ -156,6 +156,16 @@ impl CliError {
     }
 }
 
+/// What a game plays, for its header: each expansion's name and edition (`Carcassonne C3 +
+/// Traders & Builders C3`); an expansion without editions of its own shows its name alone.
+pub fn ruleset_title(loaded: &Loaded) -> String {
+    let shown = |s: &meeple_host::ruleset::Selected| {
+        let one_unnamed = s.manifest.editions.len() == 1 && s.edition == "default";
+        if one_unnamed { s.manifest.name.clone() } else { format!("{} {}", s.manifest.name, s.edition) }
+    };
+    loaded.selected.iter().map(shown).collect::<Vec<_>>().join(" + ")
+}
+
 /// Loads the ruleset of a config file, or of the built-in default (2 players, base game).
 pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliError> {
     Ok(match path {

@@ -1,6 +1,6 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, say, score_table, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, ruleset_title, say, score_table, winners};
 use meeple_core::{Action, Event, Game, Rules, Setup};
 use std::path::PathBuf;
 
@@ -41,9 +41,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let mut game = Game::new(loaded.rules.clone(), setup)?;
     game.record_checkpoints();
 
-    let editions: Vec<String> = loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
     let seats: Vec<String> = names.iter().zip(&bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
-    say!("meeple · {} · {} · seed {seed}", editions.join(" + "), seats.join(", "));
+    say!("meeple · {} · {} · seed {seed}", ruleset_title(&loaded), seats.join(", "));
     let mut story = Story { names: &names, lines: Vec::new(), quiet: args.quiet, ended: None };
     story.events(game.rules(), game.events());
     story.flush("setup");

@@ -1,6 +1,6 @@
 //! `meeple simulate`: many games, on one thread or several.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, play_out, say, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, play_out, ruleset_title, say, winners};
 use meeple_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -131,12 +131,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     if args.json {
         say!("{}", serde_json::to_string(&summary).expect("summary serialises"));
     } else {
-        let editions: Vec<String> =
-            loaded.selected.iter().map(|s| format!("{} {}", s.manifest.name, s.edition)).collect();
         say!(
             "{} games of {} in {:.2} s on {} thread(s): {:.0} games/s",
             summary.games,
-            editions.join(" + "),
+            ruleset_title(&loaded),
             seconds,
             args.jobs,
             summary.games_per_sec
