@@ -193,7 +193,8 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": -1}), "bad-request", Some("index"));
     err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "not-your-turn", Some("player"));
     // A seat the game does not have is a bad request, whoever's turn it is.
-    let reply = err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 7}), "bad-request", Some("player"));
+    let reply =
+        err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 7}), "bad-request", Some("player"));
     assert!(reply["error"]["message"].as_str().unwrap().contains("no seat 7: the game's seats are 0 to 1"), "{reply}");
     err(&mut s, json!({"cmd": "load", "replay": {"format": "x"}}), "bad-request", Some("replay.rng"));
     err(&mut s, json!({"cmd": "verify"}), "bad-request", Some("replay"));

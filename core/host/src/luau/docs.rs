@@ -51,7 +51,12 @@ pub fn lua_api_markdown() -> String {
     }
     s += "\n## Types\n\n```luau\n";
     s += TYPES;
-    s += "\n```\n\n## The sandbox\n\n";
+    s += "\n```\n\n";
+    s += "A `Target` is `{ kind = \"segment\", seg = … }` (a segment id of the view), `{ kind = \"point\", tile = …,\n";
+    s += "point = … }` (a placed tile's index, and its named point by id or by number from 1) or `{ kind = \"figure\",\n";
+    s += "figure = … }`; an offer without a target reads back as `{ kind = \"none\" }`, which scripts cannot give.\n";
+    s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number, with its `id`).\n";
+    s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
     s +=
