@@ -162,8 +162,17 @@ impl Watch {
                 let file = config.map_or_else(|| "the config".to_string(), |p| p.display().to_string());
                 return Err(format!("{file}: its {what} changed, which only a new game takes"));
             }
+            // The bag decides the draws: with other tiles in it, the game so far would be another
+            // game, even where its actions still fit.
+            let bag = |r: &Rules| r.tiles().iter().map(|t| t.key.clone()).zip(r.counts().to_vec()).collect::<Vec<_>>();
+            if bag(&new.rules) != bag(&loaded.rules) {
+                return Err(
+                    "the tiles in the bag changed (which kinds, or how many of each), which only a new game takes"
+                        .into(),
+                );
+            }
             let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history())
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| format!("the game so far does not replay on the new rules: {e}"))?;
             Ok((new, again))
         }) {
             Ok((new, again)) => {

@@ -141,6 +141,18 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     edit(&script_file, &script("version 2").replace("\"version 2\"", "\"version \" .. meeple.options.word"));
     out.wait_for("version three");
 
+    // So is the bag: tiles added to it would change the draws of the game so far.
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tiles.toml");
+    std::fs::copy(template, dir.join("mods/watched/tiles.toml")).unwrap();
+    let with_tiles = with_option.replace("[editions.default]", "[editions.default]\ntileset = \"tiles.toml\"");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
+    let refused = out.wait_for("not reloaded (mods/watched/expansion.toml)");
+    assert!(
+        refused
+            .ends_with("the tiles in the bag changed (which kinds, or how many of each), which only a new game takes"),
+        "{refused}"
+    );
+
     // Players are the game's: a config that changes them is refused.
     edit(
         &dir.join("game.toml"),
