@@ -655,3 +655,19 @@ fn a_bad_argument_is_counted_as_the_script_wrote_it() {
     let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
     assert!(err.to_string().contains("counted/init.luau:2: bad argument #2 to `out:give_tokens`"), "{err}");
 }
+
+#[test]
+fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
+    for (call, needle) in [
+        ("out:add_points(\"1\", 2)", "the player: expected an integer, got string"),
+        ("out:extra_turn(\"2\")", "the player: expected an integer, got string"),
+        ("local s = view:score(\"1\")", "view:score: the player must be an integer, got string"),
+    ] {
+        let script = format!(
+            "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"
+        );
+        let mut game = mod_game("stringly", "", &script, "\"U\", \"U\"", 2);
+        placing_fails(&mut game, needle);
+        assert_eq!(hook_error_place(&mut game).as_deref(), Some("stringly/init.luau:2"), "{call}");
+    }
+}

@@ -559,7 +559,17 @@ fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
     }
 }
 
-fn player_in(view: &View<'_>, p: i64) -> mlua::Result<u8> {
+/// A player as a script numbers them, from 1: a number, never a string that reads as one
+/// (which Lua would turn into a number without a word).
+struct PlayerNo(i64);
+
+impl mlua::FromLua for PlayerNo {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        int_arg(&value, "the player").map(PlayerNo)
+    }
+}
+
+fn player_in(view: &View<'_>, PlayerNo(p): PlayerNo) -> mlua::Result<u8> {
     let n = view.players() as i64;
     if p < 1 || p > n {
         return Err(rt(format!("player {p} does not exist; players are 1 to {n}")));
@@ -702,7 +712,7 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
                     })
                 })?,
-                "points" => method(lua, "view", name, |lua, (_self, p, cat): (LuaValue, i64, Option<String>)| {
+                "points" => method(lua, "view", name, |lua, (_self, p, cat): (LuaValue, PlayerNo, Option<String>)| {
                     with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
                 })?,
                 "storage" => method(lua, "view", name, |lua, (_self, key): (LuaValue, String)| {
@@ -730,7 +740,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
         let name = entry.name;
         let f = match name {
             "add_points" => {
-                method(lua, "out", name, |lua, (_self, p, points, cat): (LuaValue, i64, LuaValue, Option<String>)| {
+                method(lua, "out", name, |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<String>)| {
                     let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
@@ -739,7 +749,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 })?
             }
             "give_tokens" => {
-                method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, i64, String, i32)| {
+                method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, PlayerNo, String, i32)| {
                     with_out(lua, |out, v, ctx| {
                         let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
                         give(lua, out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
@@ -747,7 +757,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 })?
             }
             "place_figure" => {
-                method(lua, "out", name, |lua, (_self, p, kind, target): (LuaValue, i64, String, Table)| {
+                method(lua, "out", name, |lua, (_self, p, kind, target): (LuaValue, PlayerNo, String, Table)| {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         give(
@@ -774,7 +784,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 push(lua, Command::SetFigureFace { figure, face })
             })?,
             "extra_turn_part" => method(lua, "out", name, |lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
-            "extra_turn" => method(lua, "out", name, |lua, (_self, p): (LuaValue, i64)| {
+            "extra_turn" => method(lua, "out", name, |lua, (_self, p): (LuaValue, PlayerNo)| {
                 with_out(lua, |out, v, ctx| give(lua, out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
             "set_storage" => {
@@ -793,7 +803,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     push(lua, Command::SetStorage { key, value })
                 })?
             }
-            "set_score" => method(lua, "out", name, |lua, (_self, p, points): (LuaValue, i64, LuaValue)| {
+            "set_score" => method(lua, "out", name, |lua, (_self, p, points): (LuaValue, PlayerNo, LuaValue)| {
                 let points = points_in(&points, "out:set_score")?;
                 with_out(lua, |out, v, ctx| {
                     // Refused here, not after the hook by the core: the error then names this
@@ -808,7 +818,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, p, kind, options, data): (LuaValue, i64, mlua::LuaString, Table, Option<LuaValue>)| {
+                |lua, (_self, p, kind, options, data): (LuaValue, PlayerNo, mlua::LuaString, Table, Option<LuaValue>)| {
                     let kind = short_text(&kind, "out:ask: the kind")?;
                     let options = option_texts(&options)?;
                     let too_big = || rt("out:ask: the data holds at most 64 KiB");

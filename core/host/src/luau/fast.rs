@@ -42,8 +42,12 @@ impl Stack {
     fn int(&self, n: c_int, what: &str) -> Result<i64, String> {
         let mut ok = 0;
         // SAFETY: reading a stack slot of the running C function; any index is valid to read.
+        // A string that reads as a number is refused: Lua would convert it without a word.
         #[allow(unsafe_code)]
-        let v = unsafe { ffi::lua_tointegerx(self.state, n + 1, &mut ok) };
+        let v = unsafe {
+            let number = ffi::lua_type(self.state, n + 1) == ffi::LUA_TNUMBER;
+            if number { ffi::lua_tointegerx(self.state, n + 1, &mut ok) } else { 0 }
+        };
         if ok == 0 {
             return Err(format!("view:{}: {what} must be an integer, got {}", self.name, self.type_name(n + 1)));
         }
