@@ -415,6 +415,16 @@ fn a_replay_whose_config_create_would_refuse_is_refused() {
         let reply = err(&mut s, json!({"cmd": "load", "replay": replay}), "bad-config", Some(field));
         assert!(reply["error"]["message"].as_str().unwrap().contains("unknown field `colour`"), "{reply}");
     }
+    // Fields that serde cannot read are named all at once too, each once: a field taken out
+    // to read on is not also missing.
+    let mut three = saved.clone();
+    three["config"]["colour"] = json!(1);
+    three["config"]["players"] = json!("Ann");
+    three["config"]["base"]["edition"] = json!(3);
+    let reply = err(&mut s, json!({"cmd": "load", "replay": three}), "bad-config", Some("replay.config"));
+    let message = reply["error"]["message"].as_str().unwrap();
+    let fields: Vec<&str> = message.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(fields, ["replay.config.base.edition", "replay.config.colour", "replay.config.players"], "{reply}");
 
     assert_eq!(ok(&mut s, json!({"cmd": "load", "replay": saved}))["game"], json!("g2"), "nothing was created before");
 }

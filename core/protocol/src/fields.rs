@@ -37,6 +37,56 @@ pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> 
     Ok(fields)
 }
 
+/// The most faults [`all_faults`] names: past that, the rest are much the same.
+const MAX_FAULTS: usize = 50;
+
+/// `value` read as `T`, or every field that does not fit, not only the first that serde meets:
+/// each fault's field is taken out of a copy, which is then read again. An element of a list
+/// takes its list along (the indices after it would shift); a field taken out is not also
+/// reported missing. For data other than commands: actions need the care of [`fields`].
+pub fn all_faults<T: DeserializeOwned>(value: &Value) -> Result<T, Vec<ProtocolError>> {
+    let mut copy = value.clone();
+    let (mut faults, mut taken) = (Vec::new(), Vec::new());
+    loop {
+        let error = match serde_path_to_error::deserialize::<_, T>(&copy) {
+            Ok(read) if faults.is_empty() => return Ok(read),
+            Ok(_) => return Err(faults),
+            Err(error) => error,
+        };
+        let mut path = steps(error.path());
+        if let Some(name) = missing_field(&error.inner().to_string()) {
+            let mut missing = path.clone();
+            missing.push(Step::Key(name));
+            if taken.contains(&missing) {
+                return Err(faults);
+            }
+        }
+        faults.push(fault(path.clone(), error.inner()));
+        while matches!(path.last(), Some(Step::Index(_))) {
+            path.pop();
+        }
+        if faults.len() >= MAX_FAULTS || !take_out(&mut copy, &path) {
+            return Err(faults);
+        }
+        taken.push(path);
+    }
+}
+
+/// Removes the field at `path` (which ends in a key); false when there is none.
+fn take_out(value: &mut Value, path: &[Step]) -> bool {
+    let Some((Step::Key(last), parents)) = path.split_last() else { return false };
+    let mut at = value;
+    for step in parents {
+        let next = match step {
+            Step::Key(k) => at.get_mut(k.as_str()),
+            Step::Index(i) => at.get_mut(*i),
+        };
+        let Some(next) = next else { return false };
+        at = next;
+    }
+    at.as_object_mut().is_some_and(|o| o.remove(last).is_some())
+}
+
 /// Refuses a field that serde let through in an action it read: `deny_unknown_fields` does not
 /// reach the variants without fields of an internally tagged enum, so `{"type": "pass",
 /// "player": 1}` would pass, skipping the turn check `player` asks for. The externally tagged

@@ -90,12 +90,19 @@ pub fn protocol_error(faults: &[ConfigFault]) -> ProtocolError {
     ProtocolError::new(Code::BadConfig, lines.join("\n"), Some(&field))
 }
 
-/// The stored config as serde reads it.
+/// The stored config as serde reads it; every field that does not fit, if any.
 fn read(value: &meeple_core::Value) -> Result<GameConfig, Vec<ConfigFault>> {
     let json = serde_json::to_value(value).unwrap_or_default();
-    crate::fields::fields(&json).map_err(|e| {
-        let field = e.field.map_or_else(|| "config".to_string(), |f| format!("config.{f}"));
-        vec![ConfigFault { field, message: e.message }]
+    if !json.is_object() {
+        let message = "expected a JSON object with named fields, or null".to_string();
+        return Err(vec![ConfigFault { field: "config".into(), message }]);
+    }
+    crate::fields::all_faults(&json).map_err(|faults| {
+        let fault = |e: ProtocolError| {
+            let field = e.field.map_or_else(|| "config".to_string(), |f| format!("config.{f}"));
+            ConfigFault { field, message: e.message }
+        };
+        faults.into_iter().map(fault).collect()
     })
 }
 

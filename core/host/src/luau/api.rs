@@ -739,15 +739,18 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
     for entry in API.iter().filter(|e| e.scope == Scope::Out) {
         let name = entry.name;
         let f = match name {
-            "add_points" => {
-                method(lua, "out", name, |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<String>)| {
+            "add_points" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<String>)| {
                     let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
                         let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
                         give(lua, out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
                     })
-                })?
-            }
+                },
+            )?,
             "give_tokens" => {
                 method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, PlayerNo, String, i32)| {
                     with_out(lua, |out, v, ctx| {
@@ -814,24 +817,33 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     give(lua, out, ctx, Command::SetScore { player: player_in(v, p)?, points })
                 })
             })?,
-            "ask" => method(
-                lua,
-                "out",
-                name,
-                |lua, (_self, p, kind, options, data): (LuaValue, PlayerNo, mlua::LuaString, Table, Option<LuaValue>)| {
-                    let kind = short_text(&kind, "out:ask: the kind")?;
-                    let options = option_texts(&options)?;
-                    let too_big = || rt("out:ask: the data holds at most 64 KiB");
-                    let data = match data {
-                        Some(d) => copy_value(&d, meeple_core::game::MAX_STORAGE, too_big)?,
-                        None => Value::Null,
-                    };
-                    charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
-                    with_out(lua, |out, v, ctx| {
-                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
-                    })
-                },
-            )?,
+            "ask" => {
+                method(
+                    lua,
+                    "out",
+                    name,
+                    |lua,
+                     (_self, p, kind, options, data): (
+                        LuaValue,
+                        PlayerNo,
+                        mlua::LuaString,
+                        Table,
+                        Option<LuaValue>,
+                    )| {
+                        let kind = short_text(&kind, "out:ask: the kind")?;
+                        let options = option_texts(&options)?;
+                        let too_big = || rt("out:ask: the data holds at most 64 KiB");
+                        let data = match data {
+                            Some(d) => copy_value(&d, meeple_core::game::MAX_STORAGE, too_big)?,
+                            None => Value::Null,
+                        };
+                        charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
+                        with_out(lua, |out, v, ctx| {
+                            give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
+                        })
+                    },
+                )?
+            }
             "log" => method(lua, "out", name, |lua, (_self, text): (LuaValue, mlua::LuaString)| {
                 // Only the start of a long message is copied out of the VM.
                 let message = log_line(&text.as_bytes());
