@@ -388,20 +388,27 @@ mod tests {
 
     #[test]
     fn a_bad_player_name_is_one_problem() {
-        let err = GameConfig::parse("g.toml", "players = [\"Alice\", \"\"]\n").unwrap_err().to_string();
-        assert_eq!(err, "g.toml:1:21: a player name must not be empty");
-        let err = GameConfig::parse("g.toml", "players = [\"Alice\", 3]\n").unwrap_err().to_string();
-        assert_eq!(err, "g.toml:1:21: `players` must hold names (strings), found an integer");
-        let err = GameConfig::parse("g.toml", "players = [\"Alice\", \"Alice\"]\n").unwrap_err().to_string();
-        assert_eq!(err, "g.toml:1:21: the player name \"Alice\" is given twice");
+        assert_eq!(problems("players = [\"Alice\", \"\"]\n"), ["g.toml:1:21: a player name must not be empty"]);
+        assert_eq!(
+            problems("players = [\"Alice\", 3]\n"),
+            ["g.toml:1:21: `players` must hold names (strings), found an integer"]
+        );
+        assert_eq!(
+            problems("players = [\"Alice\", \"Alice\"]\n"),
+            ["g.toml:1:21: the player name \"Alice\" is given twice"]
+        );
+    }
+
+    /// The problems of a config text, one line each.
+    fn problems(text: &str) -> Vec<String> {
+        let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
+        err.lines().map(str::to_string).collect()
     }
 
     #[test]
     fn a_draw_and_a_tile_limit_must_make_a_game() {
-        let err = GameConfig::parse("g.toml", "draw = []\ntile_limit = 100000000000\n").unwrap_err().to_string();
-        let lines: Vec<&str> = err.lines().collect();
         assert_eq!(
-            lines,
+            problems("draw = []\ntile_limit = 100000000000\n"),
             [
                 "g.toml:1:8: `draw` must name at least one tile (without it, tiles are drawn at random)",
                 "g.toml:2:14: `tile_limit` is too large: at most 4294967295",
@@ -412,10 +419,8 @@ mod tests {
     #[test]
     fn a_list_of_too_many_players_still_has_its_names_checked() {
         let text = "players = [\"A\", \"A\", \"B\", \"C\", \"D\", \"E\", \"\"]\n";
-        let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
-        let lines: Vec<&str> = err.lines().collect();
         assert_eq!(
-            lines,
+            problems(text),
             [
                 "g.toml:1:11: a game needs 2 to 6 players, not 7",
                 "g.toml:1:17: the player name \"A\" is given twice",
@@ -427,10 +432,8 @@ mod tests {
     #[test]
     fn all_problems_at_once() {
         let text = "players = [\"Ann\"]\nseed = \"x\"\ncolour = 1\n[[expansions]]\nedition = 3\n";
-        let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
-        let lines: Vec<&str> = err.lines().collect();
         assert_eq!(
-            lines,
+            problems(text),
             [
                 "g.toml:1:11: a game needs 2 to 6 players, not 1",
                 "g.toml:2:8: `seed` must be an integer, found a string",
