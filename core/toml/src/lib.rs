@@ -117,6 +117,9 @@ impl<'s> Doc<'s> {
             line_starts,
             last_located: std::cell::Cell::new((0, 1)),
         };
+        // A syntax error throws the parser off for the rest of its line: what else it finds
+        // there (an `=` in an array, a string not quoted) is that error again.
+        let mut broken_lines = Vec::new();
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
@@ -124,10 +127,22 @@ impl<'s> Doc<'s> {
                 // The parser keeps the first and every key stays in its own table: what follows
                 // is read as written, so its own problems are still reported.
                 doc.record(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
-            } else {
-                doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
-                doc.record(span, format!("TOML syntax: {}", e.message().trim_end()));
+                continue;
             }
+            doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
+            let (line, column) = doc.line_col(span.start);
+            if broken_lines.contains(&line) {
+                continue;
+            }
+            broken_lines.push(line);
+            let mut message = format!("TOML syntax: {}", e.message().trim_end());
+            // At a line's start, the line above most likely left its array open.
+            let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+            let indent_only = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
+            if message.contains("missing comma between array elements") && (column == 1 || indent_only) {
+                message.push_str(", or a `]` to close the array above");
+            }
+            doc.record(span, message);
         }
         doc
     }
@@ -489,6 +504,19 @@ mod tests {
         for offset in offsets {
             assert_eq!(doc.line_col(offset), fresh(offset), "offset {offset}");
         }
+    }
+
+    #[test]
+    fn a_syntax_error_is_told_once_for_its_line() {
+        // An array left open: the parser then stumbles over `seed = 3` three more times.
+        let report = Doc::parse("t.toml", "players = [\"a\", \"b\"\nseed = 3\n").finish().unwrap_err();
+        assert_eq!(
+            report.to_string(),
+            "t.toml:2:1: TOML syntax: missing comma between array elements, expected `,`, or a `]` to close the array above"
+        );
+        // Inside a line, a missing comma is only that.
+        let report = Doc::parse("t.toml", "players = [\"a\" \"b\"]\n").finish().unwrap_err();
+        assert_eq!(report.to_string(), "t.toml:1:16: TOML syntax: missing comma between array elements, expected `,`");
     }
 
     #[test]
