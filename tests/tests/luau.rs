@@ -389,7 +389,9 @@ fn storage_holds_64_kib_in_all() {
     let mut game = sandbox_game("storage-fill");
     let before = game.state().hash();
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
-    assert!(err.to_string().contains("SetStorage { key: \"k14\""), "{err}");
+    let line = line_of(&repo().join("tests/mods/lua-sandbox/init.luau"), "for i = 1, 14");
+    let refused = format!("lua-sandbox/init.luau:{line}: invalid command: store `k14`");
+    assert!(err.to_string().contains(&refused), "the line that stored it: {err}");
     assert!(err.to_string().contains("an expansion's storage holds at most 64 KiB"), "{err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
 }
@@ -611,7 +613,7 @@ fn a_command_the_core_refuses_names_the_line_that_gave_it() {
                   \x20   out:give_tokens(2, \"coin\", 2)\n\
                   end)\n";
     let mut game = mod_game("mint", "[[tokens]]\nid = \"coin\"\nsupply = 2\n", script, "\"U\", \"U\"", 2);
-    placing_fails(&mut game, "not enough tokens: the supply holds 1");
+    placing_fails(&mut game, "invalid command: give 2 mint:coin to player 2: not enough tokens: the supply holds 1");
     assert_eq!(hook_error_place(&mut game).as_deref(), Some("mint/init.luau:5"), "the line of the second command");
 }
 

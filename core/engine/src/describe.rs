@@ -2,6 +2,7 @@
 //! feature, which ports on the board.
 
 use crate::action::{Action, Target};
+use crate::expansion::Command;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation};
 use crate::tileset::{SegmentKind, SideLetters};
@@ -107,6 +108,32 @@ impl Game {
                 Some(f) => format!("the {} of player {}", rules.figure(f.kind).id, f.owner + 1),
                 None => format!("figure {figure}"),
             },
+        }
+    }
+
+    /// A command in words, for the error that refuses it. Players are numbered from 1, as in
+    /// scripts and in [`Game::target_name`].
+    pub(crate) fn command_text(&self, c: &Command) -> String {
+        let figure = |figure| self.target_name(Target::Figure { figure });
+        let place = |t: &Target| if *t == Target::None { "nothing".to_string() } else { self.target_name(*t) };
+        match c {
+            Command::AddPoints { player, points, category } => {
+                format!("add {points} {category} points for player {}", player + 1)
+            }
+            Command::GiveTokens { player, token, count } => format!("give {count} {token} to player {}", player + 1),
+            Command::PlaceFigure { player, kind, at } => {
+                format!("place a {kind} of player {} on {}", player + 1, place(at))
+            }
+            Command::MoveFigure { figure: f, to } => format!("move {} to {}", figure(*f), place(to)),
+            Command::SetAside { figure: f } => format!("set {} aside", figure(*f)),
+            Command::ReturnFigure { figure: f } => format!("return {}", figure(*f)),
+            Command::SetFigureFace { figure: f, face } => format!("turn {} to face {face}", figure(*f)),
+            Command::ExtraTurnPart => "another part of this turn".to_string(),
+            Command::ExtraTurn { player } => format!("an extra turn for player {}", player + 1),
+            Command::SetStorage { key, .. } => format!("store `{key}`"),
+            Command::SetScore { player, points } => format!("set the points of player {} to {points}", player + 1),
+            Command::Ask { player, kind, .. } => format!("ask player {} `{kind}`", player + 1),
+            Command::Log { .. } => "a log line".to_string(),
         }
     }
 

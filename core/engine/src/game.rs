@@ -890,11 +890,8 @@ impl Game {
                         Command::SetStorage { .. } | Command::Log { .. } => {
                             self.apply_command(e, HookKind::ModifyScore, c)?
                         }
-                        Command::SetScore { player, .. } => {
-                            let why = format!(
-                                "no player {player}: this scoring has players 0 to {}",
-                                scoring.points.len() - 1
-                            );
+                        Command::SetScore { .. } => {
+                            let why = format!("no such player: this scoring has {}", scoring.points.len());
                             return Err(self.command_error(e, HookKind::ModifyScore, &c, &why));
                         }
                         other => {
@@ -1092,13 +1089,13 @@ impl Game {
     fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {
         let id = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
         // A command may carry a long string: its start names it well enough.
-        let mut shown = format!("{c:?}");
+        let mut shown = self.command_text(c);
         if shown.len() > 160 {
             let cut = (0..=157).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
             shown.truncate(cut);
             shown.push('…');
         }
-        let mut error = HookError::new(id, hook, format!("invalid command {shown}: {why}"));
+        let mut error = HookError::new(id, hook, format!("invalid command: {shown}: {why}"));
         error.location = self.given_at.as_deref().map(str::to_string);
         error
     }
@@ -1110,7 +1107,7 @@ impl Game {
         match &c {
             Command::AddPoints { player, points, category } => {
                 if *player >= players {
-                    return bad(self, &c, format!("no player {player}"));
+                    return bad(self, &c, format!("no such player: the game has {players}"));
                 }
                 let Some(cat) = self.rules.category(category) else {
                     return bad(
@@ -1129,7 +1126,7 @@ impl Game {
             }
             Command::GiveTokens { player, token, count } => {
                 if *player >= players {
-                    return bad(self, &c, format!("no player {player}"));
+                    return bad(self, &c, format!("no such player: the game has {players}"));
                 }
                 let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
                 let Some(t) = self.rules.token_named_by(own, token) else {
@@ -1143,7 +1140,7 @@ impl Game {
                     return bad(self, &c, format!("not enough tokens: the supply holds {supply}"));
                 }
                 if held + count < 0 {
-                    return bad(self, &c, format!("not enough tokens: player {player} holds {held}"));
+                    return bad(self, &c, format!("not enough tokens: the player holds {held}"));
                 }
                 let held = &mut st.tokens[*player as usize * st.token_kinds as usize + t as usize];
                 *held += count;
@@ -1152,7 +1149,7 @@ impl Game {
             }
             Command::PlaceFigure { player, kind, at } => {
                 if *player >= players {
-                    return bad(self, &c, format!("no player {player}"));
+                    return bad(self, &c, format!("no such player: the game has {players}"));
                 }
                 let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
                 let Some(k) = self.rules.figure_named_by(own, kind) else {
@@ -1226,7 +1223,7 @@ impl Game {
             }
             Command::ExtraTurn { player } => {
                 if *player >= players {
-                    return bad(self, &c, format!("no player {player}"));
+                    return bad(self, &c, format!("no such player: the game has {players}"));
                 }
                 self.state.turn.extra_turn = Some(*player);
                 Ok(())
