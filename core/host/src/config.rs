@@ -196,6 +196,12 @@ impl GameConfig {
         }
         if let Some(list) = t.array(doc, "expansions") {
             for v in list.value.iter() {
+                // `expansions = ["river"]` is the likely slip: say how an entry is written.
+                if let Some(id) = v.get_ref().as_str() {
+                    let how = format!("an [[expansions]] entry is a table: write `{{ id = \"{id}\" }}`, not a string");
+                    doc.error(v.span(), how);
+                    continue;
+                }
                 if let Some(choice) = read_choice(doc, v, "an [[expansions]] entry", true) {
                     cfg.expansions.push(choice);
                 }
@@ -403,6 +409,14 @@ mod tests {
     fn problems(text: &str) -> Vec<String> {
         let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
         err.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn an_expansion_named_by_a_string_is_shown_how_to_write_it() {
+        assert_eq!(
+            problems("expansions = [\"river\"]\n"),
+            ["g.toml:1:15: an [[expansions]] entry is a table: write `{ id = \"river\" }`, not a string"]
+        );
     }
 
     #[test]

@@ -136,11 +136,14 @@ impl<'s> Doc<'s> {
             }
             broken_lines.push(line);
             let mut message = format!("TOML syntax: {}", e.message().trim_end());
-            // At a line's start, the line above most likely left its array open.
             let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
             let indent_only = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
-            if message.contains("missing comma between array elements") && (column == 1 || indent_only) {
+            // At a line's start, the line above most likely left its array or table open.
+            let above = if column == 1 || indent_only { " above" } else { "" };
+            if message.contains("missing comma between array elements") && !above.is_empty() {
                 message.push_str(", or a `]` to close the array above");
+            } else if message.contains("invalid inline table element") {
+                message.push_str(&format!(", or a `}}` to close the inline table{above}"));
             }
             doc.record(span, message);
         }
@@ -517,6 +520,12 @@ mod tests {
         // Inside a line, a missing comma is only that.
         let report = Doc::parse("t.toml", "players = [\"a\" \"b\"]\n").finish().unwrap_err();
         assert_eq!(report.to_string(), "t.toml:1:16: TOML syntax: missing comma between array elements, expected `,`");
+        // So is an inline table left open.
+        let report = Doc::parse("t.toml", "e = [\n  { id = \"a\" \n]\n").finish().unwrap_err();
+        assert_eq!(
+            report.to_string(),
+            "t.toml:3:1: TOML syntax: invalid inline table element, expected `,`, or a `}` to close the inline table above"
+        );
     }
 
     #[test]
