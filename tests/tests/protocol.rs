@@ -83,7 +83,11 @@ fn a_whole_game_is_played_by_index_and_scored() {
     // Over is over, whoever asks: nobody's action is legal, and no seat is blamed.
     let pass = json!({"type": "pass"});
     err(&mut s, json!({"cmd": "act", "game": "g1", "action": pass, "player": 0}), "illegal-action", Some("action"));
-    err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "illegal-action", Some("index"));
+    let by_index =
+        err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "illegal-action", Some("index"));
+    assert_eq!(by_index["error"]["message"], json!("the game is over"), "{by_index}");
+    // A field given as null is not given, even one the command does not take.
+    ok(&mut s, json!({"cmd": "version", "game": null}));
     let total: i64 = state["players"][0]["breakdown"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
     assert_eq!(json!(total), state["players"][0]["score"], "the breakdown adds up to the score");
     let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}));

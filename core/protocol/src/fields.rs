@@ -122,7 +122,9 @@ pub fn names_of<T: schemars::JsonSchema>() -> Vec<String> {
 /// ignored, and `palyer` would silently skip the turn check that `player` asks for.
 pub fn only_known(request: &Value, known: &[String], what: &str) -> Result<(), ProtocolError> {
     let Some(object) = request.as_object() else { return Ok(()) };
-    let unknown: Vec<&String> = object.keys().filter(|k| !known.contains(k)).collect();
+    // A field given as `null` is not given, known or not.
+    let unknown: Vec<&String> =
+        object.iter().filter(|(k, v)| !v.is_null() && !known.contains(k)).map(|(k, _)| k).collect();
     let Some(first) = unknown.first() else { return Ok(()) };
     let names: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
     let s = if unknown.len() == 1 { "" } else { "s" };

@@ -75,6 +75,9 @@ impl Table {
 
     /// The legal action at `index`.
     pub fn action_at(&self, index: usize) -> Result<Action> {
+        if self.game.is_over() {
+            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("index")));
+        }
         let legal = self.game.legal_actions();
         legal.get(index).copied().ok_or_else(|| {
             let message = format!("no legal action {index} (there are {})", legal.len());
