@@ -659,6 +659,28 @@ fn a_bad_argument_is_counted_as_the_script_wrote_it() {
 }
 
 #[test]
+fn a_misspelt_method_names_the_ones_meant() {
+    for (call, needle) in [
+        ("view:token(1, \"x\")", "view has no method 'token'; did you mean token_supply or tokens?"),
+        ("out:give(1, \"x\", 1)", "out has no method 'give'; did you mean give_tokens?"),
+        ("out:zzz()", "out has no method 'zzz'; it has add_points, ask, extra_turn,"),
+    ] {
+        let script = format!(
+            "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"
+        );
+        let mut game = mod_game("misspelt", "", &script, "\"U\", \"U\"", 2);
+        placing_fails(&mut game, needle);
+        assert_eq!(hook_error_place(&mut game).as_deref(), Some("misspelt/init.luau:2"), "{call}");
+    }
+    // Nor can a script change how they answer: their metatables are frozen too.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then getmetatable(view).__index = function() return 1 end end\n\
+                  end)\n";
+    let mut game = mod_game("meta", "", script, "\"U\", \"U\"", 2);
+    placing_fails(&mut game, "readonly");
+}
+
+#[test]
 fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
     for (call, needle) in [
         ("out:add_points(\"1\", 2)", "the player: expected an integer, got string"),

@@ -28,7 +28,7 @@ pub fn lua_api_markdown() -> String {
     for (scope, title, prefix) in [
         (
             Scope::Meeple,
-            "## `meeple`\n\nAlso: `meeple.id` (the expansion's id), `meeple.edition`, `meeple.options` (option values chosen in the game config). Reading a name that `meeple` or `meeple.options` lacks is an error that names it.\n",
+            "## `meeple`\n\nAlso: `meeple.id` (the expansion's id), `meeple.edition`, `meeple.options` (option values chosen in the game config). Reading a name that `meeple` or `meeple.options` lacks is an error that names it, and so is calling a method that `view` or `out` lacks; none of them can be written to.\n",
             "meeple.",
         ),
         (

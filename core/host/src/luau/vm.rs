@@ -393,6 +393,28 @@ local function set_names(t) names = t end
 -- The view and the command sink: tables of the API functions, which take them as `self`.
 for name, f in raw_view do view[name] = f end
 for name, f in raw_out do out[name] = f end
+-- A misspelt method names the table and the methods it may have meant, rather than Luau's
+-- "attempt to call missing method"; methods that exist never reach `__index`.
+local function strict_methods(t, what)
+    local methods = {}
+    for k in t do table.insert(methods, k) end
+    table.sort(methods)
+    -- Frozen, as the table is: a VM serves many games, and a changed metatable would be state
+    -- kept between them.
+    setmetatable(t, table.freeze({
+        __index = function(_, key)
+            local k, near = tostring(key), {}
+            for _, m in methods do
+                if string.find(m, k, 1, true) or string.find(k, m, 1, true) then table.insert(near, m) end
+            end
+            local hint = if #near > 0 then `did you mean {table.concat(near, " or ")}?`
+                else `it has {table.concat(methods, ", ")}`
+            error(`{what} has no method '{k}'; {hint}`, 2)
+        end,
+    }))
+end
+strict_methods(view, "view")
+strict_methods(out, "out")
 table.freeze(view)
 table.freeze(out)
 
