@@ -299,6 +299,21 @@ fn a_missing_library_shows_with_the_manifests_own_problems() {
 }
 
 #[test]
+fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
+    let dir = template_copy("option-type", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("type = \"int\"", "type = \"integer\""),
+        _ => text,
+    });
+    let file = dir.join("expansion.toml");
+    let line = line_of(&file, "type = \"integer\"");
+    assert_eq!(
+        problems(&dir),
+        [format!("expansion.toml:{line}: option type `integer`: expected bool, int or enum; did you mean `int`?")],
+        "its `min` and `max` are not also unknown"
+    );
+}
+
+#[test]
 fn names_are_given_once_and_an_impossible_option_is_one_problem() {
     let dir = template_copy("names", "chapels", |name, text| match name {
         "expansion.toml" => text

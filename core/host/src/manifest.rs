@@ -722,7 +722,15 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
                 }
             }
             Some(k) => {
-                doc.error(k.span, format!("option type `{}`: expected bool, int or enum", k.value));
+                let meant = match k.value {
+                    "boolean" => "; did you mean `bool`?",
+                    "integer" | "number" | "i64" => "; did you mean `int`?",
+                    "string" | "choice" | "str" => "; did you mean `enum`?",
+                    _ => "",
+                };
+                doc.error(k.span, format!("option type `{}`: expected bool, int or enum{meant}", k.value));
+                // The keys of the type meant are not also unknown.
+                ot.allow(&["min", "max", "values"]);
                 None
             }
             None => None,
