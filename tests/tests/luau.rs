@@ -208,6 +208,9 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
         let err = load_mod(&root, &name).unwrap_err();
         assert!(err.contains(&format!("{name}/init.luau:1:")) && err.contains("readonly"), "{write}: {err}");
     }
+    let root = write_mod("handler", &[("init.luau", "meeple.on(\"setup\", 5)\n")]);
+    let err = load_mod(&root, "handler").unwrap_err();
+    assert!(err.contains("handler/init.luau:1: bad argument #2 to `meeple.on`"), "{err}");
     let root = write_mod("early", &[("init.luau", "local a = meeple.tile(\"base:A\")\n")]);
     let err = load_mod(&root, "early").unwrap_err();
     assert!(err.contains("early/init.luau:1: meeple.tile can only be called during a hook call"), "{err}");
@@ -686,6 +689,12 @@ fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
         ("out:add_points(\"1\", 2)", "the player: expected an integer, got string"),
         ("out:extra_turn(\"2\")", "the player: expected an integer, got string"),
         ("local s = view:score(\"1\")", "view:score: the player must be an integer, got string"),
+        // Nor are other numbers and texts converted from the other kind.
+        ("out:set_aside(\"1\")", "bad argument #1 to `out:set_aside`: expected an integer, got string"),
+        ("out:set_face(1, 1.5)", "bad argument #2 to `out:set_face`: expected an integer, got 1.5"),
+        ("out:set_face(1, 300)", "bad argument #2 to `out:set_face`: expected an integer from 0 to 255, got 300"),
+        ("out:log(42)", "bad argument #1 to `out:log`: expected a string, got number"),
+        ("local s = view:storage(1)", "bad argument #1 to `view:storage`: expected a string, got number"),
     ] {
         let script = format!(
             "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"

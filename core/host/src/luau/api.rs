@@ -308,7 +308,10 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     let m = lua.create_table()?;
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
         let f = match entry.name {
-            "on" => lua.create_function(on)?,
+            // Named in its bad arguments, as the methods are (`meeple.on("setup", 5)`).
+            "on" => lua.create_function(|lua, args: MultiValue| {
+                on(lua, mlua::FromLuaMulti::from_lua_args(args, 1, Some("meeple.on"), lua)?)
+            })?,
             "tile" => lua.create_function(|lua, key: String| {
                 // The tile kinds are the ruleset's, which a script meets first in a hook call.
                 if !super::vm::in_hook_call() {
@@ -368,7 +371,7 @@ const SORTED_PAIRS: &str = r#"return function(t)
     end
 end"#;
 
-fn on(lua: &Lua, (hook, handler, only): (String, mlua::Function, Option<Table>)) -> mlua::Result<()> {
+fn on(lua: &Lua, (Text(hook), handler, only): (Text, mlua::Function, Option<Table>)) -> mlua::Result<()> {
     let ctx = context(lua)?;
     if !ctx.loading() {
         return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
@@ -559,6 +562,63 @@ fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
     }
 }
 
+/// An integer argument: a number that is whole and in `T`'s range, never a string that reads
+/// as one (which Lua would convert without a word).
+struct Int<T>(T);
+
+/// A text argument: a string, never a number (which Lua would turn into one).
+struct Text(String);
+
+/// A text argument kept as Lua's bytes (a log line, a key), checked as [`Text`] is.
+struct Bytes(mlua::LuaString);
+
+/// The integer in an argument, or what is wrong with it, in the words of a bad argument's cause.
+fn whole(value: &LuaValue) -> Result<i64, String> {
+    match value {
+        LuaValue::Integer(n) => Ok(*n),
+        LuaValue::Number(f) if f.fract() == 0.0 && f.abs() < 2f64.powi(63) => Ok(*f as i64),
+        LuaValue::Number(f) => Err(format!("expected an integer, got {f}")),
+        other => Err(format!("expected an integer, got {}", other.type_name())),
+    }
+}
+
+/// The cause of a bad argument, shown after "bad argument #n to `f`: " as it is (a runtime
+/// error would add "runtime error: ").
+fn cause(message: String) -> mlua::Error {
+    mlua::Error::external(message)
+}
+
+macro_rules! int_argument {
+    ($($t:ty),*) => {$(
+        impl mlua::FromLua for Int<$t> {
+            fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+                let n = whole(&value).map_err(cause)?;
+                <$t>::try_from(n).map(Int).map_err(|_| {
+                    cause(format!("expected an integer from {} to {}, got {n}", <$t>::MIN, <$t>::MAX))
+                })
+            }
+        }
+    )*};
+}
+int_argument!(u8, u16, u32, i32, i64);
+
+impl mlua::FromLua for Text {
+    fn from_lua(value: LuaValue, lua: &Lua) -> mlua::Result<Self> {
+        Ok(Text(Bytes::from_lua(value, lua)?.0.to_str()?.to_string()))
+    }
+}
+
+impl mlua::FromLua for Bytes {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            LuaValue::String(s) => Ok(Bytes(s)),
+            // Luau has one number type; mlua names two.
+            LuaValue::Integer(_) | LuaValue::Number(_) => Err(cause("expected a string, got number".into())),
+            other => Err(cause(format!("expected a string, got {}", other.type_name()))),
+        }
+    }
+}
+
 /// A player as a script numbers them, from 1: a number, never a string that reads as one
 /// (which Lua would turn into a number without a word).
 struct PlayerNo(i64);
@@ -676,7 +736,7 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
             }
         } else {
             match name {
-                "segments" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
+                "segments" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         let n = v.rules().tile(t.tile).def.segments.len() as u16;
@@ -687,10 +747,10 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         )
                     })
                 })?,
-                "segment" => method(lua, "view", name, |lua, (_self, seg): (LuaValue, i64)| {
+                "segment" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?))
                 })?,
-                "goods" => method(lua, "view", name, |lua, (_self, seg): (LuaValue, i64)| {
+                "goods" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
                         let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
                         for s in v.feature_segments(seg_in(v, seg)?) {
@@ -703,19 +763,21 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                         lua.create_table_from(counts)
                     })
                 })?,
-                "tile_points" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
+                "tile_points" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| points_table(lua, &v.rules().tile(tile_index_in(v, index)?.tile).def))
                 })?,
-                "illustrations" => method(lua, "view", name, |lua, (_self, index): (LuaValue, i64)| {
+                "illustrations" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
                         let t = tile_index_in(v, index)?;
                         illustrations_table(lua, &v.rules().tile(t.tile).def, Some(t.first_segment))
                     })
                 })?,
-                "points" => method(lua, "view", name, |lua, (_self, p, cat): (LuaValue, PlayerNo, Option<String>)| {
-                    with_view(lua, |v, ctx| Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat)?) as i64))
+                "points" => method(lua, "view", name, |lua, (_self, p, cat): (LuaValue, PlayerNo, Option<Text>)| {
+                    with_view(lua, |v, ctx| {
+                        Ok(v.points(player_in(v, p)?, category_index(v, ctx, cat.map(|Text(c)| c))?) as i64)
+                    })
                 })?,
-                "storage" => method(lua, "view", name, |lua, (_self, key): (LuaValue, String)| {
+                "storage" => method(lua, "view", name, |lua, (_self, Text(key)): (LuaValue, Text)| {
                     with_view(lua, |v, _| v.storage(&key).map_or(Ok(LuaValue::Nil), |val| to_lua(lua, &val)))
                 })?,
                 "pending" => method(lua, "view", name, |lua, _self: LuaValue| {
@@ -743,24 +805,28 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<String>)| {
+                |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<Text>)| {
                     let points = points_in(&points, "out:add_points")?;
                     with_out(lua, |out, v, ctx| {
-                        let category = v.rules().categories()[category_index(v, ctx, cat)? as usize].clone();
+                        let category =
+                            v.rules().categories()[category_index(v, ctx, cat.map(|Text(c)| c))? as usize].clone();
                         give(lua, out, ctx, Command::AddPoints { player: player_in(v, p)?, points, category })
                     })
                 },
             )?,
-            "give_tokens" => {
-                method(lua, "out", name, |lua, (_self, p, token, count): (LuaValue, PlayerNo, String, i32)| {
+            "give_tokens" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, p, Text(token), Int(count)): (LuaValue, PlayerNo, Text, Int<i32>)| {
                     with_out(lua, |out, v, ctx| {
                         let token = v.rules().tokens()[token_index(v, ctx, &token)? as usize].id.clone();
                         give(lua, out, ctx, Command::GiveTokens { player: player_in(v, p)?, token, count })
                     })
-                })?
-            }
+                },
+            )?,
             "place_figure" => {
-                method(lua, "out", name, |lua, (_self, p, kind, target): (LuaValue, PlayerNo, String, Table)| {
+                method(lua, "out", name, |lua, (_self, p, Text(kind), target): (LuaValue, PlayerNo, Text, Table)| {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         give(
@@ -777,21 +843,23 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     give(lua, out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
                 })
             })?,
-            "set_aside" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
+            "set_aside" => method(lua, "out", name, |lua, (_self, Int(figure)): (LuaValue, Int<u16>)| {
                 push(lua, Command::SetAside { figure })
             })?,
-            "return_figure" => method(lua, "out", name, |lua, (_self, figure): (LuaValue, u16)| {
+            "return_figure" => method(lua, "out", name, |lua, (_self, Int(figure)): (LuaValue, Int<u16>)| {
                 push(lua, Command::ReturnFigure { figure })
             })?,
-            "set_face" => method(lua, "out", name, |lua, (_self, figure, face): (LuaValue, u16, u8)| {
-                push(lua, Command::SetFigureFace { figure, face })
-            })?,
+            "set_face" => {
+                method(lua, "out", name, |lua, (_self, Int(figure), Int(face)): (LuaValue, Int<u16>, Int<u8>)| {
+                    push(lua, Command::SetFigureFace { figure, face })
+                })?
+            }
             "extra_turn_part" => method(lua, "out", name, |lua, _self: LuaValue| push(lua, Command::ExtraTurnPart))?,
             "extra_turn" => method(lua, "out", name, |lua, (_self, p): (LuaValue, PlayerNo)| {
                 with_out(lua, |out, v, ctx| give(lua, out, ctx, Command::ExtraTurn { player: player_in(v, p)? }))
             })?,
             "set_storage" => {
-                method(lua, "out", name, |lua, (_self, key, value): (LuaValue, mlua::LuaString, LuaValue)| {
+                method(lua, "out", name, |lua, (_self, Bytes(key), value): (LuaValue, Bytes, LuaValue)| {
                     // Refused here as the core would refuse it, before it is copied on; a value is
                     // measured while it is copied (a table may hold the same table twice, and so
                     // stand for far more than the VM holds).
@@ -817,40 +885,31 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     give(lua, out, ctx, Command::SetScore { player: player_in(v, p)?, points })
                 })
             })?,
-            "ask" => {
-                method(
-                    lua,
-                    "out",
-                    name,
-                    |lua,
-                     (_self, p, kind, options, data): (
-                        LuaValue,
-                        PlayerNo,
-                        mlua::LuaString,
-                        Table,
-                        Option<LuaValue>,
-                    )| {
-                        let kind = short_text(&kind, "out:ask: the kind")?;
-                        let options = option_texts(&options)?;
-                        let too_big = || rt("out:ask: the data holds at most 64 KiB");
-                        let data = match data {
-                            Some(d) => copy_value(&d, meeple_core::game::MAX_STORAGE, too_big)?,
-                            None => Value::Null,
-                        };
-                        charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
-                        with_out(lua, |out, v, ctx| {
-                            give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
-                        })
-                    },
-                )?
-            }
-            "log" => method(lua, "out", name, |lua, (_self, text): (LuaValue, mlua::LuaString)| {
+            "ask" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, p, Bytes(kind), options, data): (LuaValue, PlayerNo, Bytes, Table, Option<LuaValue>)| {
+                    let kind = short_text(&kind, "out:ask: the kind")?;
+                    let options = option_texts(&options)?;
+                    let too_big = || rt("out:ask: the data holds at most 64 KiB");
+                    let data = match data {
+                        Some(d) => copy_value(&d, meeple_core::game::MAX_STORAGE, too_big)?,
+                        None => Value::Null,
+                    };
+                    charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
+                    with_out(lua, |out, v, ctx| {
+                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
+                    })
+                },
+            )?,
+            "log" => method(lua, "out", name, |lua, (_self, Bytes(text)): (LuaValue, Bytes)| {
                 // Only the start of a long message is copied out of the VM.
                 let message = log_line(&text.as_bytes());
                 charge(lua, message.len())?;
                 push(lua, Command::Log { message })
             })?,
-            "forbid" => method(lua, "out", name, |lua, (_self, i): (LuaValue, i64)| {
+            "forbid" => method(lua, "out", name, |lua, (_self, Int(i)): (LuaValue, Int<i64>)| {
                 with_out(lua, |_, _, ctx| {
                     if ctx.hook() != Some(HookKind::CanPlaceTile) {
                         return Err(rt("out:forbid is only available in can_place_tile"));
@@ -867,7 +926,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, code, target, label): (LuaValue, u32, Table, mlua::LuaString)| {
+                |lua, (_self, Int(code), target, Bytes(label)): (LuaValue, Int<u32>, Table, Bytes)| {
                     with_out(lua, |_, v, ctx| {
                         if ctx.hook() != Some(HookKind::FigureActions) {
                             return Err(rt("out:offer is only available in figure_actions"));
