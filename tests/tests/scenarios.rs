@@ -66,6 +66,11 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let step = err.lines().nth(1).unwrap();
     assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0"), "{err}");
 
+    // A misspelt segment or token is told with the names there are.
+    let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on cty\"\n";
+    let err = failure_of("segment.toml", text);
+    assert!(err.contains("tile E has no segment `cty`; it has: city, field"), "{err}");
+
     // A rotation past r3 is a mistake in the file, not a turn the other way round.
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r6\"\n";
     let err = failure_of("rotation.toml", text);
@@ -80,5 +85,5 @@ fn a_broken_step_does_not_hide_the_game_tables_problems() {
     );
     assert!(err.contains("broken-step.toml:3:11: a game needs 2 to 6 players, not 1"), "{err}");
     assert!(err.contains("broken-step.toml:4:1: unknown key `colour`"), "{err}");
-    assert!(err.contains("bad scenario file: ") && err.contains("bogus"), "{err}");
+    assert!(err.contains("broken-step.toml:6:1: unknown field `bogus`, expected one of"), "{err}");
 }

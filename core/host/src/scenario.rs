@@ -162,7 +162,12 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     // The `[game]` table's problems are reported with the rest's, not one run later.
     let sc: Scenario = toml::from_str(&text).map_err(|e| {
         let game = if problems.is_empty() { String::new() } else { format!("{problems}\n") };
-        format!("{game}bad scenario file: {e}")
+        // As `file:line:col: message`, the form of every other problem.
+        let offset = e.span().map_or(0, |span| span.start.min(text.len()));
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{game}{}:{line}:{column}: {}", path.display(), e.message().trim_end())
     })?;
     let loaded = crate::load::with_problems(problems, load(&config)).map_err(|r| r.to_string())?;
     let names = loaded.config.players.clone();
@@ -327,11 +332,11 @@ fn parse_figure(game: &Game, s: &str) -> Result<Action, String> {
     // The segment is looked up on the tile just placed.
     let tile = game.state().turn().placed.map(|i| game.state().board().tile(i).tile);
     let tile = tile.ok_or("no tile to place a figure on")?;
-    let segment = rules
-        .tile(tile)
-        .def
-        .segment(seg)
-        .ok_or_else(|| format!("tile {} has no segment `{seg}`", rules.tile(tile).def.id))?;
+    let segment = rules.tile(tile).def.segment(seg).ok_or_else(|| {
+        let def = &rules.tile(tile).def;
+        let known: Vec<&str> = def.segments.iter().map(|s| s.id.as_str()).collect();
+        format!("tile {} has no segment `{seg}`; it has: {}", def.id, known.join(", "))
+    })?;
     Ok(Action::PlaceFigure { figure, segment: segment as u8, with })
 }
 
@@ -383,7 +388,11 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
                 .or_else(|| {
                     rules.tokens().iter().position(|t| t.id.rsplit(':').next() == Some(tok.as_str())).map(|i| i as u16)
                 })
-                .ok_or_else(|| format!("no token `{tok}`"))?;
+                .ok_or_else(|| {
+                    let known: Vec<&str> = rules.tokens().iter().map(|t| t.id.as_str()).collect();
+                    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                    format!("no token `{tok}`; the tokens are: {known}")
+                })?;
             let got: Vec<i32> = players.clone().map(|p| st.tokens(p, t)).collect();
             if &got != want {
                 wrong.push(format!("{tok} tokens: expected {want:?}, got {got:?}"));
