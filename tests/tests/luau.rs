@@ -661,6 +661,16 @@ fn a_bad_argument_is_counted_as_the_script_wrote_it() {
     assert!(err.to_string().contains("counted/init.luau:2: bad argument #2 to `out:give_tokens`"), "{err}");
 }
 
+/// Line 2 of a throwaway mod's script makes `call` when a player places a tile: placing the
+/// first tile fails with `needle` in its error, located at that line.
+fn call_fails_at_its_line(name: &str, call: &str, needle: &str) {
+    let script =
+        format!("meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n");
+    let mut game = mod_game(name, "", &script, "\"U\", \"U\"", 2);
+    placing_fails(&mut game, needle);
+    assert_eq!(hook_error_place(&mut game).as_deref(), Some(format!("{name}/init.luau:2").as_str()), "{call}");
+}
+
 #[test]
 fn a_misspelt_method_names_the_ones_meant() {
     for (call, needle) in [
@@ -668,12 +678,7 @@ fn a_misspelt_method_names_the_ones_meant() {
         ("out:give(1, \"x\", 1)", "out has no method 'give'; did you mean give_tokens?"),
         ("out:zzz()", "out has no method 'zzz'; it has add_points, ask, extra_turn,"),
     ] {
-        let script = format!(
-            "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"
-        );
-        let mut game = mod_game("misspelt", "", &script, "\"U\", \"U\"", 2);
-        placing_fails(&mut game, needle);
-        assert_eq!(hook_error_place(&mut game).as_deref(), Some("misspelt/init.luau:2"), "{call}");
+        call_fails_at_its_line("misspelt", call, needle);
     }
     // Nor can a script change how they answer: their metatables are frozen too.
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
@@ -696,11 +701,6 @@ fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
         ("out:log(42)", "bad argument #1 to `out:log`: expected a string, got number"),
         ("local s = view:storage(1)", "bad argument #1 to `view:storage`: expected a string, got number"),
     ] {
-        let script = format!(
-            "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"
-        );
-        let mut game = mod_game("stringly", "", &script, "\"U\", \"U\"", 2);
-        placing_fails(&mut game, needle);
-        assert_eq!(hook_error_place(&mut game).as_deref(), Some("stringly/init.luau:2"), "{call}");
+        call_fails_at_its_line("stringly", call, needle);
     }
 }
