@@ -1086,8 +1086,13 @@ impl Game {
         applied
     }
 
+    /// The id of expansion `e`, or `core` for the core's own commands.
+    fn expansion_id(&self, e: u16) -> &str {
+        self.rules.expansions().get(e as usize).map_or("core", |x| x.id())
+    }
+
     fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {
-        let id = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+        let id = self.expansion_id(e);
         // A command may carry a long string: its start names it well enough.
         let mut shown = self.command_text(c);
         if shown.len() > 160 {
@@ -1128,7 +1133,7 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no such player: the game has {players}"));
                 }
-                let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+                let own = self.expansion_id(e);
                 let Some(t) = self.rules.token_named_by(own, token) else {
                     let known: Vec<&str> = self.rules.tokens().iter().map(|t| t.id.as_str()).collect();
                     return bad(self, &c, format!("unknown token kind; known: {}", known.join(", ")));
@@ -1151,7 +1156,7 @@ impl Game {
                 if *player >= players {
                     return bad(self, &c, format!("no such player: the game has {players}"));
                 }
-                let own = self.rules.expansions().get(e as usize).map_or("core", |x| x.id());
+                let own = self.expansion_id(e);
                 let Some(k) = self.rules.figure_named_by(own, kind) else {
                     let known: Vec<&str> = self.rules.figures().iter().map(|f| f.id.as_str()).collect();
                     return bad(self, &c, format!("unknown figure kind; known: {}", known.join(", ")));

@@ -703,18 +703,17 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
                 }
             }
             Some(k) if k.value == "enum" => {
-                let empty = ot.get("values").filter(|v| v.get_ref().as_array().is_some_and(|a| a.is_empty()));
-                let empty = empty.map(|v| v.span());
+                let given = ot.get("values");
                 let values = ot.str_list(doc, "values").unwrap_or_default();
                 let values = distinct_names(doc, &values, "`values`");
                 if values.is_empty() {
-                    // A list of wrong values was reported value by value.
-                    match (empty, ot.get("values")) {
-                        (Some(span), _) => doc.error(span, "`values` is empty: an enum needs at least one value"),
-                        (None, Some(_)) => {}
-                        (None, None) => {
-                            doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value))
+                    match given {
+                        Some(v) if v.get_ref().as_array().is_some_and(|a| a.is_empty()) => {
+                            doc.error(v.span(), "`values` is empty: an enum needs at least one value")
                         }
+                        // A list of wrong values was reported value by value.
+                        Some(_) => {}
+                        None => doc.error(ot.span(), format!("[options.{}] of type enum needs `values`", name.value)),
                     }
                     None
                 } else {

@@ -163,10 +163,7 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     let sc: Scenario = toml::from_str(&text).map_err(|e| {
         let game = if problems.is_empty() { String::new() } else { format!("{problems}\n") };
         // As `file:line:col: message`, the form of every other problem.
-        let offset = e.span().map_or(0, |span| span.start.min(text.len()));
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let (line, column) = meeple_toml::Doc::parse("", &text).line_col(e.span().map_or(0, |span| span.start));
         format!("{game}{}:{line}:{column}: {}", path.display(), e.message().trim_end())
     })?;
     let loaded = crate::load::with_problems(problems, load(&config)).map_err(|r| r.to_string())?;

@@ -102,6 +102,20 @@ pub struct Doc<'s> {
     last_located: std::cell::Cell<(usize, usize)>,
 }
 
+/// A syntax error as told: the parser's words, and what was most likely left open when the
+/// error stands at a line's start (the line above did not close its array or table).
+fn syntax_message(parser: &str, at_line_start: bool) -> String {
+    let above = if at_line_start { " above" } else { "" };
+    let hint = if parser.contains("missing comma between array elements") && at_line_start {
+        ", or a `]` to close the array above".to_string()
+    } else if parser.contains("invalid inline table element") {
+        format!(", or a `}}` to close the inline table{above}")
+    } else {
+        String::new()
+    };
+    format!("TOML syntax: {parser}{hint}")
+}
+
 impl<'s> Doc<'s> {
     /// Parses `text`; syntax errors are recorded, and what could be recovered is kept.
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
@@ -130,22 +144,14 @@ impl<'s> Doc<'s> {
                 continue;
             }
             doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
-            let (line, column) = doc.line_col(span.start);
+            let line = doc.line_col(span.start).0;
             if broken_lines.contains(&line) {
                 continue;
             }
             broken_lines.push(line);
-            let mut message = format!("TOML syntax: {}", e.message().trim_end());
             let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-            let indent_only = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
-            // At a line's start, the line above most likely left its array or table open.
-            let above = if column == 1 || indent_only { " above" } else { "" };
-            if message.contains("missing comma between array elements") && !above.is_empty() {
-                message.push_str(", or a `]` to close the array above");
-            } else if message.contains("invalid inline table element") {
-                message.push_str(&format!(", or a `}}` to close the inline table{above}"));
-            }
-            doc.record(span, message);
+            let at_line_start = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
+            doc.record(span, syntax_message(e.message().trim_end(), at_line_start));
         }
         doc
     }

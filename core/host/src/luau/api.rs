@@ -552,14 +552,12 @@ pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
     })
 }
 
+/// The integer in `v`, or an error naming `what` (a field, or a position of the call).
 fn int_arg(v: &LuaValue, what: &str) -> mlua::Result<i64> {
-    match v {
-        LuaValue::Integer(n) => Ok(*n),
-        // Whole numbers that fit: `as` would clamp 1e300 to i64::MAX without a word.
-        LuaValue::Number(f) if f.fract() == 0.0 && f.abs() < 2f64.powi(63) => Ok(*f as i64),
-        LuaValue::Number(f) => Err(rt(format!("{what}: expected a whole number from -2^63 to 2^63, got {f}"))),
-        other => Err(rt(format!("{what}: expected an integer, got {}", other.type_name()))),
-    }
+    whole(v).map_err(|why| match v {
+        LuaValue::Number(f) => rt(format!("{what}: expected a whole number from -2^63 to 2^63, got {f}")),
+        _ => rt(format!("{what}: {why}")),
+    })
 }
 
 /// An integer argument: a number that is whole and in `T`'s range, never a string that reads
@@ -576,6 +574,7 @@ struct Bytes(mlua::LuaString);
 fn whole(value: &LuaValue) -> Result<i64, String> {
     match value {
         LuaValue::Integer(n) => Ok(*n),
+        // Whole numbers that fit: `as` would clamp 1e300 to i64::MAX without a word.
         LuaValue::Number(f) if f.fract() == 0.0 && f.abs() < 2f64.powi(63) => Ok(*f as i64),
         LuaValue::Number(f) => Err(format!("expected an integer, got {f}")),
         other => Err(format!("expected an integer, got {}", other.type_name())),

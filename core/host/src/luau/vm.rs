@@ -139,11 +139,7 @@ pub(crate) fn with_view<R>(_lua: &Lua, f: impl FnOnce(&View<'_>, &Ctx) -> mlua::
 
 /// Whether a hook call with a view is running on this thread.
 pub(crate) fn in_hook_call() -> bool {
-    let ctx = CALL.with(Cell::get);
-    // SAFETY: as in `current`: a non-null CALL points at the running call's context.
-    #[allow(unsafe_code)]
-    let has_view = !ctx.is_null() && !unsafe { &*ctx }.view.get().is_null();
-    has_view
+    current(|_, _| Ok(())).is_ok()
 }
 
 /// Runs `f` with the view and context of the hook call running on this thread.
