@@ -65,7 +65,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                     story.lines.push("pass".into());
                 }
                 let turn = game.state().turn().number;
-                story.flush(&format!("turn {turn:>3} · {}, stopped at the last", names[p as usize]));
+                story.flush(&format!("turn {turn:>3} · {}, whose last action stopped the game", names[p as usize]));
                 say!("the replay up to it: {}", path.display());
                 return Err(e.into());
             }

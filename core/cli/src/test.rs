@@ -34,6 +34,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
         }
     }
-    say!("{} scenarios, {} failed", files.len(), failed);
+    let noun = if files.len() == 1 { "scenario" } else { "scenarios" };
+    say!("{} {noun}, {} failed", files.len(), failed);
     if failed > 0 { Err(CliError::Reported) } else { Ok(()) }
 }

@@ -107,7 +107,7 @@ fn the_modding_guide_works_as_written() {
     // 5. Test it: the scenario passes on the copy.
     let test = blocks(section(&guide, "## 5.", "## 6."));
     let (ok, out) = shell(&dir, block(&test, "sh"));
-    assert!(ok && out.contains("1 scenarios, 0 failed"), "step 5: {out}");
+    assert!(ok && out.contains("1 scenario, 0 failed"), "step 5: {out}");
 
     // 6. The edit the guide suggests is one a modder can make where it says, and it takes: a
     // monastery scored unfinished no longer gets the bonus, so the scenario's numbers change.

@@ -50,3 +50,11 @@ fn a_full_stderr_does_not_turn_an_error_into_a_panic() {
     let out = meeple().args(["play", "/no/such/config.toml"]).stderr(full).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "the error's own exit code, not a panic's 101");
 }
+
+#[test]
+fn a_log_written_to_a_pipe_is_plain_text() {
+    let out = meeple().args(["-v", "simulate", "-n", "1"]).output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("INFO") && log.contains("ruleset built"), "{log}");
+    assert!(!log.contains('\x1b'), "no colour codes outside a terminal: {log:?}");
+}

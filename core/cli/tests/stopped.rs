@@ -56,7 +56,7 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
         stderr.contains("the game stopped: grumpy: figure_placed: grumpy/init.luau:2: no figures here"),
         "{stderr}"
     );
-    let last = stdout.lines().find(|l| l.contains(", stopped at the last: ")).expect(&stdout);
+    let last = stdout.lines().find(|l| l.contains(", whose last action stopped the game: ")).expect(&stdout);
     assert!(last.contains("put a "), "the turn ends with the figure refused: {last}");
     assert!(stdout.contains(&format!("the replay up to it: {}", replay.display())), "{stdout}");
 

@@ -56,6 +56,9 @@ pub fn lua_api_markdown() -> String {
     s += "point = … }` (a placed tile's index, and its named point by id or by number from 1) or `{ kind = \"figure\",\n";
     s += "figure = … }`; an offer without a target reads back as `{ kind = \"none\" }`, which scripts cannot give.\n";
     s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number, with its `id`).\n";
+    s += "A feature is named by one of its segments: the `feature` of an event or a scoring and a `Feature`'s `id` are\n";
+    s += "segment ids, so `view:segment(scoring.feature)` gives a segment of it (and its tile), and `view:feature`,\n";
+    s += "`view:figures_on` and the other functions that take a `seg` take them too.\n";
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
