@@ -704,3 +704,67 @@ fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
         call_fails_at_its_line("stringly", call, needle);
     }
 }
+
+#[test]
+fn each_refused_command_says_why_and_changes_nothing() {
+    // Each line is what a handler commands when the first tile (a U: a road between two fields)
+    // is placed; `road` targets that road. The API refuses some commands at the call, and the
+    // core checks the others after the hook returns: either way the placement fails, the error
+    // names the script's line and what was wrong, and the game is as it was.
+    let manifest = "[[tokens]]\nid = \"coin\"\nsupply = 2\n\
+                    [[figures]]\nid = \"wisp\"\nper_player = 1\nstands_on = [\"road\", \"field\"]\nfaces = [1, 2]\n";
+    let cases = [
+        ("out:add_points(3, 1)", "player 3 does not exist; players are 1 to 2"),
+        (
+            "out:add_points(1, 1, \"gold\")",
+            "unknown score category `gold`; known: roads, cities, monasteries, fields, refuse",
+        ),
+        (
+            "out:give_tokens(1, \"coin\", -1)",
+            "invalid command: give -1 refuse:coin to player 1: not enough tokens: the player holds 0",
+        ),
+        (
+            "out:give_tokens(1, \"coin\", 3)",
+            "invalid command: give 3 refuse:coin to player 1: not enough tokens: the supply holds 2",
+        ),
+        ("out:give_tokens(1, \"ruby\", 1)", "unknown token `ruby`; known: refuse:coin"),
+        ("out:place_figure(1, \"dragon\", road)", "unknown figure kind `dragon`; known: meeple, refuse:wisp"),
+        ("out:place_figure(1, \"wisp\", { kind = \"segment\", seg = 99999 })", "segment 99999 does not exist"),
+        (
+            "out:place_figure(1, \"wisp\", road) out:place_figure(1, \"wisp\", road)",
+            "invalid command: place a refuse:wisp of player 1 on the road at (1, 0): none left in the player's supply",
+        ),
+        (
+            "out:move_figure(0, road)",
+            "invalid command: move the meeple of player 1 to the road at (1, 0): the figure is in its supply; use place_figure",
+        ),
+        ("out:return_figure(9999)", "invalid command: return figure 9999: no such figure"),
+        ("out:set_aside(9999)", "invalid command: set figure 9999 aside: no such figure"),
+        (
+            "out:set_face(view:figures()[#view:figures()].id, 3)",
+            "invalid command: turn the refuse:wisp of player 2 to face 3: a refuse:wisp has no face 3; its faces are 1, 2",
+        ),
+        ("out:extra_turn(5)", "player 5 does not exist; players are 1 to 2"),
+        (
+            "out:ask(1, \"pick\", {})",
+            "invalid command: ask player 1 `pick`: a decision needs an existing player and at least one option",
+        ),
+    ];
+    for (command, why) in cases {
+        let script = format!(
+            "meeple.on(\"tile_placed\", function(view, event, out)\n\
+             \x20   if event.player == nil then return end -- the start tile\n\
+             \x20   local road\n\
+             \x20   for _, s in view:segments(event.index) do\n\
+             \x20       if s.kind == \"road\" then road = {{ kind = \"segment\", seg = s.seg }} end\n\
+             \x20   end\n\
+             \x20   {command}\n\
+             end)\n"
+        );
+        let mut game = mod_game("refuse", manifest, &script, "\"U\", \"U\"", 2);
+        let before = game.state().hash();
+        let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+        assert_eq!(err.to_string(), format!("refuse: tile_placed: refuse/init.luau:7: {why}"), "{command}");
+        assert_eq!(game.state().hash(), before, "{command}: the game is unchanged");
+    }
+}
