@@ -94,6 +94,26 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    /// The context of a VM that is loading `script`.
+    fn new(script: Arc<Script>) -> Ctx {
+        Ctx {
+            script,
+            view: Cell::new(std::ptr::null()),
+            out: Cell::new(std::ptr::null_mut()),
+            hook: Cell::new(None),
+            loading: Cell::new(true),
+            forbidden: RefCell::new(Vec::new()),
+            offers: RefCell::new(Vec::new()),
+            given: Cell::new(0),
+            candidates: Cell::new((std::ptr::null(), 0)),
+            calls: Cell::new(0),
+            figure_kind: LastName::default(),
+            token: LastName::default(),
+            registration: RefCell::new(Vec::new()),
+            requiring: RefCell::new(Vec::new()),
+        }
+    }
+
     pub fn hook(&self) -> Option<HookKind> {
         self.hook.get()
     }
@@ -470,7 +490,7 @@ pub(crate) struct Vm {
     /// What the script's `meeple.on` calls said can matter …
     interest: Interest,
     /// … and the figure kinds of their `on_board`, by name.
-    on_board: Vec<(HookKind, Vec<String>)>,
+    on_board: OnBoard,
     handlers: Vec<Option<Function>>,
     /// Per hook with a handler, the function Rust calls: the prelude's dispatch function for
     /// events, which takes its arguments from the mail, else the handler.
@@ -517,22 +537,7 @@ impl Vm {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(fail)?;
         // Level 2 inlines small local functions and lets builtins be called directly.
         lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2));
-        let ctx = Rc::new(Ctx {
-            script: script.clone(),
-            view: Cell::new(std::ptr::null()),
-            out: Cell::new(std::ptr::null_mut()),
-            hook: Cell::new(None),
-            loading: Cell::new(true),
-            forbidden: RefCell::new(Vec::new()),
-            offers: RefCell::new(Vec::new()),
-            given: Cell::new(0),
-            candidates: Cell::new((std::ptr::null(), 0)),
-            calls: Cell::new(0),
-            figure_kind: LastName::default(),
-            token: LastName::default(),
-            registration: RefCell::new(Vec::new()),
-            requiring: RefCell::new(Vec::new()),
-        });
+        let ctx = Rc::new(Ctx::new(script.clone()));
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
         install_interrupt(&lua).map_err(fail)?;
@@ -545,26 +550,8 @@ impl Vm {
         let host_globals = lua.globals();
         lua.sandbox(true).map_err(fail)?;
         let mail = Mailbox::new(&lua).map_err(fail)?;
-        let mut prelude = PRELUDE.to_string();
-        // Longest names first, so that no name is replaced inside a longer one.
-        let mut hooks = HookKind::ALL.to_vec();
-        hooks.sort_by_key(|h| std::cmp::Reverse(h.name().len()));
-        for hook in hooks {
-            prelude = prelude.replace(&format!("HOOK_{}", hook.name().to_uppercase()), &(hook as i64).to_string());
-        }
-        type Prelude = (Function, Table, Table, Function, Table, Table);
-        let (install, dispatch_table, candidates, set_names, view, out): Prelude = lua
-            .load(prelude)
-            .set_name("=meeple.prelude")
-            .set_mode(ChunkMode::Text)
-            .set_environment(host_globals)
-            .call((
-                mail.buffer.clone(),
-                lua.create_function(api::candidates).map_err(fail)?,
-                api::raw_view(&lua).map_err(fail)?,
-                api::raw_out(&lua).map_err(fail)?,
-            ))
-            .map_err(fail)?;
+        let (install, dispatch_table, candidates, set_names, view, out) =
+            load_prelude(&lua, host_globals, &mail).map_err(fail)?;
         // The hard limit: what one C function allocates at once (`buffer.create`,
         // `string.rep`) is refused there. The interrupt holds scripts to half of it. It is
         // lifted while the VM is set up below, whose calls are not protected.
@@ -585,33 +572,10 @@ impl Vm {
         }
         lua.set_memory_limit(0).map_err(fail)?;
 
-        let registered: Table = lua.named_registry_value(api::HANDLERS).map_err(fail)?;
-        let only: Table = lua.named_registry_value(api::ONLY).map_err(fail)?;
-        let (mut interest, mut on_board) = (Interest::ALL, Vec::new());
-        for hook in HookKind::ALL {
-            if let Some(t) = only.raw_get::<Option<Table>>(hook.name()).map_err(fail)? {
-                let only = api::read_only(hook, &t).map_err(fail)?;
-                interest.features.extend(only.kinds.map(|k| (hook, k)));
-                interest.when_stored.extend(only.stored.map(|k| (hook, k)));
-                on_board.extend(only.on_board.map(|k| (hook, k)));
-            }
-        }
-        let mut handlers = vec![None; HookKind::ALL.len()];
-        let by_number = lua.create_table().map_err(fail)?;
-        for hook in HookKind::ALL {
-            let h = registered.raw_get::<Option<Function>>(hook.name()).map_err(fail)?;
-            by_number.raw_set(hook as i64, h.clone()).map_err(fail)?;
-            handlers[hook as usize] = h;
-        }
-        install.call::<()>(by_number).map_err(fail)?;
+        let (interest, on_board) = read_interest(&lua).map_err(fail)?;
+        let handlers = install_handlers(&lua, &install).map_err(fail)?;
         let caller = Caller::new(&lua).map_err(fail)?;
-        let mut targets = vec![None; HookKind::ALL.len()];
-        for hook in HookKind::ALL {
-            let Some(handler) = &handlers[hook as usize] else { continue };
-            let dispatch = dispatch_table.raw_get::<Option<Function>>(hook as i64).map_err(fail)?;
-            let target = caller.keep(&lua, dispatch.as_ref().unwrap_or(handler)).map_err(fail)?;
-            targets[hook as usize] = Some(target);
-        }
+        let targets = call_targets(&lua, &caller, &handlers, &dispatch_table).map_err(fail)?;
         let (view_ref, out_ref) = (caller.keep(&lua, &view).map_err(fail)?, caller.keep(&lua, &out).map_err(fail)?);
         let candidates = caller.keep(&lua, &candidates).map_err(fail)?;
         // What the script keeps once loaded counts against what it may hold.
@@ -644,7 +608,7 @@ impl Vm {
 
     /// Which calls of its hooks can matter (the `only` arguments of `meeple.on`), and the
     /// figure kinds named by their `on_board`.
-    pub fn interest(&self) -> (Interest, Vec<(HookKind, Vec<String>)>) {
+    pub fn interest(&self) -> (Interest, OnBoard) {
         (self.interest.clone(), self.on_board.clone())
     }
 
@@ -794,6 +758,78 @@ impl Vm {
         self.call(hook, view, out, Args::None)?;
         Ok(std::mem::take(&mut *self.ctx().offers.borrow_mut()))
     }
+}
+
+/// The figure kinds, by name, that the `on_board` of a hook's `only` names.
+pub(crate) type OnBoard = Vec<(HookKind, Vec<String>)>;
+
+/// What the prelude gives back: the function that installs the handlers, the dispatch functions
+/// by hook number, the candidate list, the function that sets the names of tiles and figures,
+/// and the `view` and `out` tables.
+type Prelude = (Function, Table, Table, Function, Table, Table);
+
+/// Runs the prelude in the host's globals, with the hooks' numbers written into it.
+fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<Prelude> {
+    let mut prelude = PRELUDE.to_string();
+    // Longest names first, so that no name is replaced inside a longer one.
+    let mut hooks = HookKind::ALL.to_vec();
+    hooks.sort_by_key(|h| std::cmp::Reverse(h.name().len()));
+    for hook in hooks {
+        prelude = prelude.replace(&format!("HOOK_{}", hook.name().to_uppercase()), &(hook as i64).to_string());
+    }
+    lua.load(prelude).set_name("=meeple.prelude").set_mode(ChunkMode::Text).set_environment(host_globals).call((
+        mail.buffer.clone(),
+        lua.create_function(api::candidates)?,
+        api::raw_view(lua)?,
+        api::raw_out(lua)?,
+    ))
+}
+
+/// Which calls of its hooks the loaded script said can matter (the `only` arguments of
+/// `meeple.on`), and the figure kinds named by their `on_board`.
+fn read_interest(lua: &Lua) -> mlua::Result<(Interest, OnBoard)> {
+    let only: Table = lua.named_registry_value(api::ONLY)?;
+    let (mut interest, mut on_board) = (Interest::ALL, Vec::new());
+    for hook in HookKind::ALL {
+        if let Some(t) = only.raw_get::<Option<Table>>(hook.name())? {
+            let only = api::read_only(hook, &t)?;
+            interest.features.extend(only.kinds.map(|k| (hook, k)));
+            interest.when_stored.extend(only.stored.map(|k| (hook, k)));
+            on_board.extend(only.on_board.map(|k| (hook, k)));
+        }
+    }
+    Ok((interest, on_board))
+}
+
+/// The handlers the loaded script registered, by hook, handed to the prelude's `install`.
+fn install_handlers(lua: &Lua, install: &Function) -> mlua::Result<Vec<Option<Function>>> {
+    let registered: Table = lua.named_registry_value(api::HANDLERS)?;
+    let mut handlers = vec![None; HookKind::ALL.len()];
+    let by_number = lua.create_table()?;
+    for hook in HookKind::ALL {
+        let h = registered.raw_get::<Option<Function>>(hook.name())?;
+        by_number.raw_set(hook as i64, h.clone())?;
+        handlers[hook as usize] = h;
+    }
+    install.call::<()>(by_number)?;
+    Ok(handlers)
+}
+
+/// Per hook with a handler, the function the caller keeps for it: the prelude's dispatch
+/// function where there is one, else the handler.
+fn call_targets(
+    lua: &Lua,
+    caller: &Caller,
+    handlers: &[Option<Function>],
+    dispatch: &Table,
+) -> mlua::Result<Vec<Option<Ref>>> {
+    let mut targets = vec![None; HookKind::ALL.len()];
+    for hook in HookKind::ALL {
+        let Some(handler) = &handlers[hook as usize] else { continue };
+        let function = dispatch.raw_get::<Option<Function>>(hook as i64)?;
+        targets[hook as usize] = Some(caller.keep(lua, function.as_ref().unwrap_or(handler))?);
+    }
+    Ok(targets)
 }
 
 /// Removes what the sandbox must not offer and replaces `require`, `print` and `math.random`.
