@@ -19,7 +19,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     for p in &args.paths {
         if p.is_dir() { files.extend(scenario_files(p)) } else { files.push(p.clone()) }
     }
-    let load = |config: &meeple_host::GameConfig| from_config(config, mods);
+    // A mod outside the mod folders is found from the scenarios inside it.
+    let mods = meeple_host::check::mods_holding(&args.paths, mods);
+    let load = |config: &meeple_host::GameConfig| from_config(config, &mods);
     let mut failed = 0;
     for f in &files {
         match run_scenario(f, &load) {

@@ -108,6 +108,10 @@ fn the_modding_guide_works_as_written() {
     let test = blocks(section(&guide, "## 5.", "## 6."));
     let (ok, out) = shell(&dir, block(&test, "sh"));
     assert!(ok && out.contains("1 scenario, 0 failed"), "step 5: {out}");
+    // A mod in a folder meeple searches anyway is not found twice from its scenarios.
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tests");
+    let (ok, out) = shell(&dir, &format!("meeple test {}", template.display()));
+    assert!(ok && out.contains("1 scenario, 0 failed"), "the template's own scenario: {out}");
 
     // 6. The edit the guide suggests is one a modder can make where it says, and it takes: a
     // monastery scored unfinished no longer gets the bonus, so the scenario's numbers change.

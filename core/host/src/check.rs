@@ -233,24 +233,46 @@ fn in_own_file(manifest: &Manifest, e: &HookError, message: &str) -> Option<Diag
 /// The installed expansions with the mod among them once: found in the usual folders, else in
 /// its own folder of mods (its neighbours may be its dependencies), else on its own.
 fn catalog_with(manifest: &Manifest, mods: &[PathBuf]) -> Catalog {
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    let own = canonical(&manifest.path);
-    let holds = |c: &Catalog| {
-        c.manifests.values().any(|m| canonical(&m.path) == own)
-            || c.duplicates.values().flatten().any(|p| canonical(p) == own)
-    };
     let mut roots = mod_roots(mods);
     let catalog = Catalog::discover(&roots);
-    if holds(&catalog) {
+    if holds(&catalog, &manifest.path) {
         return catalog;
     }
     // Canonical, so that `.` or a bare folder name has a parent.
-    roots.extend(canonical(manifest.dir()).and_then(|d| d.parent().map(Path::to_path_buf)));
+    roots.extend(canonical_parent(manifest.dir()));
     let mut catalog = Catalog::discover(&roots);
-    if !holds(&catalog) {
+    if !holds(&catalog, &manifest.path) {
         catalog.add(&manifest.path);
     }
     catalog
+}
+
+/// True when the catalog found the manifest at `path` (as an expansion, or as a duplicate).
+fn holds(c: &Catalog, path: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let own = canonical(path);
+    c.manifests.values().any(|m| canonical(&m.path) == own)
+        || c.duplicates.values().flatten().any(|p| canonical(p) == own)
+}
+
+/// The folder that holds `dir`, found from its canonical path (`.` has one too).
+fn canonical_parent(dir: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(dir).ok().and_then(|d| d.parent().map(Path::to_path_buf))
+}
+
+/// `mods`, and the folder of each mod that holds one of `paths` (a scenario file or a folder of
+/// them inside a mod) when the mods found otherwise do not include it: `meeple test
+/// mods/chapels/tests` finds `chapels` as `meeple check mods/chapels` does.
+pub fn mods_holding(paths: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
+    let mut mods = mods.to_vec();
+    for path in paths {
+        let Ok(path) = std::fs::canonicalize(path) else { continue };
+        let Some(dir) = path.ancestors().find(|d| d.join("expansion.toml").is_file()) else { continue };
+        if !holds(&Catalog::discover(&mod_roots(&mods)), &dir.join("expansion.toml")) {
+            mods.extend(canonical_parent(dir));
+        }
+    }
+    mods
 }
 
 /// The program's expansion code, except that a `[builtin]` expansion whose Rust code this
