@@ -344,58 +344,69 @@ fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("no figure `{name}`"))
 }
 
+/// A token kind by its full or its short name.
+fn token_id(rules: &Rules, name: &str) -> Result<u16, String> {
+    rules
+        .token_by_name(name)
+        .or_else(|| rules.tokens().iter().position(|t| t.id.rsplit(':').next() == Some(name)).map(|i| i as u16))
+        .ok_or_else(|| {
+            let known: Vec<&str> = rules.tokens().iter().map(|t| t.id.as_str()).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            format!("no token `{name}`; the tokens are: {known}")
+        })
+}
+
 fn player_index(names: &[String], name: &str) -> Result<u8, String> {
     names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| format!("no player `{name}`"))
 }
 
+/// Every way the game differs from what the scenario expects, not only the first: one run
+/// shows all that a change broke.
 fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result<(), String> {
-    let st = game.state();
-    let rules = game.rules();
-    let players = 0..st.players();
-    // Every mismatch, not only the first: one run shows all that a change broke.
     let mut wrong = Vec::new();
+    check_counts(game, e, &mut wrong)?;
+    check_events(e, events, &mut wrong);
+    check_position(game, names, e, &mut wrong)?;
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    if !wrong.iter().any(|w| w.starts_with("missing event")) {
+        wrong.push(format!("events were:\n  {}", events.join("\n  ")));
+    }
+    Err(wrong.join("\n"))
+}
+
+/// Notes `what` as wrong when `got` is not what was wanted.
+fn differ<T: PartialEq + std::fmt::Debug>(wrong: &mut Vec<String>, what: impl std::fmt::Display, want: &T, got: &T) {
+    if want != got {
+        wrong.push(format!("{what}: expected {want:?}, got {got:?}"));
+    }
+}
+
+/// Scores, points per category, figures in supply and tokens, per player.
+fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<String>) -> Result<(), String> {
+    let (st, rules) = (game.state(), game.rules());
+    let players = 0..st.players();
     if let Some(want) = &e.scores {
-        let got: Vec<i32> = players.clone().map(|p| st.score(p)).collect();
-        if &got != want {
-            wrong.push(format!("scores: expected {want:?}, got {got:?}"));
-        }
+        differ(wrong, "scores", want, &players.clone().map(|p| st.score(p)).collect());
     }
-    if let Some(map) = &e.breakdown {
-        for (cat, want) in map {
-            let c = rules.category(cat).ok_or_else(|| format!("no score category `{cat}`"))?;
-            let got: Vec<i32> = players.clone().map(|p| st.points(p, c)).collect();
-            if &got != want {
-                wrong.push(format!("{cat} points: expected {want:?}, got {got:?}"));
-            }
-        }
+    for (cat, want) in e.breakdown.iter().flatten() {
+        let c = rules.category(cat).ok_or_else(|| format!("no score category `{cat}`"))?;
+        differ(wrong, format!("{cat} points"), want, &players.clone().map(|p| st.points(p, c)).collect());
     }
-    if let Some(map) = &e.supply {
-        for (fig, want) in map {
-            let k = figure_id(rules, fig)?;
-            let got: Vec<u8> = players.clone().map(|p| st.supply(p, k)).collect();
-            if &got != want {
-                wrong.push(format!("{fig} in supply: expected {want:?}, got {got:?}"));
-            }
-        }
+    for (fig, want) in e.supply.iter().flatten() {
+        let k = figure_id(rules, fig)?;
+        differ(wrong, format!("{fig} in supply"), want, &players.clone().map(|p| st.supply(p, k)).collect());
     }
-    if let Some(map) = &e.tokens {
-        for (tok, want) in map {
-            let t = rules
-                .token_by_name(tok)
-                .or_else(|| {
-                    rules.tokens().iter().position(|t| t.id.rsplit(':').next() == Some(tok.as_str())).map(|i| i as u16)
-                })
-                .ok_or_else(|| {
-                    let known: Vec<&str> = rules.tokens().iter().map(|t| t.id.as_str()).collect();
-                    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                    format!("no token `{tok}`; the tokens are: {known}")
-                })?;
-            let got: Vec<i32> = players.clone().map(|p| st.tokens(p, t)).collect();
-            if &got != want {
-                wrong.push(format!("{tok} tokens: expected {want:?}, got {got:?}"));
-            }
-        }
+    for (tok, want) in e.tokens.iter().flatten() {
+        let t = token_id(rules, tok)?;
+        differ(wrong, format!("{tok} tokens"), want, &players.clone().map(|p| st.tokens(p, t)).collect());
     }
+    Ok(())
+}
+
+/// The events that must happen, in order, and those that must not.
+fn check_events(e: &Expect, events: &[String], wrong: &mut Vec<String>) {
     if let Some(want) = &e.events {
         let mut rest = events.iter();
         for w in want {
@@ -405,11 +416,14 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
             }
         }
     }
-    if let Some(never) = &e.no_events
-        && let Some(found) = never.iter().find(|n| events.contains(n))
-    {
+    if let Some(found) = e.no_events.iter().flatten().find(|n| events.contains(n)) {
         wrong.push(format!("unexpected event `{found}`"));
     }
+}
+
+/// Where the game stands: over or not, who acts, the drawn and discarded tiles, what is offered.
+fn check_position(game: &Game, names: &[String], e: &Expect, wrong: &mut Vec<String>) -> Result<(), String> {
+    let (st, rules) = (game.state(), game.rules());
     if let Some(over) = e.over
         && game.is_over() != over
     {
@@ -428,30 +442,16 @@ fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result
         }
     }
     if let Some(want) = &e.discarded {
-        let got: Vec<String> = st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect();
-        if &got != want {
-            wrong.push(format!("discarded: expected {want:?}, got {got:?}"));
-        }
+        differ(wrong, "discarded", want, &st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect());
     }
+    let count = |f: fn(&Action) -> bool| game.legal_actions().iter().filter(|a| f(a)).count();
     if let Some(n) = e.offers {
-        let got = game.legal_actions().iter().filter(|a| matches!(a, Action::Expansion { .. })).count();
-        if got != n {
-            wrong.push(format!("expansion actions on offer: expected {n}, got {got}"));
-        }
+        differ(wrong, "expansion actions on offer", &n, &count(|a| matches!(a, Action::Expansion { .. })));
     }
     if let Some(n) = e.figure_actions {
-        let got = game.legal_actions().iter().filter(|a| matches!(a, Action::PlaceFigure { .. })).count();
-        if got != n {
-            wrong.push(format!("figure placements on offer: expected {n}, got {got}"));
-        }
+        differ(wrong, "figure placements on offer", &n, &count(|a| matches!(a, Action::PlaceFigure { .. })));
     }
-    if wrong.is_empty() {
-        return Ok(());
-    }
-    if !wrong.iter().any(|w| w.starts_with("missing event")) {
-        wrong.push(format!("events were:\n  {}", events.join("\n  ")));
-    }
-    Err(wrong.join("\n"))
+    Ok(())
 }
 
 /// Every scenario file under a folder, sorted. Inside an expansion (a folder with an
