@@ -177,7 +177,8 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
 /// A replay file played back: its config checked as a config file is, its ruleset built, every
 /// recorded hash checked. Each problem names the file (and, in the config, the field).
 pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
-    let text = std::fs::read_to_string(file).map_err(|source| CliError::Io { path: file.to_path_buf(), source })?;
+    // A replay that cannot be read is bad input, as a config that cannot be read is.
+    let text = std::fs::read_to_string(file).map_err(|e| meeple_host::ruleset::io_report(file, &e))?;
     let replay: Replay =
         serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", file.display())))?;
     let (_, loaded) = meeple_protocol::replay_config::load(&replay, mods).map_err(|faults| {
@@ -246,6 +247,17 @@ pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
 }
 
 /// Indices of the players with the highest score (several on a tie: a shared win).
+/// The scores of a game and who won it (or how far it got, if it is not over).
+pub fn outcome(game: &Game, names: &[String]) -> String {
+    let table = score_table(game.rules(), game.state(), names);
+    if !game.is_over() {
+        return format!("Scores after {} actions (the game is not over)\n{table}", game.history().len());
+    }
+    let won: Vec<&str> = winners(game.state()).iter().map(|&p| names[p as usize].as_str()).collect();
+    let title = if won.len() > 1 { "Shared win" } else { "Winner" };
+    format!("Final scores\n{table}\n{title}: {}", won.join(", "))
+}
+
 pub fn winners(st: &GameState) -> Vec<u8> {
     let best = (0..st.players()).map(|p| st.score(p)).max().unwrap_or(0);
     (0..st.players()).filter(|&p| st.score(p) == best).collect()

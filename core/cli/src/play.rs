@@ -1,6 +1,6 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, ruleset_title, say, score_table, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
 use meeple_core::{Action, Event, Game, Rules, Setup};
 use std::path::PathBuf;
 
@@ -92,9 +92,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
     }
 
-    say!("\nFinal scores\n{}", score_table(game.rules(), game.state(), &names));
-    let won: Vec<&str> = winners(game.state()).iter().map(|&p| names[p as usize].as_str()).collect();
-    say!("{}: {}", if won.len() > 1 { "Shared win" } else { "Winner" }, won.join(", "));
+    say!("\n{}", outcome(&game, &names));
 
     let path = replay_path(args.replay.as_deref(), seed);
     write_replay(&game, &mut loaded, seed, &path)?;

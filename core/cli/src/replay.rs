@@ -1,6 +1,6 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
-use crate::common::{CliError, play_back, say, score_table};
+use crate::common::{CliError, outcome, play_back, say};
 use std::path::PathBuf;
 
 /// Arguments of `meeple replay`.
@@ -20,6 +20,6 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         replay.checkpoints.len(),
         replay.state_hash
     );
-    say!("{}", score_table(game.rules(), game.state(), &replay.setup.players));
+    say!("{}", outcome(&game, &replay.setup.players));
     Ok(())
 }

@@ -21,7 +21,7 @@ pub struct Args {
     /// Bots for the players in turn order, repeated as needed.
     #[arg(long, value_delimiter = ',', default_value = "random")]
     bots: Vec<BotKind>,
-    /// Worker threads (default: 1).
+    /// Worker threads.
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::common::at_least_one::<usize>)]
     jobs: usize,
     /// Print one JSON object instead of a report.

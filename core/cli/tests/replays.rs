@@ -67,3 +67,15 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
     assert_eq!(code, Some(0), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_replay_that_cannot_be_read_is_bad_input_as_a_config_is() {
+    for command in ["replay", "render"] {
+        let (code, stderr) = meeple(&[command, "/no/such/game.json"]);
+        assert_eq!(code, Some(2), "{command}: {stderr}");
+        assert!(stderr.starts_with("/no/such/game.json: cannot read: "), "{command}: {stderr}");
+    }
+    let (code, stderr) = meeple(&["play", "/no/such/config.toml"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.starts_with("/no/such/config.toml: cannot read: "), "a whole-file problem has no line: {stderr}");
+}

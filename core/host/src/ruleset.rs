@@ -106,8 +106,8 @@ pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
     Report {
         diagnostics: vec![Diagnostic {
             file: display_path(path),
-            line: 1,
-            col: 1,
+            line: 0,
+            col: 0,
             message: if path.is_dir() { "is a folder, not a file".to_string() } else { format!("cannot read: {e}") },
         }],
     }
@@ -495,7 +495,7 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
     }
     b.hash(format!("{:016x}", hash.finish()));
     b.build().map_err(|e| Report {
-        diagnostics: vec![Diagnostic { file: "<ruleset>".into(), line: 1, col: 1, message: e.to_string() }],
+        diagnostics: vec![Diagnostic { file: "<ruleset>".into(), line: 0, col: 0, message: e.to_string() }],
     })
 }
 

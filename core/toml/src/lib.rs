@@ -33,7 +33,8 @@ pub type Span = Range<usize>;
 pub struct Diagnostic {
     /// The file's name as given to [`Doc::parse`].
     pub file: String,
-    /// 1-based line.
+    /// 1-based line; 0 for a problem with the whole file (it cannot be read), shown without a
+    /// place.
     pub line: usize,
     /// 1-based column, in characters; 0 when only the line is known (a script's syntax error:
     /// Luau's compiler gives no column), and then not shown.
@@ -44,9 +45,10 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.col {
-            0 => write!(f, "{}:{}: {}", self.file, self.line, self.message),
-            col => write!(f, "{}:{}:{col}: {}", self.file, self.line, self.message),
+        match (self.line, self.col) {
+            (0, _) => write!(f, "{}: {}", self.file, self.message),
+            (line, 0) => write!(f, "{}:{line}: {}", self.file, self.message),
+            (line, col) => write!(f, "{}:{line}:{col}: {}", self.file, self.message),
         }
     }
 }
