@@ -13,7 +13,9 @@ every seat until the game is over, then prints the scores and checks the replay.
 
 import argparse
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -94,11 +96,18 @@ class MeepleHTTP:
         pass
 
 
+def default_program():
+    """The program `cargo build --release` makes here, else a `meeple` on the PATH."""
+    built = os.path.join("target", "release", "meeple")
+    return built if os.path.exists(built) else shutil.which("meeple") or built
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("config", nargs="?", help="a game config (TOML); default: the base game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--meeple", default="target/release/meeple", help="the meeple program")
+    parser.add_argument("--meeple", default=default_program(),
+                        help="the meeple program (default: target/release/meeple, else meeple on the PATH)")
     parser.add_argument("--server", help="a meeple serve --listen server, e.g. http://127.0.0.1:8080")
     args = parser.parse_args()
 
