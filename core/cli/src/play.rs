@@ -311,12 +311,15 @@ impl Story<'_> {
                 }
                 // An expansion may add nothing (a pig on a field without cities): not worth a line.
                 Event::PointsAdded { points: 0, .. } => {}
-                Event::PointsAdded { player, points, category } => self.lines.push(format!(
-                    "{}: {points} {} point{}",
-                    self.names[*player as usize],
-                    rules.categories()[*category as usize],
-                    if points.abs() == 1 { "" } else { "s" }
-                )),
+                // As a feature's scoring reads ("field: 4 to Ben"), with the category for a name.
+                Event::PointsAdded { player, points, category } => {
+                    let (cat, who) = (&rules.categories()[*category as usize], &self.names[*player as usize]);
+                    self.lines.push(if *points > 0 {
+                        format!("{cat}: {points} to {who}")
+                    } else {
+                        format!("{cat}: {} taken from {who}", -points)
+                    })
+                }
                 Event::TokensChanged { player, token, delta } => self.lines.push(format!(
                     "{} gets {delta} {}",
                     self.names[*player as usize],
