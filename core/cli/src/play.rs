@@ -1,6 +1,7 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
 use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
+use meeple_core::describe::ActionInfo;
 use meeple_core::{Action, Event, Game, Rules, Setup};
 use std::path::PathBuf;
 
@@ -53,7 +54,14 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let action = bots[p as usize].choose(&game);
         let told = !matches!(action, Action::Pass);
         if told {
-            story.lines.push(format!("{}", game.describe(&action)));
+            let said = game.describe(&action);
+            // An answer may come from any player (pig owners in turn), so it names who gave it.
+            story.lines.push(match (&action, said) {
+                (Action::Choose { .. }, ActionInfo::Choose { decision, option }) => {
+                    format!("{} chose: {option} ({decision})", names[p as usize])
+                }
+                (_, said) => said.to_string(),
+            });
         }
         let events = match (game.apply(action), &mut watched) {
             (Ok(events), _) => events.to_vec(),
