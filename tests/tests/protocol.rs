@@ -86,6 +86,8 @@ fn a_whole_game_is_played_by_index_and_scored() {
     let by_index =
         err(&mut s, json!({"cmd": "act", "game": "g1", "index": 0, "player": 1}), "illegal-action", Some("index"));
     assert_eq!(by_index["error"]["message"], json!("the game is over"), "{by_index}");
+    let undo = err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));
+    assert!(undo["error"]["message"].as_str().unwrap().contains("the game is over"), "{undo}");
     // A field given as null is not given, even one the command does not take.
     ok(&mut s, json!({"cmd": "version", "game": null}));
     let total: i64 = state["players"][0]["breakdown"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();

@@ -135,7 +135,12 @@ impl Table {
     pub fn undo(&mut self, seat: Option<u8>) -> Result<()> {
         self.seat_exists(seat)?;
         let Some(((_, actor), kept)) = self.since.split_last() else {
-            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
+            let why = if self.game.is_over() {
+                "nothing to undo: the game is over, and undo goes back no further than the last draw"
+            } else {
+                "nothing to undo since the last draw"
+            };
+            return Err(ProtocolError::new(Code::NothingToUndo, why, Some("game")));
         };
         if let Some(p) = seat
             && *actor != Some(p)
