@@ -19,7 +19,8 @@ fn a_tileset_sheet_draws_every_tile_kind_and_marks_reconstructions() {
     }
     let reconstructed = ts.tiles.iter().filter(|t| t.reconstructed).count();
     assert!(reconstructed > 0);
-    assert_eq!(svg.matches("(reconstructed)").count(), reconstructed);
+    assert_eq!(svg.matches(">(reconstructed)</text>").count(), reconstructed, "each reconstruction is marked");
+    assert!(svg.contains("(reconstructed): no source gives"), "and the mark is explained");
     assert_eq!(svg.matches(r#"class="village""#).count(), ts.tiles.iter().filter(|t| !t.points.is_empty()).count());
 }
 

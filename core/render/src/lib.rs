@@ -28,16 +28,21 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
         let (x, y) = ((i % cols) as f64 * cw + 10.0, (i / cols) as f64 * ch + 40.0);
         let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def, 0));
         let counts: Vec<String> = ts.editions.iter().zip(&def.counts).map(|(e, n)| format!("{e}:{n}")).collect();
-        let mark = if def.reconstructed { " (reconstructed)" } else { "" };
+        // On a line of its own: beside the id it ran into the next tile's label.
+        let mark = if def.reconstructed { r#"<text x="50" y="143" class="n">(reconstructed)</text>"# } else { "" };
         let _ = write!(
             body,
-            r#"<text x="50" y="115" class="id">{}{}</text><text x="50" y="130" class="n">{}</text></g>"#,
+            r#"<text x="50" y="115" class="id">{}</text><text x="50" y="130" class="n">{}</text>{mark}</g>"#,
             esc(&def.id),
-            mark,
             esc(&counts.join(" "))
         );
     }
     let title = format!("{} ({} tile kinds)", ts.name, ts.tiles.len());
+    let _ = write!(body, r#"<text x="10" y="20" class="score">{}</text>"#, esc(&title));
+    if ts.tiles.iter().any(|t| t.reconstructed) {
+        let note = "(reconstructed): no source gives this tile's geometry; it is drawn as a likely guess";
+        let _ = write!(body, r#"<text x="10" y="33" class="n" style="text-anchor: start">{note}</text>"#);
+    }
     document(cols as f64 * cw + 20.0, rows as f64 * ch + 50.0, &title, &body)
 }
 
@@ -112,9 +117,9 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
 <title>{}</title>
 <style>
 .field {{ fill: #9fd36b; }} .city {{ fill: #c8a26a; stroke: #7a5a2e; stroke-width: 1.5; }}
-.road {{ stroke: #f4f1e8; stroke-width: 7; fill: none; stroke-linecap: round; }}
-.road-edge {{ stroke: #6b6b6b; stroke-width: 9; fill: none; stroke-linecap: round; }}
-.river {{ stroke: #3d8fd6; stroke-width: 10; fill: none; stroke-linecap: round; }}
+.road {{ stroke: #f4f1e8; stroke-width: 7; fill: none; stroke-linecap: butt; }}
+.road-edge {{ stroke: #6b6b6b; stroke-width: 9; fill: none; stroke-linecap: butt; }}
+.river {{ stroke: #3d8fd6; stroke-width: 10; fill: none; stroke-linecap: butt; }}
 .monastery {{ fill: #b5523b; stroke: #5b2a1e; }} .garden {{ fill: #4f9a3a; stroke: #2e5e22; }}
 .village {{ fill: #444; }} .arms {{ fill: #2356a8; stroke: white; }} .border {{ fill: none; stroke: #55752f; stroke-width: 1; }}
 text {{ font-family: sans-serif; text-anchor: middle; }} .id {{ font-size: 12px; }} .n {{ font-size: 9px; fill: #555; }}
