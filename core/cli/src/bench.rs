@@ -1,6 +1,6 @@
 //! `meeple bench`: quick speed figures for a config (criterion benches: `cargo bench`).
 
-use crate::common::{CliError, load_config, say};
+use crate::common::{CliError, load_config, ruleset_title, say};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::rng::GameRng;
 use meeple_core::{Game, Stage};
@@ -32,8 +32,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         load_ms.push(t.elapsed().as_secs_f64() * 1e3);
     }
     load_ms.sort_by(f64::total_cmp);
-    say!("loading the ruleset: median {:.1} ms (of 5)", load_ms[2]);
     let loaded = load_config(args.config.as_deref(), mods)?;
+    let players = loaded.config.players.len();
+    say!("meeple bench · {} · {players} players, random play, one thread", ruleset_title(&loaded));
+    say!("loading the ruleset: median {:.1} ms (of 5)", load_ms[2]);
     let rules = loaded.rules.clone();
     let new_game = |seed: u64| -> Result<Game, CliError> {
         let mut s = loaded.setup(seed);
