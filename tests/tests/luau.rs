@@ -706,11 +706,12 @@ fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
 }
 
 #[test]
-fn each_refused_command_says_why_and_changes_nothing() {
+fn each_refused_command_says_why_and_the_action_is_undone() {
     // Each line is what a handler commands when the first tile (a U: a road between two fields)
-    // is placed; `road` targets that road. The API refuses some commands at the call, and the
-    // core checks the others after the hook returns: either way the placement fails, the error
-    // names the script's line and what was wrong, and the game is as it was.
+    // is placed; `road` targets that road. The API refuses some commands at the call (a player,
+    // category, token or figure kind, or segment that does not exist), and the core checks the
+    // others after the hook returns ("invalid command: …"): either way the placement fails, the
+    // error names the script's line and what was wrong, and the whole action is undone.
     let manifest = "[[tokens]]\nid = \"coin\"\nsupply = 2\n\
                     [[figures]]\nid = \"wisp\"\nper_player = 1\nstands_on = [\"road\", \"field\"]\nfaces = [1, 2]\n";
     let cases = [

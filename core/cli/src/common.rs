@@ -246,7 +246,6 @@ pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
     out
 }
 
-/// Indices of the players with the highest score (several on a tie: a shared win).
 /// The scores of a game and who won it (or how far it got, if it is not over).
 pub fn outcome(game: &Game, names: &[String]) -> String {
     let table = score_table(game.rules(), game.state(), names);
@@ -258,6 +257,7 @@ pub fn outcome(game: &Game, names: &[String]) -> String {
     format!("Final scores\n{table}\n{title}: {}", won.join(", "))
 }
 
+/// Indices of the players with the highest score (several on a tie: a shared win).
 pub fn winners(st: &GameState) -> Vec<u8> {
     let best = (0..st.players()).map(|p| st.score(p)).max().unwrap_or(0);
     (0..st.players()).filter(|&p| st.score(p) == best).collect()

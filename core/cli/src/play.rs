@@ -54,13 +54,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let action = bots[p as usize].choose(&game);
         let told = !matches!(action, Action::Pass);
         if told {
-            let said = game.describe(&action);
-            // An answer may come from any player (pig owners in turn), so it names who gave it.
-            story.lines.push(match (&action, said) {
-                (Action::Choose { .. }, ActionInfo::Choose { decision, option }) => {
+            // An answer may come from another player than the turn's (pig owners in turn): it
+            // then names who gave it.
+            let others = game.state().turn().player != p;
+            story.lines.push(match game.describe(&action) {
+                ActionInfo::Choose { decision, option } if others => {
                     format!("{} chose: {option} ({decision})", names[p as usize])
                 }
-                (_, said) => said.to_string(),
+                ActionInfo::Choose { decision, option } => format!("chose: {option} ({decision})"),
+                said => said.to_string(),
             });
         }
         let events = match (game.apply(action), &mut watched) {

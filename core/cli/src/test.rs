@@ -20,7 +20,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         if p.is_dir() { files.extend(scenario_files(p)) } else { files.push(p.clone()) }
     }
     // A mod outside the mod folders is found from the scenarios inside it.
-    let mods = meeple_host::check::mods_holding(&args.paths, mods);
+    let mods = meeple_host::check::mods_holding(&files, mods);
     let load = |config: &meeple_host::GameConfig| from_config(config, &mods);
     let mut failed = 0;
     for f in &files {

@@ -79,3 +79,35 @@ fn a_replay_that_cannot_be_read_is_bad_input_as_a_config_is() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.starts_with("/no/such/config.toml: cannot read: "), "a whole-file problem has no line: {stderr}");
 }
+
+#[test]
+fn a_finished_game_plays_back_to_its_winner() {
+    let dir = std::env::temp_dir().join(format!("meeple-replays-winner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    let (code, stderr) =
+        meeple(&["play", "configs/traders-builders.toml", "-q", "--seed", "3", "-o", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["replay", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("— verified\nFinal scores\n"), "{stdout}");
+    // The winner named is the player with the top total in the table above it (one-word names).
+    let totals: Vec<(&str, i32)> = stdout
+        .lines()
+        .filter_map(|l| {
+            let (left, total) = l.rsplit_once('|')?;
+            Some((left.split_whitespace().next()?, total.trim().parse().ok()?))
+        })
+        .collect();
+    assert_eq!(totals.len(), 3, "{stdout}");
+    let best = totals.iter().map(|(_, t)| *t).max().unwrap();
+    let won: Vec<&str> = totals.iter().filter(|(_, t)| *t == best).map(|(n, _)| *n).collect();
+    let title = if won.len() > 1 { "Shared win" } else { "Winner" };
+    assert!(stdout.contains(&format!("{title}: {}", won.join(", "))), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

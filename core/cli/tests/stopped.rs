@@ -60,7 +60,8 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
     assert!(last.contains("put a "), "the turn ends with the figure refused: {last}");
     assert!(stdout.contains(&format!("the replay up to it: {}", replay.display())), "{stdout}");
 
-    // The replay holds the game before the refused action, and plays back.
-    let (code, _, stderr) = meeple(&["replay", replay.to_str().unwrap(), "--mods", mods]);
+    // The replay holds the game before the refused action, and plays back: an unfinished game.
+    let (code, stdout, stderr) = meeple(&["replay", replay.to_str().unwrap(), "--mods", mods]);
     assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("actions (the game is not over)") && !stdout.contains("Winner"), "{stdout}");
 }

@@ -5,8 +5,15 @@ use std::process::Command;
 const MANIFEST: &str = "[expansion]\nid = \"teller\"\nname = \"Teller\"\nversion = \"0.1.0\"\napi = 1\n\
                         depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
 
-/// Logs at every turn's end and at the final scoring.
-const SCRIPT: &str = "meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"end of turn \" .. ev.turn)\nend)\n\
+/// Logs at every turn's end and at the final scoring; at the first turn's end, moves points and
+/// asks its player a question, answered in the next player's turn.
+const SCRIPT: &str = "meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"end of turn \" .. ev.turn)\n\
+                      \x20   if ev.turn == 1 then\n\
+                      \x20       out:add_points(1, 2)\n\
+                      \x20       out:add_points(2, -1)\n\
+                      \x20       out:ask(1, \"tip\", { \"keep it\" })\n\
+                      \x20   end\nend)\n\
+                      meeple.on(\"on_decision\", function(view, decision, option, out) end)\n\
                       meeple.on(\"final_scoring\", function(view, out)\n    out:log(\"counted\")\nend)\n";
 
 #[test]
@@ -30,6 +37,11 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
     for turn in 1..=3 {
         assert!(line(&format!("turn {turn:>3} · ")).contains(&format!("end of turn {turn}")), "{text}");
     }
+    // Points an expansion moves read as a feature's scoring does; an answer names who gave it
+    // when that is not the turn's player.
+    let first = line("turn   1 · ");
+    assert!(first.contains("teller: 2 to Ann; teller: 1 taken from Bob"), "{first}");
+    assert!(text.contains("Ann chose: keep it (tip)"), "{text}");
     let last = line("final scoring: ");
     assert!(last.contains("counted") && !last.contains("end of turn"), "{text}");
 }

@@ -7,7 +7,7 @@ use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
-use crate::paths::{display_path, mod_roots};
+use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::tileset::Tileset;
@@ -238,8 +238,7 @@ fn catalog_with(manifest: &Manifest, mods: &[PathBuf]) -> Catalog {
     if holds(&catalog, &manifest.path) {
         return catalog;
     }
-    // Canonical, so that `.` or a bare folder name has a parent.
-    roots.extend(canonical_parent(manifest.dir()));
+    roots.extend(folder_above(manifest.dir()));
     let mut catalog = Catalog::discover(&roots);
     if !holds(&catalog, &manifest.path) {
         catalog.add(&manifest.path);
@@ -255,21 +254,29 @@ fn holds(c: &Catalog, path: &Path) -> bool {
         || c.duplicates.values().flatten().any(|p| canonical(p) == own)
 }
 
-/// The folder that holds `dir`, found from its canonical path (`.` has one too).
-fn canonical_parent(dir: &Path) -> Option<PathBuf> {
-    std::fs::canonicalize(dir).ok().and_then(|d| d.parent().map(Path::to_path_buf))
+/// The folder that holds `dir`, from its absolute path with `.` and `..` folded (so that `.`
+/// has one too), not its canonical one: a mod linked into a folder of mods is found among them.
+fn folder_above(dir: &Path) -> Option<PathBuf> {
+    let absolute = normalise(&std::path::absolute(dir).ok()?);
+    absolute.parent().map(Path::to_path_buf)
 }
 
-/// `mods`, and the folder of each mod that holds one of `paths` (a scenario file or a folder of
-/// them inside a mod) when the mods found otherwise do not include it: `meeple test
-/// mods/chapels/tests` finds `chapels` as `meeple check mods/chapels` does.
-pub fn mods_holding(paths: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
+/// `mods`, and the folder of each mod whose `tests/` folder holds one of the scenario `files`
+/// when the mods found otherwise do not include it: `meeple test mods/chapels/tests` finds
+/// `chapels` (and the mods beside it) as `meeple check mods/chapels` does.
+pub fn mods_holding(files: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
+    // A mod is the folder above the scenario's nearest `tests` folder, and only that one: an
+    // `expansion.toml` further up has nothing to do with the scenario.
+    let mod_of = |file: &PathBuf| {
+        let file = normalise(&std::path::absolute(file).ok()?);
+        let tests = file.ancestors().find(|d| d.file_name().is_some_and(|n| n == "tests"))?;
+        tests.parent().filter(|m| m.join("expansion.toml").is_file()).map(Path::to_path_buf)
+    };
+    let holding: std::collections::BTreeSet<PathBuf> = files.iter().filter_map(mod_of).collect();
     let mut mods = mods.to_vec();
-    for path in paths {
-        let Ok(path) = std::fs::canonicalize(path) else { continue };
-        let Some(dir) = path.ancestors().find(|d| d.join("expansion.toml").is_file()) else { continue };
+    for dir in holding {
         if !holds(&Catalog::discover(&mod_roots(&mods)), &dir.join("expansion.toml")) {
-            mods.extend(canonical_parent(dir));
+            mods.extend(folder_above(&dir));
         }
     }
     mods

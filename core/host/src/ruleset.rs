@@ -163,7 +163,7 @@ impl Problems<'_> {
     fn at(&mut self, loc: Option<&Location>, message: String) {
         let (file, line, col) = match loc {
             Some(l) => (l.file.clone(), l.line, l.col),
-            None => (self.config.file.clone(), 1, 1),
+            None => (self.config.file.clone(), 0, 0),
         };
         self.report.diagnostics.push(Diagnostic { file, line, col, message });
     }
@@ -459,8 +459,8 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             } else if let Err(e) = b.figure(kind) {
                 report.diagnostics.push(Diagnostic {
                     file: m.path.display().to_string(),
-                    line: 1,
-                    col: 1,
+                    line: 0,
+                    col: 0,
                     message: e.to_string(),
                 });
             }
@@ -469,8 +469,8 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             if let Err(e) = b.token(meeple_core::rules::TokenKind { id: t.id.clone(), supply: t.supply }) {
                 report.diagnostics.push(Diagnostic {
                     file: m.path.display().to_string(),
-                    line: 1,
-                    col: 1,
+                    line: 0,
+                    col: 0,
                     message: e.to_string(),
                 });
             }

@@ -134,13 +134,12 @@ impl Table {
     /// since but the last played again. With `seat`, only that seat's own action.
     pub fn undo(&mut self, seat: Option<u8>) -> Result<()> {
         self.seat_exists(seat)?;
+        // A finished game stays finished: its result may already have been taken as final.
+        if self.game.is_over() {
+            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo: the game is over", Some("game")));
+        }
         let Some(((_, actor), kept)) = self.since.split_last() else {
-            let why = if self.game.is_over() {
-                "nothing to undo: the game is over, and undo goes back no further than the last draw"
-            } else {
-                "nothing to undo since the last draw"
-            };
-            return Err(ProtocolError::new(Code::NothingToUndo, why, Some("game")));
+            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
         };
         if let Some(p) = seat
             && *actor != Some(p)

@@ -33,8 +33,8 @@ pub type Span = Range<usize>;
 pub struct Diagnostic {
     /// The file's name as given to [`Doc::parse`].
     pub file: String,
-    /// 1-based line; 0 for a problem with the whole file (it cannot be read), shown without a
-    /// place.
+    /// 1-based line; 0 when no place in the file is known (it cannot be read, or the problem is
+    /// the file's as a whole), shown as the file alone.
     pub line: usize,
     /// 1-based column, in characters; 0 when only the line is known (a script's syntax error:
     /// Luau's compiler gives no column), and then not shown.

@@ -8,24 +8,24 @@ use crate::expansion::{Command, HookError, HookKind, HookResult};
 use crate::figures::{FigureId, Location};
 use crate::value::Value;
 
-/// Why a command was not carried out.
-enum Refusal {
+/// Why a command was not done.
+enum NotDone {
     /// It failed its check: why, in words.
     Refused(String),
     /// It was carried out, and an event it set off made a hook fail.
-    Failed(HookError),
+    HookFailed(HookError),
 }
 
-impl From<HookError> for Refusal {
-    fn from(e: HookError) -> Refusal {
-        Refusal::Failed(e)
+impl From<HookError> for NotDone {
+    fn from(e: HookError) -> NotDone {
+        NotDone::HookFailed(e)
     }
 }
 
-type Outcome = Result<(), Refusal>;
+type Outcome = Result<(), NotDone>;
 
 fn refuse(why: impl Into<String>) -> Outcome {
-    Err(Refusal::Refused(why.into()))
+    Err(NotDone::Refused(why.into()))
 }
 
 impl Game {
@@ -37,8 +37,8 @@ impl Game {
             Command::PlaceFigure { player, kind, at } => self.place_figure(e, *player, kind, at),
             Command::MoveFigure { figure, to } => self.move_figure(*figure, to),
             Command::SetAside { figure } => self.set_aside(*figure),
-            Command::ReturnFigure { figure } => self.send_back(*figure),
-            Command::SetFigureFace { figure, face } => self.turn_figure(*figure, *face),
+            Command::ReturnFigure { figure } => self.return_commanded(*figure),
+            Command::SetFigureFace { figure, face } => self.set_face(*figure, *face),
             Command::ExtraTurnPart => {
                 self.state.turn.extra_part = true;
                 Ok(())
@@ -46,7 +46,7 @@ impl Game {
             Command::ExtraTurn { player } => self.player_exists(*player).map(|()| {
                 self.state.turn.extra_turn = Some(*player);
             }),
-            Command::SetStorage { key, value } => self.store(e, key, value),
+            Command::SetStorage { key, value } => self.set_storage(e, key, value),
             Command::SetScore { .. } => refuse("set_score is only allowed in modify_score"),
             Command::Ask { player, kind, options, data } => self.ask(
                 hook,
@@ -65,8 +65,8 @@ impl Game {
         };
         match outcome {
             Ok(()) => Ok(()),
-            Err(Refusal::Refused(why)) => Err(self.command_error(e, hook, &c, why)),
-            Err(Refusal::Failed(error)) => Err(error),
+            Err(NotDone::Refused(why)) => Err(self.command_error(e, hook, &c, why)),
+            Err(NotDone::HookFailed(error)) => Err(error),
         }
     }
 
@@ -159,7 +159,7 @@ impl Game {
     }
 
     /// A figure back to its owner's supply, on a command.
-    fn send_back(&mut self, figure: FigureId) -> Outcome {
+    fn return_commanded(&mut self, figure: FigureId) -> Outcome {
         if figure as usize >= self.state.figures.len() {
             return refuse("no such figure");
         }
@@ -167,7 +167,7 @@ impl Game {
         Ok(self.release_dependents()?)
     }
 
-    fn turn_figure(&mut self, figure: FigureId, face: u8) -> Outcome {
+    fn set_face(&mut self, figure: FigureId, face: u8) -> Outcome {
         let Some(f) = self.state.figures.get(figure as usize) else { return refuse("no such figure") };
         let kind = self.rules.figure(f.kind);
         if !kind.faces.contains(&face) {
@@ -178,7 +178,7 @@ impl Game {
     }
 
     /// Sets (or, with null, removes) a key of the expansion's storage, within its size.
-    fn store(&mut self, e: u16, key: &str, value: &Value) -> Outcome {
+    fn set_storage(&mut self, e: u16, key: &str, value: &Value) -> Outcome {
         if value.nests_deeper_than(MAX_NESTING) {
             return refuse(too_deep());
         }
