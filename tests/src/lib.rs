@@ -1,7 +1,8 @@
 //! Test support: loading configs with the test expansions, building the test plugins, and the
-//! Rust test expansions `hook-demo` and `rust-noop`. The scenario runner itself is
+//! Rust test expansions `hook-demo`, `commander` and `rust-noop`. The scenario runner itself is
 //! `meeple_host::scenario`.
 
+pub mod commander;
 pub mod demo;
 
 use meeple_core::Expansion;
@@ -96,6 +97,9 @@ impl Instantiate for TestCode {
                 Ok(Some(Arc::new(demo::HookDemo::new(&sel.options))))
             }
             meeple_host::manifest::Entry::Builtin(name) if name == "rust-noop" => Ok(Some(Arc::new(NoOp))),
+            meeple_host::manifest::Entry::Builtin(name) if name == "commander" => {
+                Ok(Some(Arc::new(commander::Commander::new(&sel.options))))
+            }
             _ => load::Builtin.instantiate(sel),
         }
     }

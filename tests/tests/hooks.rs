@@ -133,3 +133,49 @@ fn the_greedy_bot_does_not_play_around_a_failing_hook() {
     assert!(error.to_string().contains("roads are broken"), "{error}");
     assert!(game.state().tiles_left() > 0, "the error came only at the end of the game");
 }
+
+/// A base game with `commander` giving the bad command of `case`, at its first tile.
+fn commanded(case: &str) -> Result<Game, meeple_core::SetupError> {
+    let config = format!(
+        "players = 2\ndraw = [\"U\", \"U\", \"U\"]\n[[expansions]]\nid = \"commander\"\noptions = {{ case = \"{case}\" }}\n"
+    );
+    let loaded = load_toml("commander.toml", &config).unwrap();
+    Game::new(loaded.rules.clone(), loaded.setup(1))
+}
+
+#[test]
+fn the_core_refuses_the_commands_only_it_can_check() {
+    // Commands a Rust expansion gives, which the Luau API never lets through: each fails the
+    // action with the command in words and why, and the game is as it was.
+    let place = Action::PlaceTile { pos: meeple_core::Pos::new(1, 0), rotation: meeple_core::Rotation::new(0) };
+    let cases = [
+        (
+            "set-score",
+            "commander: tile_placed: invalid command: set the points of player 1 to 1: set_score is only allowed in modify_score",
+        ),
+        ("face-of-nobody", "commander: tile_placed: invalid command: turn figure 999 to face 1: no such figure"),
+        ("move-nobody", "commander: tile_placed: invalid command: move figure 999 to "),
+    ];
+    for (case, says) in cases {
+        let mut game = commanded(case).unwrap();
+        let before = game.state().hash();
+        let err = game.apply(place).unwrap_err().to_string();
+        assert!(err.starts_with(says), "{case}: {err}");
+        assert_eq!(game.state().hash(), before, "{case}: the game is unchanged");
+    }
+    let err = commanded("ask-in-setup").err().expect("setup refuses a decision").to_string();
+    assert!(err.ends_with("no decisions during setup"), "{err}");
+
+    // A decision asked again at every answer: the turn's thousandth is refused.
+    let mut game = commanded("ask-forever").unwrap();
+    game.apply(place).unwrap();
+    let mut answers = 0;
+    let err = loop {
+        match game.apply(Action::Choose { option: 0 }) {
+            Ok(_) => answers += 1,
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert_eq!(answers, 999, "the first decision and 999 asked again by answers make 1 000: {err}");
+    assert!(err.ends_with("a turn asks at most 1000 decisions (does an answer ask again?)"), "{err}");
+}

@@ -1,0 +1,65 @@
+//! `commander`: gives one bad command that only the core refuses (the Luau API refuses the
+//! others at the call), chosen by its `case` option. Its manifest is
+//! `tests/mods/commander/expansion.toml`.
+//!
+//! - `set-score`: `set_score` when a tile is placed, outside `modify_score`;
+//! - `ask-in-setup`: a decision asked during setup;
+//! - `ask-forever`: a decision asked when a tile is placed, and asked again at every answer;
+//! - `face-of-nobody`, `move-nobody`: a figure that does not exist turned or moved.
+
+use meeple_core::{
+    Command, Commands, Decision, Event, Expansion, HookKind, HookResult, HookSet, Pos, Target, Value, View,
+};
+use std::collections::BTreeMap;
+
+/// The expansion with the case it plays.
+pub struct Commander {
+    case: String,
+}
+
+impl Commander {
+    /// Reads the `case` option.
+    pub fn new(options: &BTreeMap<String, Value>) -> Commander {
+        let case = options.get("case").and_then(Value::as_str).unwrap_or("set-score");
+        Commander { case: case.to_string() }
+    }
+
+    fn ask() -> Command {
+        Command::Ask { player: 0, kind: "again".into(), options: vec!["yes".into()], data: Value::Null }
+    }
+}
+
+impl Expansion for Commander {
+    fn id(&self) -> &str {
+        "commander"
+    }
+
+    fn hooks(&self) -> HookSet {
+        HookSet::of(&[HookKind::Setup, HookKind::TilePlaced, HookKind::OnDecision])
+    }
+
+    fn setup(&self, _view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
+        if self.case == "ask-in-setup" {
+            out.push(Commander::ask());
+        }
+        Ok(())
+    }
+
+    fn on_event(&self, _view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
+        let Event::TilePlaced { player: Some(_), .. } = event else { return Ok(()) };
+        let start = Target::Segment { pos: Pos::new(0, 0), segment: 0 };
+        out.push(match self.case.as_str() {
+            "set-score" => Command::SetScore { player: 0, points: 1 },
+            "ask-forever" => Commander::ask(),
+            "face-of-nobody" => Command::SetFigureFace { figure: 999, face: 1 },
+            "move-nobody" => Command::MoveFigure { figure: 999, to: start },
+            _ => return Ok(()),
+        });
+        Ok(())
+    }
+
+    fn on_decision(&self, _view: &View<'_>, _d: &Decision, _option: u16, out: &mut Commands<'_>) -> HookResult {
+        out.push(Commander::ask());
+        Ok(())
+    }
+}
