@@ -576,12 +576,13 @@ fn mod_game(name: &str, manifest_extra: &str, script: &str, draw: &str, players:
 }
 
 /// Places the first tile of a `mod_game`, which must fail with `needle` in its error and leave
-/// the game as it was.
-fn placing_fails(game: &mut Game, needle: &str) {
+/// the game as it was; the error, for more checks.
+fn placing_fails(game: &mut Game, needle: &str) -> String {
     let before = game.state().hash();
     let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
     assert!(err.to_string().contains(needle), "{err}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
+    err.to_string()
 }
 
 #[test]
@@ -763,9 +764,7 @@ fn each_refused_command_says_why_and_the_action_is_undone() {
              end)\n"
         );
         let mut game = mod_game("refuse", manifest, &script, "\"U\", \"U\"", 2);
-        let before = game.state().hash();
-        let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
-        assert_eq!(err.to_string(), format!("refuse: tile_placed: refuse/init.luau:7: {why}"), "{command}");
-        assert_eq!(game.state().hash(), before, "{command}: the game is unchanged");
+        let err = placing_fails(&mut game, why);
+        assert_eq!(err, format!("refuse: tile_placed: refuse/init.luau:7: {why}"), "{command}");
     }
 }

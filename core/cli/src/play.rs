@@ -56,12 +56,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         if told {
             // An answer may come from another player than the turn's (pig owners in turn): it
             // then names who gave it.
-            let others = game.state().turn().player != p;
+            let who = if game.state().turn().player != p { format!("{} ", names[p as usize]) } else { String::new() };
             story.lines.push(match game.describe(&action) {
-                ActionInfo::Choose { decision, option } if others => {
-                    format!("{} chose: {option} ({decision})", names[p as usize])
-                }
-                ActionInfo::Choose { decision, option } => format!("chose: {option} ({decision})"),
+                ActionInfo::Choose { decision, option } => format!("{who}chose: {option} ({decision})"),
                 said => said.to_string(),
             });
         }

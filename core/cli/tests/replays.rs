@@ -5,12 +5,17 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn meeple(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(args)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The exit code and what was said on stderr.
+fn meeple(args: &[&str]) -> (Option<i32>, String) {
+    let out = run(args);
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
@@ -88,11 +93,7 @@ fn a_finished_game_plays_back_to_its_winner() {
     let (code, stderr) =
         meeple(&["play", "configs/traders-builders.toml", "-q", "--seed", "3", "-o", file.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(["replay", file.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = run(&["replay", file.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("— verified\nFinal scores\n"), "{stdout}");

@@ -103,14 +103,8 @@ pub fn read_text(path: &Path) -> Result<String, Report> {
 
 /// A report with one problem about a file that could not be read.
 pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
-    Report {
-        diagnostics: vec![Diagnostic {
-            file: display_path(path),
-            line: 0,
-            col: 0,
-            message: if path.is_dir() { "is a folder, not a file".to_string() } else { format!("cannot read: {e}") },
-        }],
-    }
+    let message = if path.is_dir() { "is a folder, not a file".to_string() } else { format!("cannot read: {e}") };
+    Report { diagnostics: vec![Diagnostic::of_file(display_path(path), message)] }
 }
 
 /// One expansion as it takes part in a game.
@@ -161,11 +155,10 @@ struct Problems<'a> {
 
 impl Problems<'_> {
     fn at(&mut self, loc: Option<&Location>, message: String) {
-        let (file, line, col) = match loc {
-            Some(l) => (l.file.clone(), l.line, l.col),
-            None => (self.config.file.clone(), 0, 0),
-        };
-        self.report.diagnostics.push(Diagnostic { file, line, col, message });
+        self.report.diagnostics.push(match loc {
+            Some(l) => Diagnostic { file: l.file.clone(), line: l.line, col: l.col, message },
+            None => Diagnostic::of_file(self.config.file.clone(), message),
+        });
     }
 }
 
@@ -457,22 +450,12 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
                 }
                 b.meeple(kind);
             } else if let Err(e) = b.figure(kind) {
-                report.diagnostics.push(Diagnostic {
-                    file: m.path.display().to_string(),
-                    line: 0,
-                    col: 0,
-                    message: e.to_string(),
-                });
+                report.diagnostics.push(Diagnostic::of_file(m.path.display().to_string(), e.to_string()));
             }
         }
         for t in m.tokens.iter().filter(|t| in_edition(&t.editions, &s.edition)) {
             if let Err(e) = b.token(meeple_core::rules::TokenKind { id: t.id.clone(), supply: t.supply }) {
-                report.diagnostics.push(Diagnostic {
-                    file: m.path.display().to_string(),
-                    line: 0,
-                    col: 0,
-                    message: e.to_string(),
-                });
+                report.diagnostics.push(Diagnostic::of_file(m.path.display().to_string(), e.to_string()));
             }
         }
         for c in &m.categories {
@@ -494,9 +477,7 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         return Err(report);
     }
     b.hash(format!("{:016x}", hash.finish()));
-    b.build().map_err(|e| Report {
-        diagnostics: vec![Diagnostic { file: "<ruleset>".into(), line: 0, col: 0, message: e.to_string() }],
-    })
+    b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })
 }
 
 /// Why an expansion's `[draw]` start tile cannot be had from its edition's own tileset, if so.

@@ -337,23 +337,24 @@ fn parse_figure(game: &Game, s: &str) -> Result<Action, String> {
     Ok(Action::PlaceFigure { figure, segment: segment as u8, with })
 }
 
-fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
-    rules
-        .figure_by_name(name)
-        .or_else(|| rules.figures().iter().position(|f| f.id.rsplit(':').next() == Some(name)).map(|i| i as u8))
-        .ok_or_else(|| format!("no figure `{name}`"))
+/// The index of `name` among `ids`: a full id first, else an id whose short name (after the
+/// expansion's `id:`) it is. A scenario names figures and tokens either way.
+fn full_or_short<'a>(ids: impl Iterator<Item = &'a str> + Clone, name: &str) -> Option<usize> {
+    ids.clone().position(|id| id == name).or_else(|| ids.into_iter().position(|id| id.rsplit(':').next() == Some(name)))
 }
 
-/// A token kind by its full or its short name.
+fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
+    let ids = rules.figures().iter().map(|f| f.id.as_str());
+    full_or_short(ids, name).map(|i| i as u8).ok_or_else(|| format!("no figure `{name}`"))
+}
+
 fn token_id(rules: &Rules, name: &str) -> Result<u16, String> {
-    rules
-        .token_by_name(name)
-        .or_else(|| rules.tokens().iter().position(|t| t.id.rsplit(':').next() == Some(name)).map(|i| i as u16))
-        .ok_or_else(|| {
-            let known: Vec<&str> = rules.tokens().iter().map(|t| t.id.as_str()).collect();
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-            format!("no token `{name}`; the tokens are: {known}")
-        })
+    let ids = rules.tokens().iter().map(|t| t.id.as_str());
+    full_or_short(ids.clone(), name).map(|i| i as u16).ok_or_else(|| {
+        let known: Vec<&str> = ids.collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        format!("no token `{name}`; the tokens are: {known}")
+    })
 }
 
 fn player_index(names: &[String], name: &str) -> Result<u8, String> {

@@ -43,6 +43,13 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+impl Diagnostic {
+    /// A problem of a file as a whole, or one whose place in it is not known (line 0).
+    pub fn of_file(file: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { file: file.into(), line: 0, col: 0, message: message.into() }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.col) {
