@@ -323,6 +323,22 @@ fn messages_say_what_is_expected_in_the_protocols_terms() {
             "quarter turns clockwise, 0 to 3",
         ),
         (json!({"action": 5}), "action", "an action as the state's `legal` list gives it"),
+        // A target is an object: a string is not a kind without fields, and `null` is none.
+        (
+            json!({"action": {"type": "expansion", "expansion": 0, "code": 0, "target": "none"}}),
+            "action.target",
+            "expected a target as the state's `legal` actions give it, {\"kind\": …}; got string \"none\"",
+        ),
+        (
+            json!({"action": {"type": "expansion", "expansion": 0, "code": 0, "target": 5}}),
+            "action.target",
+            "expected a target as the state's `legal` actions give it, {\"kind\": …}; got integer `5`",
+        ),
+        (
+            json!({"action": {"type": "expansion", "expansion": 0, "code": 0, "target": null}}),
+            "action.target",
+            "missing field `target`",
+        ),
     ];
     for (fields, field, expected) in cases {
         let mut request = json!({"cmd": "act", "game": "g1"});

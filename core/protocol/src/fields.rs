@@ -251,6 +251,11 @@ fn inner_fault(action: &Value) -> Option<(Vec<Step>, serde_json::Error)> {
         Err(fault) => return Some(fault),
     };
     if let Some(target) = retagged.as_object_mut()?.values_mut().next()?.get_mut("target") {
+        // The mirror would read a string as a kind without fields, and name it "unknown
+        // variant"; a target is an object, and `null` is no target at all.
+        if let Some(fault) = not_a_target(target) {
+            return Some(fault);
+        }
         match retag(target, "kind") {
             Ok(Some(t)) => *target = t,
             Ok(None) => {}
@@ -268,6 +273,19 @@ fn inner_fault(action: &Value) -> Option<(Vec<Step>, serde_json::Error)> {
         path.push(Step::Key("kind".into()));
     }
     Some((path, error))
+}
+
+/// The fault of a target that is no object, with its path inside the action.
+fn not_a_target(target: &Value) -> Option<(Vec<Step>, serde_json::Error)> {
+    use serde::de::Error;
+    match target {
+        Value::Object(_) => None,
+        Value::Null => Some((Vec::new(), Error::missing_field("target"))),
+        other => Some((
+            vec![Step::Key("target".into())],
+            Error::invalid_type(unexpected(other), &"internally tagged enum Target"),
+        )),
+    }
 }
 
 /// `{tag: variant, …fields}` as `{variant: {…fields}}`; `None` when `value` is no object (serde
