@@ -163,6 +163,24 @@ fn the_core_refuses_the_commands_only_it_can_check() {
         assert!(err.starts_with(says), "{case}: {err}");
         assert_eq!(game.state().hash(), before, "{case}: the game is unchanged");
     }
+    // A figure moved onto a feature its kind may not stand on: the roadman, put on the start
+    // tile's road at the first tile, is moved into its city at the second.
+    let mut game = commanded("move-off-limits").unwrap();
+    game.apply(place).unwrap();
+    let roadman = game.state().figures().iter().position(|f| !f.in_supply()).expect("the roadman is placed");
+    let on_the_road = game.state().figures()[roadman].at;
+    game.apply(Action::Pass).unwrap();
+    let before = game.state().hash();
+    let second = Action::PlaceTile { pos: meeple_core::Pos::new(-1, 0), rotation: meeple_core::Rotation::new(0) };
+    let err = game.apply(second).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "commander: tile_placed: invalid command: move the commander:roadman of player 1 to the city at (0, 0): \
+         a commander:roadman may not stand on a city"
+    );
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
+    assert_eq!(game.state().figures()[roadman].at, on_the_road, "the roadman is still on the road");
+
     let err = commanded("ask-in-setup").err().expect("setup refuses a decision").to_string();
     assert!(err.ends_with("no decisions during setup"), "{err}");
 
