@@ -267,6 +267,12 @@ meeple.on("tile_placed", function(view, ev, out) count(view, out, "tiles") end, 
         ("on_action", "{ stored = { \"x\" } }", "this hook is always called"),
         ("setup", "{ on_board = { \"meeple\" } }", "this hook is always called; `on_board` is not for it"),
         ("turn_end", "{ when = {} }", "unknown key `when`"),
+        // Figure kinds are known once the ruleset is: a misspelt one fails the load all the same.
+        (
+            "turn_end",
+            "{ on_board = { \"meeple\", \"meple\" } }",
+            "meeple.on `turn_end`: `on_board`: unknown figure kind `meple`; known: meeple (while loading)",
+        ),
     ] {
         let bad = format!("meeple.on(\"{hook}\", function() end, {only})\n");
         let root = write_mod("bad-only", &[("init.luau", &bad)]);

@@ -75,9 +75,9 @@ impl std::fmt::Display for ActionInfo {
             }
             ActionInfo::PlaceFigure { figure, with, segment, feature, ports, .. } => {
                 let at = if ports.is_empty() { "inside the tile".to_string() } else { ports.join(" ") };
-                write!(f, "put a {figure} on the {} `{segment}` [{at}]", feature.name())?;
+                write!(f, "put {} {figure} on the {} `{segment}` [{at}]", a(figure), feature.name())?;
                 if let Some(w) = with {
-                    write!(f, " with a {w}")?;
+                    write!(f, " with {} {w}", a(w))?;
                 }
                 Ok(())
             }
@@ -122,7 +122,7 @@ impl Game {
             }
             Command::GiveTokens { player, token, count } => format!("give {count} {token} to player {}", player + 1),
             Command::PlaceFigure { player, kind, at } => {
-                format!("place a {kind} of player {} on {}", player + 1, place(at))
+                format!("place {} {kind} of player {} on {}", a(kind), player + 1, place(at))
             }
             Command::MoveFigure { figure: f, to } => format!("move {} to {}", figure(*f), place(to)),
             Command::SetAside { figure: f } => format!("set {} aside", figure(*f)),
@@ -199,5 +199,20 @@ impl Game {
                 }
             }
         }
+    }
+}
+
+/// "a" or "an" before a word, by its first letter: figure kinds are ids such as `abbots:abbot`.
+pub(crate) fn a(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_figure_kind_gets_its_article() {
+        assert_eq!(super::a("abbots:abbot"), "an");
+        assert_eq!(super::a("meeple"), "a");
+        assert_eq!(super::a("traders-builders:pig"), "a");
     }
 }

@@ -478,6 +478,12 @@ pub trait Expansion: Send + Sync {
         Interest::ALL
     }
 
+    /// What the expansion names that this ruleset lacks (a figure kind of another expansion
+    /// that is not in it), once the ruleset is built; the host refuses the ruleset with these.
+    fn misfits(&self, _rules: &crate::rules::Rules) -> Vec<HookError> {
+        Vec::new()
+    }
+
     /// Extra score categories (the expansion's id is added for it when it scores).
     fn categories(&self) -> Vec<String> {
         vec![self.id().to_string()]

@@ -477,7 +477,24 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         return Err(report);
     }
     b.hash(format!("{:016x}", hash.finish()));
-    b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })
+    let rules = b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })?;
+    let misfits = misfits(&rules, selected);
+    if misfits.is_empty() { Ok(rules) } else { Err(misfits) }
+}
+
+/// What the expansions' code names that the built ruleset lacks, each at its file and line.
+fn misfits(rules: &Rules, selected: &[Selected]) -> Report {
+    let mut report = Report::default();
+    for x in rules.expansions() {
+        let Some(m) = selected.iter().map(|s| &s.manifest).find(|m| m.id == x.id()) else { continue };
+        let entry = match &m.entry {
+            Entry::Script(entry) => entry.to_string_lossy().into_owned(),
+            _ => String::new(),
+        };
+        let located = |e: &meeple_core::HookError| crate::luau::diagnostic(&m.id, m.dir(), &entry, e);
+        report.diagnostics.extend(x.misfits(rules).iter().map(located));
+    }
+    report
 }
 
 /// Why an expansion's `[draw]` start tile cannot be had from its edition's own tileset, if so.

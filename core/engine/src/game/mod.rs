@@ -9,6 +9,7 @@ mod commands;
 
 use crate::action::{Action, Event, Offer};
 use crate::board::{PlacedTile, Placement};
+use crate::describe::a;
 use crate::expansion::{Command, Commands, HookError, HookKind, HookResult, Scoring, View};
 use crate::features::{SegId, SegInfo};
 use crate::figures::{FigureId, FigureKind, FigureKindId, Location, Placement as FigurePlacement, Stays};
@@ -87,10 +88,10 @@ fn offers_problem(offers: &[Offer]) -> Option<String> {
 /// Why a figure cannot be turned to `face`: its kind declares other faces, or none.
 fn no_face(kind: &FigureKind, face: u8) -> String {
     if kind.faces.is_empty() {
-        return format!("a {} has no faces to turn to (its manifest declares none)", kind.id);
+        return format!("{} {} has no faces to turn to (its manifest declares none)", a(&kind.id), kind.id);
     }
     let faces: Vec<String> = kind.faces.iter().map(u8::to_string).collect();
-    format!("a {} has no face {face}; its faces are {}", kind.id, faces.join(", "))
+    format!("{} {} has no face {face}; its faces are {}", a(&kind.id), kind.id, faces.join(", "))
 }
 
 /// The most points one command may add or set, either way: far above any rule, and low enough
@@ -1016,7 +1017,7 @@ impl Game {
     fn may_not_stand(&self, kind: FigureKindId, loc: Location) -> Option<String> {
         let Location::Segment { segment } = loc else { return None };
         let (figure, on) = (self.rules.figure(kind), self.state.features.info(segment).kind);
-        (!figure.may_stand_on(on)).then(|| format!("a {} may not stand on a {}", figure.id, on.name()))
+        (!figure.may_stand_on(on)).then(|| format!("{} {} may not stand on a {}", a(&figure.id), figure.id, on.name()))
     }
 
     /// Records an event and lets subscribed expansions react.

@@ -294,6 +294,9 @@ type ScoringInfo = { feature: number, kind: string, completed: boolean, final: b
 pub(crate) const HANDLERS: &str = "meeple.handlers";
 /// The registry key of the table of `only` arguments given to `meeple.on`, by hook name.
 pub(crate) const ONLY: &str = "meeple.only";
+/// Where each `meeple.on` with an `only` was called (`file:line`), by hook name: the figure
+/// kinds of `on_board` are checked only once the ruleset is known.
+pub(crate) const ONLY_AT: &str = "meeple.only_at";
 const MODULES: &str = "meeple.modules";
 
 fn rt(msg: impl std::fmt::Display) -> mlua::Error {
@@ -304,6 +307,7 @@ fn rt(msg: impl std::fmt::Display) -> mlua::Error {
 pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
     lua.set_named_registry_value(ONLY, lua.create_table()?)?;
+    lua.set_named_registry_value(ONLY_AT, lua.create_table()?)?;
     lua.set_named_registry_value(MODULES, lua.create_table()?)?;
     let m = lua.create_table()?;
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
@@ -390,6 +394,7 @@ fn on(lua: &Lua, (Text(hook), handler, only): (Text, mlua::Function, Option<Tabl
     if let Some(only) = only {
         read_only(kind, &only)?;
         lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?;
+        lua.named_registry_value::<Table>(ONLY_AT)?.raw_set(hook.as_str(), caller_place(lua))?;
     }
     handlers.raw_set(hook, handler)
 }

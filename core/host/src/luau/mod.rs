@@ -109,11 +109,6 @@ impl Script {
             limits,
         })
     }
-
-    /// The file on disk for a chunk path.
-    fn path_of(&self, rel: &str) -> PathBuf {
-        self.dir.join(rel)
-    }
 }
 
 static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(1);
@@ -154,7 +149,7 @@ pub struct LuauExpansion {
     hooks: HookSet,
     interest: Interest,
     /// The figure kinds of `on_board`, by name: resolved against each ruleset.
-    on_board: Vec<(HookKind, Vec<String>)>,
+    on_board: vm::OnBoard,
     categories: Vec<String>,
 }
 
@@ -174,6 +169,16 @@ impl LuauExpansion {
     /// The script's files and settings.
     pub fn script(&self) -> &Script {
         &self.script
+    }
+
+    /// The figure kinds of an `on_board`, by the names the script gives them.
+    fn figure_kinds(&self, rules: &meeple_core::Rules, names: &[String]) -> Result<Vec<u8>, String> {
+        let ids = || rules.figures().iter().map(|f| f.id.as_str());
+        let kind = |n: &String| api::resolve(ids(), &self.script.id, n, "figure kind").map(|k| k as u8);
+        names.iter().map(kind).collect::<mlua::Result<_>>().map_err(|e| match e {
+            mlua::Error::RuntimeError(message) => message,
+            other => other.to_string(),
+        })
     }
 
     // Inlined into each hook: the lookup is on every call, and whether the compiler inlined it
@@ -213,17 +218,20 @@ impl Drop for LuauExpansion {
 
 /// Script errors as a report (for load time).
 fn error_report(script: &Script, errors: &[HookError]) -> Report {
-    let diagnostic = |e: &HookError| {
-        let (file, line) = match e.location.as_deref().and_then(|l| l.rsplit_once(':')) {
-            Some((chunk, line)) => {
-                let rel = chunk.strip_prefix(&format!("{}/", script.id)).unwrap_or(chunk);
-                (display_path(&script.path_of(rel)), line.parse().unwrap_or(1))
-            }
-            None => (display_path(&script.path_of(&script.entry)), 1),
-        };
-        Diagnostic { file, line, col: 0, message: format!("{} ({})", e.message, e.hook) }
+    Report { diagnostics: errors.iter().map(|e| diagnostic(&script.id, &script.dir, &script.entry, e)).collect() }
+}
+
+/// A script error at load time as a problem of the file and line it names (`chunk:line`, the
+/// chunk named `expansion/file`), or else of the entry file.
+pub(crate) fn diagnostic(id: &str, dir: &Path, entry: &str, e: &HookError) -> Diagnostic {
+    let (file, line) = match e.location.as_deref().and_then(|l| l.rsplit_once(':')) {
+        Some((chunk, line)) => {
+            let rel = chunk.strip_prefix(&format!("{id}/")).unwrap_or(chunk);
+            (display_path(&dir.join(rel)), line.parse().unwrap_or(1))
+        }
+        None => (display_path(&dir.join(entry)), 1),
     };
-    Report { diagnostics: errors.iter().map(diagnostic).collect() }
+    Diagnostic { file, line, col: 0, message: format!("{} ({})", e.message, e.hook) }
 }
 
 impl Expansion for LuauExpansion {
@@ -237,17 +245,26 @@ impl Expansion for LuauExpansion {
 
     fn interest(&self, rules: &meeple_core::Rules) -> Interest {
         let mut interest = self.interest.clone();
-        let ids = || rules.figures().iter().map(|f| f.id.as_str());
-        for (hook, names) in &self.on_board {
-            let kinds: Result<Vec<_>, _> =
-                names.iter().map(|n| api::resolve(ids(), &self.script.id, n, "figure kind")).collect();
-            match kinds {
-                Ok(kinds) => interest.when_on_board.push((*hook, kinds.into_iter().map(|k| k as u8).collect())),
-                // Called always then, which is never wrong; the modder learns why from the log.
-                Err(e) => tracing::warn!(expansion = self.script.id, hook = hook.name(), "on_board: {e}"),
+        for (hook, names, _) in &self.on_board {
+            // A name that resolves to nothing is one of the ruleset's misfits, which the host
+            // refuses; a hook whose kinds are not all known is simply always called.
+            if let Ok(kinds) = self.figure_kinds(rules, names) {
+                interest.when_on_board.push((*hook, kinds));
             }
         }
         interest
+    }
+
+    fn misfits(&self, rules: &meeple_core::Rules) -> Vec<HookError> {
+        let unknown = |(hook, names, at): &(HookKind, Vec<String>, Option<String>)| -> Option<HookError> {
+            let why = self.figure_kinds(rules, names).err()?;
+            let mut e =
+                HookError::new(&self.script.id, *hook, format!("meeple.on `{}`: `on_board`: {why}", hook.name()));
+            e.hook = "while loading".into();
+            e.location = at.clone();
+            Some(e)
+        };
+        self.on_board.iter().filter_map(unknown).collect()
     }
 
     fn categories(&self) -> Vec<String> {

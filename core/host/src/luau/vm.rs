@@ -760,8 +760,9 @@ impl Vm {
     }
 }
 
-/// The figure kinds, by name, that the `on_board` of a hook's `only` names.
-pub(crate) type OnBoard = Vec<(HookKind, Vec<String>)>;
+/// The figure kinds, by name, that the `on_board` of a hook's `only` names, with the `file:line`
+/// of its `meeple.on`.
+pub(crate) type OnBoard = Vec<(HookKind, Vec<String>, Option<String>)>;
 
 /// What the prelude gives back: the function that installs the handlers, the dispatch functions
 /// by hook number, the candidate list, the function that sets the names of tiles and figures,
@@ -789,13 +790,15 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
 /// `meeple.on`), and the figure kinds named by their `on_board`.
 fn read_interest(lua: &Lua) -> mlua::Result<(Interest, OnBoard)> {
     let only: Table = lua.named_registry_value(api::ONLY)?;
+    let only_at: Table = lua.named_registry_value(api::ONLY_AT)?;
     let (mut interest, mut on_board) = (Interest::ALL, Vec::new());
     for hook in HookKind::ALL {
         if let Some(t) = only.raw_get::<Option<Table>>(hook.name())? {
             let only = api::read_only(hook, &t)?;
             interest.features.extend(only.kinds.map(|k| (hook, k)));
             interest.when_stored.extend(only.stored.map(|k| (hook, k)));
-            on_board.extend(only.on_board.map(|k| (hook, k)));
+            let at = only_at.raw_get::<Option<String>>(hook.name())?;
+            on_board.extend(only.on_board.map(|k| (hook, k, at)));
         }
     }
     Ok((interest, on_board))
