@@ -24,6 +24,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         ids.dedup();
         say!("  figures: {}", ids.join(", "));
     }
+    if !m.tokens.is_empty() {
+        let tokens: Vec<String> = m.tokens.iter().map(|t| format!("{} ({})", t.id, t.supply)).collect();
+        say!("  tokens (supply): {}", tokens.join(", "));
+    }
     if !m.options.is_empty() {
         say!("  options: {}", m.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "));
     }

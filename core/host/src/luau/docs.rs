@@ -14,8 +14,13 @@ pub fn lua_api_markdown() -> String {
     s += "<!-- Generated from the registry in core/host/src/luau/api.rs by `meeple api-docs`; do not edit. -->\n\n";
     s += "A script registers handlers with `meeple.on(hook, handler)` while it loads. Each handler receives a\n";
     s += "read-only **view** of the game and a command sink **out**; it changes the game only through `out`.\n";
-    s += "Players are numbered from 1. Segments, features, figures and placed tiles are ids. Figure kinds,\n";
-    s += "tokens and score categories are names; a bare name means the script's own expansion.\n";
+    s += "Players are numbered from 1. Segments, features, figures and placed tiles are ids. Figure kinds\n";
+    s += "and tokens are names: a bare name is the script's own expansion's (or the base game's, `meeple`),\n";
+    s += "`expansion:name` any expansion's; the view gives them back in full (`abbots:abbot`, `meeple`), so\n";
+    s += "compare with the full name. Score categories are plain names: the base game's `roads`, `cities`,\n";
+    s += "`monasteries` and `fields`, each expansion's id and the `categories` its manifest declares.\n";
+    s += "A command the core refuses (more tokens than the supply holds, a figure where its kind may not\n";
+    s += "stand) fails the hook: the action is undone and the error names the script's line.\n";
     s += "Editor support: point luau-lsp at `docs/meeple.d.luau` (see `docs/modding.md`).\n";
     s += "A third argument, `meeple.on(hook, handler, { kinds = {\"city\"} })`, `{ stored = {\"key\"} }` or\n";
     s += "`{ on_board = {\"builder\"} }`, says which calls can matter (features of those kinds; while the\n";

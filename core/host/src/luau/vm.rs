@@ -943,10 +943,10 @@ fn overrun(budget: &Budget, what: Overrun) -> String {
     let limits = &budget.limits;
     match what {
         Overrun::Steps => {
-            format!("the script ran for more than {} steps in one call (an endless loop?)", limits.steps)
+            format!("the script ran for more than {} steps without returning (an endless loop?)", limits.steps)
         }
         Overrun::Memory => format!("the script ran out of memory (more than {} MiB)", limits.memory >> 20),
-        Overrun::Wall => format!("the script ran for more than {:.1} s in one call", limits.wall.as_secs_f64()),
+        Overrun::Wall => format!("the script ran for more than {:.1} s without returning", limits.wall.as_secs_f64()),
     }
 }
 
