@@ -54,6 +54,21 @@ fn problems_in_a_scenarios_game_are_reported_at_their_lines_all_at_once() {
 }
 
 #[test]
+fn a_scenario_with_editions_is_played_in_each_and_a_failure_names_its_edition() {
+    // The farmhouse start tile is a C2/C3 tile: the scenario holds in C3 and fails in C1 alone.
+    let text = "description = \"x\"\neditions = { base = [\"C3\", \"C1\"] }\n[game]\nplayers = 2\ndraw = [\"D-farmhouse\"]\n\n[[step]]\nplace = \"D-farmhouse at 1,0 r0\"\nfigure = \"pass\"\n\n[end]\nover = true\n";
+    let err = failure_of("editions.toml", text);
+    assert!(err.starts_with("[base C1] ") && err.contains("D-farmhouse"), "{err}");
+    assert!(!err.contains("C3]"), "{err}");
+    let dir = repo().join("target/test-scenarios");
+    std::fs::write(dir.join("editions-c3.toml"), text.replace("\"C3\", \"C1\"", "\"C2\", \"C3\"")).unwrap();
+    run_scenario(&dir.join("editions-c3.toml")).expect("the tile is in C2 and C3");
+
+    let err = failure_of("editions-nobody.toml", &text.replace("base =", "river ="));
+    assert!(err.ends_with("`editions`: `river` is not among the `[game]`'s expansions"), "{err}");
+}
+
+#[test]
 fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on city\"\n\n[end]\nscores = [5, 0]\nsupply = { meeple = [6, 7] }\n";
     let err = failure_of("end.toml", text);

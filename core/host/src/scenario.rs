@@ -98,6 +98,11 @@ struct Scenario {
     /// problems carry their own lines.
     #[serde(rename = "game")]
     _game: toml::Table,
+    /// Editions to play the scenario in, by expansion id (`base` for the base game): once for
+    /// each, in place of the edition `[game]` gives; a rule that holds in several editions is
+    /// tested in each from one file.
+    #[serde(default)]
+    editions: BTreeMap<String, Vec<String>>,
     #[serde(default, rename = "step")]
     steps: Vec<toml::Spanned<Step>>,
     #[serde(default)]
@@ -166,7 +171,39 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
         let (line, column) = meeple_toml::Doc::parse("", &text).line_col(e.span().map_or(0, |span| span.start));
         format!("{game}{}:{line}:{column}: {}", path.display(), e.message().trim_end())
     })?;
-    let loaded = crate::load::with_problems(problems, load(&config)).map_err(|r| r.to_string())?;
+    for (label, config) in in_editions(config, &sc.editions)? {
+        let loaded = crate::load::with_problems(problems.clone(), load(&config)).map_err(|r| format!("{label}{r}"))?;
+        play(path, &text, &sc, &loaded).map_err(|e| format!("{label}{e}"))?;
+    }
+    Ok(())
+}
+
+/// The configs a scenario is played in, each with a label for its errors: its own, or one for
+/// each edition its `editions` lists.
+fn in_editions(
+    config: GameConfig,
+    editions: &BTreeMap<String, Vec<String>>,
+) -> Result<Vec<(String, GameConfig)>, String> {
+    if editions.is_empty() {
+        return Ok(vec![(String::new(), config)]);
+    }
+    let mut out = Vec::new();
+    for (id, listed) in editions {
+        for edition in listed {
+            let mut c = config.clone();
+            let choice = std::iter::once(&mut c.base).chain(c.expansions.iter_mut()).find(|x| x.id == *id);
+            let Some(choice) = choice else {
+                return Err(format!("{}: `editions`: `{id}` is not among the `[game]`'s expansions", config.file));
+            };
+            choice.edition = Some(edition.clone());
+            out.push((format!("[{id} {edition}] "), c));
+        }
+    }
+    Ok(out)
+}
+
+/// Plays a scenario's steps in a ruleset and checks what they expect.
+fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), String> {
     let names = loaded.config.players.clone();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
