@@ -217,6 +217,48 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
 }
 
 #[test]
+fn the_score_before_final_scoring_is_the_same_whichever_expansion_runs_first() {
+    // `mm-toll` adds 7 points at the final scoring; `aa-reader` runs before it and `zz-reader`
+    // after it (load order is by id), and both read the same score before the final scoring.
+    let reader = r#"
+meeple.on("turn_end", function(view, ev, out)
+    assert(view:score_before_final(1) == view:score(1), "the same score during the game")
+end)
+meeple.on("final_scoring", function(view, out)
+    out:set_storage("before", view:score_before_final(1))
+    out:set_storage("now", view:score(1))
+end)
+"#;
+    let toll = "meeple.on(\"final_scoring\", function(view, out) out:add_points(1, 7) end)\n";
+    let base = "depends = [\"base\"]";
+    let root = meeple_tests::write_mods(
+        "final-order",
+        &[("aa-reader", base, reader), ("mm-toll", base, toll), ("zz-reader", base, reader)],
+    );
+    let config = "players = 2\n[[expansions]]\nid = \"aa-reader\"\n[[expansions]]\nid = \"mm-toll\"\n[[expansions]]\nid = \"zz-reader\"\n";
+    let config = meeple_host::GameConfig::parse("t.toml", config).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    let mut bot = meeple_core::bots::RandomBot::new(5);
+    while !game.is_over() {
+        let action = meeple_core::bots::Bot::choose(&mut bot, &game);
+        game.apply(action).unwrap();
+    }
+    let stored = |id: &str, key: &str| {
+        let e = loaded.rules.expansions().iter().position(|x| x.id() == id).unwrap() as u16;
+        match game.state().storage(e, key) {
+            Some(meeple_core::Value::Int(n)) => *n,
+            other => panic!("{id} stored {other:?} as {key}"),
+        }
+    };
+    let final_score = game.state().score(0) as i64;
+    assert_eq!(stored("aa-reader", "before"), final_score - 7);
+    assert_eq!(stored("zz-reader", "before"), final_score - 7);
+    assert_eq!(stored("aa-reader", "now"), final_score - 7, "aa-reader runs before the toll");
+    assert_eq!(stored("zz-reader", "now"), final_score, "zz-reader runs after it");
+}
+
+#[test]
 fn only_the_calls_a_handler_can_act_on_are_made() {
     // Counts its calls in storage: with `only`, road completions and the turn ends before the
     // first city never reach the script.

@@ -148,6 +148,11 @@ pub struct GameState {
     pub(crate) categories: u16,
     pub(crate) figure_kinds: u16,
     pub(crate) token_kinds: u16,
+    /// Every player's score when the expansions' final scoring began (after the unfinished
+    /// features and fields); empty until then. Not in [`GameState::hash`]: it only exists in
+    /// a finished game, whose history the hash already follows, and replays saved before it
+    /// was kept must still check.
+    pub(crate) final_base: Vec<i32>,
 }
 
 /// Facts about a feature, for views and clients.
@@ -240,6 +245,13 @@ impl GameState {
     pub fn score(&self, player: u8) -> i32 {
         // Saturating, as the categories are: no rule scores near 2^31, a buggy script might.
         self.breakdown(player).iter().fold(0i32, |sum, &n| sum.saturating_add(n))
+    }
+
+    /// A player's score before any expansion's final scoring: the score, until the expansions'
+    /// final scoring begins; from then on, the score it began with (a house rule that scores
+    /// "before any other end scoring" reads this, whatever order the expansions run in).
+    pub fn score_before_final(&self, player: u8) -> i32 {
+        self.final_base.get(player as usize).copied().unwrap_or_else(|| self.score(player))
     }
 
     /// Every player's total score.

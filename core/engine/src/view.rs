@@ -99,6 +99,8 @@ pub enum Query {
     StorageVersion,
     /// Every figure of a kind, in and out of supply.
     FiguresOfKind(FigureKindId),
+    /// A player's score before any expansion's final scoring.
+    ScoreBeforeFinal(u8),
 }
 
 /// The host's answer to a [`Query`].
@@ -363,6 +365,15 @@ impl<'a> View<'a> {
         (0..self.rules.categories().len() as u16).map(|c| self.points(player, c)).sum()
     }
 
+    /// A player's score before any expansion's final scoring (see
+    /// [`crate::GameState::score_before_final`]).
+    pub fn score_before_final(&self, player: u8) -> i32 {
+        match self.source {
+            Source::Local(s) => s.score_before_final(player),
+            _ => ask!(self, Query::ScoreBeforeFinal(player), Answer::Int(n) => n as i32),
+        }
+    }
+
     /// A player's tokens of one kind.
     pub fn tokens(&self, player: u8, token: u16) -> i32 {
         match self.source {
@@ -427,6 +438,7 @@ impl<'a> View<'a> {
             Query::Pending => Answer::Decisions(self.pending()),
             Query::StorageVersion => Answer::Int(self.storage_version() as i64),
             Query::FiguresOfKind(k) => Answer::Figures(self.figures_of_kind(*k)),
+            Query::ScoreBeforeFinal(p) => Answer::Int(self.score_before_final(*p) as i64),
         }
     }
 

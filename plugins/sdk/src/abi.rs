@@ -17,14 +17,16 @@
 //!   format (a plugin sends them only to hosts that announce 3, see [`crate::proto::query`])
 //!   and `Interest::when_on_board` (sent only to hosts that announce 3); 4 added the
 //!   `Release` call, which a host sends only to plugins built with 4, when it is done with an
-//!   instance (older plugins keep every instance).
+//!   instance (older plugins keep every instance); 5 added the query `ScoreBeforeFinal`, which
+//!   an older host refuses (the call that asked it fails), so a plugin that asks it needs a
+//!   host of 5 or later.
 
 use std::ffi::c_void;
 
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 4;
+pub const ABI_MINOR: u32 = 5;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 

@@ -3,7 +3,7 @@
 //! and decode on both sides, in words a few hundred.
 //!
 //! Layouts (word offsets), in the [`crate::wire`] format:
-//! - query: its number (`Players` 0 … `FiguresOfKind` 20, in the order of [`Query`]) and its
+//! - query: its number (`Players` 0 … `ScoreBeforeFinal` 21, in the order of [`Query`]) and its
 //!   fields (a position as x, y; the storage key as a string)
 //! - answer: its number (`Int` 0 … `Parts` 8, in the order of [`Answer`]) and its contents: an
 //!   integer as two words (low, high); a turn as number, player, part, stage, placed tile (-1:
@@ -47,6 +47,7 @@ impl Writer {
             Query::Pending => self.put(18),
             Query::StorageVersion => self.put(19),
             Query::FiguresOfKind(k) => self.words(&[20, *k as i64]),
+            Query::ScoreBeforeFinal(p) => self.words(&[21, *p as i64]),
         }
     }
 
@@ -156,6 +157,7 @@ impl Reader<'_> {
             18 => Query::Pending,
             19 => Query::StorageVersion,
             20 => Query::FiguresOfKind(fit(self.get())?),
+            21 => Query::ScoreBeforeFinal(fit(self.get())?),
             _ => return None,
         })
     }
@@ -263,6 +265,7 @@ mod tests {
             Query::Pending,
             Query::StorageVersion,
             Query::FiguresOfKind(9),
+            Query::ScoreBeforeFinal(1),
         ];
         for q in queries {
             let mut w = Writer::default();

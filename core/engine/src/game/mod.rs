@@ -1006,6 +1006,7 @@ impl Game {
             let completed = rank != 5 && self.state.features.data(r).completed;
             self.score_feature(r, completed)?;
         }
+        self.state.final_base = self.state.scores();
         for &e in self.rules.clone().subscribers(HookKind::FinalScoring) {
             self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
         }
@@ -1192,6 +1193,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         categories: rules.categories().len() as u16,
         figure_kinds: kinds.len() as u16,
         token_kinds: rules.tokens().len() as u16,
+        final_base: Vec::new(),
     })
 }
 

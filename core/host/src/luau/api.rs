@@ -135,6 +135,13 @@ pub const API: &[ApiEntry] = &[
         "A player's points in a category (default: this expansion's).",
     ),
     e(V, "score", "player: number", "number", "A player's total score."),
+    e(
+        V,
+        "score_before_final",
+        "player: number",
+        "number",
+        "A player's score before any expansion's final scoring: the score until the expansions' final scoring begins, then the score it began with (unfinished features and fields scored). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
+    ),
     e(V, "tokens", "player: number, token: string", "number", "A player's tokens of a kind."),
     e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
     e(V, "storage", "key: string", "any", "A value this expansion stored with `out:set_storage`."),

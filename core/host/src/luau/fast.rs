@@ -478,6 +478,10 @@ fast_functions! {
         let player = s.player(1, v)?;
         s.int_out(v.score(player) as i64)
     },
+    score_before_final => |s, v, _| {
+        let player = s.player(1, v)?;
+        s.int_out(v.score_before_final(player) as i64)
+    },
     tokens => |s, v, ctx| {
         let player = s.player(1, v)?;
         let token = s.token(2, v, ctx)?;
