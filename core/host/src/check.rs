@@ -305,7 +305,7 @@ fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'st
     let sel = Selected {
         manifest: manifest.clone(),
         edition: manifest.default_edition.clone(),
-        options: manifest.default_options(),
+        options: manifest.default_options(&manifest.default_edition),
     };
     let script = Script::read(&sel, entry, Limits::default())?;
     let mut report = Report::default();

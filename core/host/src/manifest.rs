@@ -108,11 +108,18 @@ pub struct OptionDef {
     pub ty: OptionType,
     /// Its default value.
     pub default: Value,
+    /// Defaults of particular editions, over `default` (a rule whose editions differ).
+    pub edition_defaults: BTreeMap<String, Value>,
     /// What it does, for people.
     pub help: String,
 }
 
 impl OptionDef {
+    /// The default in an edition: its own, or the option's.
+    pub fn default_in(&self, edition: &str) -> &Value {
+        self.edition_defaults.get(edition).unwrap_or(&self.default)
+    }
+
     /// Checks a value against the option's type; the error says what was expected.
     pub fn check(&self, v: &Value) -> Result<(), String> {
         match (&self.ty, v) {
@@ -204,9 +211,9 @@ impl Manifest {
         self.editions.iter().find(|e| e.name == name)
     }
 
-    /// Every option with its default value, by name.
-    pub fn default_options(&self) -> BTreeMap<String, Value> {
-        self.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect()
+    /// Every option with its default value in an edition, by name.
+    pub fn default_options(&self, edition: &str) -> BTreeMap<String, Value> {
+        self.options.iter().map(|o| (o.name.clone(), o.default_in(edition).clone())).collect()
     }
 
     /// An option by name.
@@ -292,7 +299,7 @@ impl Manifest {
             }
         }
         if let Some(v) = top.table(&mut doc, "options") {
-            read_options(&mut doc, v, &mut m);
+            read_options(&mut doc, v, &mut m, &edition_names);
         }
         if let Some(v) = top.table(&mut doc, "draw") {
             read_draw(&mut doc, v, &mut m);
@@ -682,7 +689,7 @@ fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, nam
     }
 }
 
-fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
+fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, editions: &[At<&str>]) {
     let Some(t) = doc.table_in(v, "[options]") else { return };
     for (name, body) in t.entries() {
         let Some(mut ot) = doc.table_in(body, &format!("[options.{}]", name.value)) else { continue };
@@ -735,6 +742,7 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
             None => None,
         };
         let default = ot.get("default");
+        let per_edition = ot.get("edition_defaults");
         ot.finish(doc);
         let (Some(ty), Some(default)) = (
             ty,
@@ -745,17 +753,44 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
         ) else {
             continue;
         };
-        let value = match default.get_ref() {
-            DeValue::Boolean(b) => Value::Bool(*b),
-            DeValue::Integer(_) => Value::Int(integer(default.get_ref()).unwrap_or(0)),
-            DeValue::String(s) => Value::Str(s.to_string()),
-            _ => Value::Null,
+        let mut def = OptionDef {
+            name: name.value.to_string(),
+            ty,
+            default: option_value(default),
+            edition_defaults: BTreeMap::new(),
+            help,
         };
-        let def = OptionDef { name: name.value.to_string(), ty, default: value, help };
         if let Err(e) = def.check(&def.default) {
             doc.error(default.span(), format!("the default does not fit: {e}"));
         }
+        if let Some(t) =
+            per_edition.and_then(|v| doc.table_in(v, &format!("[options.{}] edition_defaults", name.value)))
+        {
+            for (edition, value) in t.entries() {
+                let v = option_value(value);
+                if !editions.iter().any(|e| e.value == edition.value) {
+                    doc.error(
+                        edition.span,
+                        format!("edition `{}` is not listed in [expansion] editions", edition.value),
+                    );
+                } else if let Err(e) = def.check(&v) {
+                    doc.error(value.span(), format!("the default of edition `{}` does not fit: {e}", edition.value));
+                } else {
+                    def.edition_defaults.insert(edition.value.to_string(), v);
+                }
+            }
+        }
         m.options.push(def);
+    }
+}
+
+/// An option's value as written (a type it cannot have reads as null, which no type fits).
+fn option_value(v: &Spanned<DeValue<'_>>) -> Value {
+    match v.get_ref() {
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Integer(_) => Value::Int(integer(v.get_ref()).unwrap_or(0)),
+        DeValue::String(s) => Value::Str(s.to_string()),
+        _ => Value::Null,
     }
 }
 
@@ -890,5 +925,26 @@ entry = "init.luau"
         assert!(lines[1].starts_with("x/expansion.toml:19:13: `placement = \"sometimes\"`: expected one of"), "{err}");
         assert!(lines[2].starts_with("x/expansion.toml:31:11: the default does not fit"), "{err}");
         assert!(lines[3].starts_with("x/expansion.toml:34:2: unknown key `scripts` in the manifest"), "{err}");
+    }
+
+    #[test]
+    fn an_option_may_have_another_default_in_an_edition() {
+        let with =
+            |defaults: &str| GOOD.replace("default = 1\n", &format!("default = 1\nedition_defaults = {defaults}\n"));
+        let m = Manifest::parse(Path::new("x/expansion.toml"), &with("{ A = 3 }")).unwrap();
+        assert_eq!(m.option("bonus").unwrap().default_in("A"), &Value::Int(3));
+        assert_eq!(m.option("bonus").unwrap().default_in("B"), &Value::Int(1));
+        assert_eq!(m.default_options("A")["bonus"], Value::Int(3));
+
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &with("{ A = 9, C = 2 }")).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "x/expansion.toml:32:26: the default of edition `A` does not fit: option `bonus` expects an integer from 0 to 5",
+                "x/expansion.toml:32:29: edition `C` is not listed in [expansion] editions",
+            ],
+            "{err}"
+        );
     }
 }

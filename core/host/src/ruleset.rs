@@ -279,7 +279,7 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         }
         None => Some(m.default_edition.clone()),
     };
-    let mut options = m.default_options();
+    let mut options = m.default_options(edition.as_deref().unwrap_or(&m.default_edition));
     for (name, given) in &choice.options {
         match m.option(name) {
             Some(def) => match def.check(&given.value) {

@@ -251,6 +251,8 @@ pub struct OptionInfo {
     pub ty: String,
     /// Its default.
     pub default: meeple_core::Value,
+    /// The defaults of editions whose own differs from `default`, by edition.
+    pub edition_defaults: std::collections::BTreeMap<String, meeple_core::Value>,
     /// What it does.
     pub help: String,
 }

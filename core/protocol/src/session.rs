@@ -155,6 +155,7 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
                     name: o.name.clone(),
                     ty: meeple_host::manifest::describe_type(&o.ty),
                     default: o.default.clone(),
+                    edition_defaults: o.edition_defaults.clone(),
                     help: o.help.clone(),
                 })
                 .collect(),
