@@ -147,6 +147,8 @@ pub struct Rules {
     /// Per expansion, which calls of its hooks it can act on (asked at the first call).
     wants: Vec<OnceLock<Wants>>,
     hash: String,
+    /// Whether a figure phase holds one action at most (see [`RulesBuilder::alternatives_exclusive`]).
+    alternatives_exclusive: bool,
 }
 
 impl std::fmt::Debug for Rules {
@@ -264,6 +266,11 @@ impl Rules {
         self.categories.iter().position(|c| c == name).map(|i| i as u16)
     }
 
+    /// Whether a figure phase holds one action at most (see [`RulesBuilder::alternatives_exclusive`]).
+    pub fn alternatives_exclusive(&self) -> bool {
+        self.alternatives_exclusive
+    }
+
     /// Expansions in hook order.
     pub fn expansions(&self) -> &[Arc<dyn Expansion>] {
         &self.expansions
@@ -303,6 +310,7 @@ pub struct RulesBuilder {
     categories: Vec<String>,
     expansions: Vec<Arc<dyn Expansion>>,
     hash: String,
+    several_alternatives: bool,
 }
 
 impl RulesBuilder {
@@ -383,6 +391,15 @@ impl RulesBuilder {
         }
         self.figures.push(kind);
         Ok(self)
+    }
+
+    /// Whether a figure phase holds one action at most (the default): a meeple, or one action
+    /// taken instead of a meeple (a figure placed `joins-own-follower`, an expansion's offer).
+    /// With `false`, after such an action the phase goes on with the others, each once, and no
+    /// meeple (ambiguities B9: each says "if you do not place a meeple, you may …").
+    pub fn alternatives_exclusive(&mut self, exclusive: bool) -> &mut Self {
+        self.several_alternatives = !exclusive;
+        self
     }
 
     /// Replaces the meeple's definition (count or strength set by a config or an edition).
@@ -469,6 +486,7 @@ impl RulesBuilder {
             expansions: self.expansions,
             subscribers,
             hash: self.hash,
+            alternatives_exclusive: !self.several_alternatives,
         })
     }
 }

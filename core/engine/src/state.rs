@@ -88,6 +88,18 @@ pub struct Turn {
     /// Decisions asked since the turn began: bounded, as a question whose answer asks it again
     /// would never let the game move on.
     pub decisions: u16,
+    /// The actions taken instead of a meeple in this figure phase, when a phase may hold several
+    /// (`Rules::alternatives_exclusive` false): each is offered once, and a meeple no more.
+    pub taken: Vec<Taken>,
+}
+
+/// An action taken instead of a meeple in a figure phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// A figure of this kind placed `joins-own-follower`.
+    Figure(FigureKindId),
+    /// An offer of this expansion.
+    Offer(u16),
 }
 
 impl Turn {
@@ -106,6 +118,7 @@ impl Turn {
             extra_part: false,
             extra_turn: None,
             decisions: 0,
+            taken: Vec::new(),
         }
     }
 }

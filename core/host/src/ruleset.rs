@@ -442,6 +442,11 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             report.diagnostics.extend(start_problem(s, draw, own));
             apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|ts| ts.id.as_str()));
         }
+        if m.id == "base"
+            && let Some(Value::Bool(exclusive)) = s.options.get("phase2_alternatives_exclusive")
+        {
+            b.alternatives_exclusive(*exclusive);
+        }
         for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
             let mut kind = f.kind.clone();
             if m.id == "base" && kind.id == "meeple" {

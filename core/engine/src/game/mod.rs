@@ -16,7 +16,7 @@ use crate::figures::{FigureId, FigureKind, FigureKindId, Location, Placement as 
 use crate::geometry::{Port, Pos, Rotation, Side};
 use crate::rng::GameRng;
 use crate::rules::{CITIES, FIELDS, MONASTERIES, ROADS, Rules, TileId};
-use crate::state::{GameState, Stage, Turn};
+use crate::state::{GameState, Stage, Taken, Turn};
 use crate::tileset::SegmentKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -372,6 +372,17 @@ impl Game {
                 }
             }
         }
+        if !st.turn.taken.is_empty() {
+            // After an action taken instead of a meeple, only the other such actions (filtered
+            // here, so that the loop above stays as lean as the base game needs it).
+            out.retain(|a| match *a {
+                Action::PlaceFigure { figure, with: None, .. } => {
+                    self.rules.figure(figure).placement == FigurePlacement::JoinsOwnFollower
+                        && !st.turn.taken.contains(&Taken::Figure(figure))
+                }
+                _ => false,
+            });
+        }
         for (e, offer) in &st.turn.offers {
             out.push(Action::Expansion { expansion: *e, code: offer.code, target: offer.target });
         }
@@ -412,6 +423,13 @@ impl Game {
         let player = st.turn.player;
         let fits = |k: FigureKindId| self.rules.figure(k).may_stand_on(seg.kind) && st.supply(player, k) > 0;
         if !fits(figure) {
+            return false;
+        }
+        // After an action taken instead of a meeple (phases that may hold several), no meeple.
+        let taken = &st.turn.taken;
+        if !taken.is_empty()
+            && (kind.placement != FigurePlacement::JoinsOwnFollower || taken.contains(&Taken::Figure(figure)))
+        {
             return false;
         }
         match (kind.placement, with) {
@@ -528,7 +546,13 @@ impl Game {
                     let f = self.put_figure(player, w, Location::Segment { segment: seg })?;
                     self.state.figures[f as usize].attached_to = Some(host);
                 }
-                self.state.turn.stage = Stage::Score;
+                if !self.rules.alternatives_exclusive()
+                    && self.rules.figure(figure).placement == FigurePlacement::JoinsOwnFollower
+                {
+                    self.take_another(Taken::Figure(figure))?;
+                } else {
+                    self.state.turn.stage = Stage::Score;
+                }
             }
             Action::Expansion { expansion, code, target } => {
                 let offer = self
@@ -539,7 +563,11 @@ impl Game {
                     .find(|(e, o)| *e == expansion && o.code == code && o.target == target);
                 let offer = offer.map(|(_, o)| o.clone()).expect("validated offer");
                 self.call(expansion, HookKind::OnAction, |x, view, out| x.on_action(view, &offer, out))?;
-                self.state.turn.stage = Stage::Score;
+                if self.rules.alternatives_exclusive() {
+                    self.state.turn.stage = Stage::Score;
+                } else {
+                    self.take_another(Taken::Offer(expansion))?;
+                }
             }
             Action::Pass => self.state.turn.stage = Stage::Score,
             Action::Choose { option } => {
@@ -753,12 +781,24 @@ impl Game {
         index
     }
 
+    /// After an action taken instead of a meeple, where a figure phase may hold several: the
+    /// phase goes on, with the other expansions' offers asked again. (Out of line: most rules
+    /// never come here, and the base game's figure phase stays as lean as before.)
+    #[cold]
+    #[inline(never)]
+    fn take_another(&mut self, action: Taken) -> HookResult {
+        self.state.turn.taken.push(action);
+        self.open_figure_phase()
+    }
+
     fn open_figure_phase(&mut self) -> HookResult {
         self.state.turn.stage = Stage::Figure;
         self.state.turn.offers.clear();
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::FigureActions) {
-            if !rules.wants(e).hook(HookKind::FigureActions, &self.state, e) {
+            if !rules.wants(e).hook(HookKind::FigureActions, &self.state, e)
+                || self.state.turn.taken.contains(&Taken::Offer(e))
+            {
                 continue;
             }
             let mut offers = Vec::new();
@@ -1116,6 +1156,7 @@ fn reset_part(t: &mut Turn) {
     t.completed.clear();
     t.scored = 0;
     t.offers.clear();
+    t.taken.clear();
 }
 
 fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> {
