@@ -160,7 +160,7 @@ fn load_time_errors_name_file_and_line() {
     let at =
         |line: usize, what: &str| err.lines().any(|l| l.contains(&format!("init.luau:{line}:")) && l.contains(what));
     assert!(at(1, "unknown hook `tile_drawn`"), "{err}");
-    assert!(at(3, "a handler for `turn_end` is already registered"), "{err}");
+    assert!(at(3, "a handler for `turn_end` is already registered, at many-slips/init.luau:2"), "{err}");
     assert!(at(4, "unknown hook `game_over`"), "{err}");
     assert!(at(5, "attempt to perform arithmetic"), "{err}");
 
@@ -173,6 +173,16 @@ fn load_time_errors_name_file_and_line() {
     let err = load_mod(&root, "no-option").unwrap_err();
     assert!(err.contains("no-option/init.luau:1:"), "{err}");
     assert!(err.contains("meeple.options.bonus does not exist; meeple.options has nothing"), "{err}");
+
+    // Arguments of the wrong type say what was expected, in the script's words.
+    let script = "-- a number where the handler goes\nmeeple.on(\"turn_end\", 3)\n";
+    let root = write_mod("wrong-types", &[("init.luau", script)]);
+    let err = load_mod(&root, "wrong-types").unwrap_err();
+    assert!(err.contains("wrong-types/init.luau:2:"), "{err}");
+    assert!(err.contains("bad argument #2 to `meeple.on`: expected a function (the handler), got number"), "{err}");
+    let root = write_mod("wrong-only", &[("init.luau", "meeple.on(\"setup\", function() end, \"road\")\n")]);
+    let err = load_mod(&root, "wrong-only").unwrap_err();
+    assert!(err.contains("bad argument #3 to `meeple.on`: expected a table (`only`) or nothing, got string"), "{err}");
 
     let root = write_mod("early-random", &[("init.luau", "local r = math.random(6)\n")]);
     let err = load_mod(&root, "early-random").unwrap_err();

@@ -304,6 +304,9 @@ pub(crate) const ONLY: &str = "meeple.only";
 /// Where each `meeple.on` with an `only` was called (`file:line`), by hook name: the figure
 /// kinds of `on_board` are checked only once the ruleset is known.
 pub(crate) const ONLY_AT: &str = "meeple.only_at";
+/// Where each handler was registered (`file:line`), by hook name: a second registration
+/// names the first.
+const HANDLER_AT: &str = "meeple.handler_at";
 const MODULES: &str = "meeple.modules";
 
 fn rt(msg: impl std::fmt::Display) -> mlua::Error {
@@ -315,6 +318,7 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
     lua.set_named_registry_value(ONLY, lua.create_table()?)?;
     lua.set_named_registry_value(ONLY_AT, lua.create_table()?)?;
+    lua.set_named_registry_value(HANDLER_AT, lua.create_table()?)?;
     lua.set_named_registry_value(MODULES, lua.create_table()?)?;
     let m = lua.create_table()?;
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
@@ -323,7 +327,8 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
             "on" => lua.create_function(|lua, args: MultiValue| {
                 on(lua, mlua::FromLuaMulti::from_lua_args(args, 1, Some("meeple.on"), lua)?)
             })?,
-            "tile" => lua.create_function(|lua, key: String| {
+            "tile" => lua.create_function(|lua, args: MultiValue| {
+                let Text(key) = mlua::FromLuaMulti::from_lua_args(args, 1, Some("meeple.tile"), lua)?;
                 // The tile kinds are the ruleset's, which a script meets first in a hook call.
                 if !super::vm::in_hook_call() {
                     return Err(rt("meeple.tile can only be called during a hook call, not while the script loads"));
@@ -382,7 +387,32 @@ const SORTED_PAIRS: &str = r#"return function(t)
     end
 end"#;
 
-fn on(lua: &Lua, (Text(hook), handler, only): (Text, mlua::Function, Option<Table>)) -> mlua::Result<()> {
+/// The handler argument of `meeple.on`, named as such when it is not a function.
+struct Handler(mlua::Function);
+
+impl mlua::FromLua for Handler {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            LuaValue::Function(f) => Ok(Handler(f)),
+            other => Err(cause(format!("expected a function (the handler), got {}", luau_type(&other)))),
+        }
+    }
+}
+
+/// The `only` argument of `meeple.on`: a table, or nothing.
+struct OnlyArg(Option<Table>);
+
+impl mlua::FromLua for OnlyArg {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            LuaValue::Nil => Ok(OnlyArg(None)),
+            LuaValue::Table(t) => Ok(OnlyArg(Some(t))),
+            other => Err(cause(format!("expected a table (`only`) or nothing, got {}", luau_type(&other)))),
+        }
+    }
+}
+
+fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, OnlyArg)) -> mlua::Result<()> {
     let ctx = context(lua)?;
     if !ctx.loading() {
         return Err(rt("meeple.on may only be called while the script loads, not from a hook"));
@@ -394,10 +424,14 @@ fn on(lua: &Lua, (Text(hook), handler, only): (Text, mlua::Function, Option<Tabl
         return Ok(());
     };
     let handlers: Table = lua.named_registry_value(HANDLERS)?;
+    let places: Table = lua.named_registry_value(HANDLER_AT)?;
     if !handlers.raw_get::<LuaValue>(hook.as_str())?.is_nil() {
-        ctx.registration_problem(lua, format!("a handler for `{hook}` is already registered"));
+        let first: Option<String> = places.raw_get(hook.as_str())?;
+        let first = first.map(|at| format!(", at {at}")).unwrap_or_default();
+        ctx.registration_problem(lua, format!("a handler for `{hook}` is already registered{first}"));
         return Ok(());
     }
+    places.raw_set(hook.as_str(), caller_place(lua))?;
     if let Some(only) = only {
         read_only(kind, &only)?;
         lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?;
@@ -589,7 +623,15 @@ fn whole(value: &LuaValue) -> Result<i64, String> {
         // Whole numbers that fit: `as` would clamp 1e300 to i64::MAX without a word.
         LuaValue::Number(f) if f.fract() == 0.0 && f.abs() < 2f64.powi(63) => Ok(*f as i64),
         LuaValue::Number(f) => Err(format!("expected an integer, got {f}")),
-        other => Err(format!("expected an integer, got {}", other.type_name())),
+        other => Err(format!("expected an integer, got {}", luau_type(other))),
+    }
+}
+
+/// A value's type as Luau's `typeof` names it (mlua tells integers from other numbers).
+fn luau_type(value: &LuaValue) -> &'static str {
+    match value {
+        LuaValue::Integer(_) | LuaValue::Number(_) => "number",
+        other => other.type_name(),
     }
 }
 
@@ -623,9 +665,7 @@ impl mlua::FromLua for Bytes {
     fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
         match value {
             LuaValue::String(s) => Ok(Bytes(s)),
-            // Luau has one number type; mlua names two.
-            LuaValue::Integer(_) | LuaValue::Number(_) => Err(cause("expected a string, got number".into())),
-            other => Err(cause(format!("expected a string, got {}", other.type_name()))),
+            other => Err(cause(format!("expected a string, got {}", luau_type(&other)))),
         }
     }
 }
@@ -1274,7 +1314,7 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
         other => {
             return Err(rt(format!(
                 "a {} cannot be stored; store booleans, integers, strings and tables",
-                other.type_name()
+                luau_type(other)
             )));
         }
     })
