@@ -39,6 +39,7 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     assert_eq!(checked.manifest.id, "chapels");
     assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
     assert_eq!(checked.hooks, Some(vec!["modify_score"]));
+    assert_eq!(checked.games, meeple_host::check::CHECK_GAMES);
     // Code may register hooks by its options: base-c1 registers none with its defaults.
     let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
     assert_eq!(base_c1.hooks, Some(vec![]));
@@ -350,4 +351,28 @@ fn a_folder_where_a_file_is_named_is_called_a_folder() {
     let found = problems(&dir);
     assert!(found.iter().any(|f| f.contains("tiles.toml` is a folder, not a file")), "{found:#?}");
     assert!(found.iter().any(|f| f.contains("the entry script `init.luau` is a folder")), "{found:#?}");
+}
+
+#[test]
+fn more_games_reach_a_rare_failure_and_name_its_seed() {
+    // A slip in one game of some two hundred: the default ten games rarely meet it.
+    let script = "meeple.on(\"setup\", function(view, out)\n    if math.random(1000) <= 5 then\n        \
+                  error(\"a rare slip\")\n    end\nend)\n";
+    let root = meeple_tests::write_mods("check-games", &[("rare-slip", "depends = [\"base\"]", script)]);
+    let dir = root.join("rare-slip");
+    let report = meeple_host::check::check_mod_playing(&dir, &[], 5_000).expect_err("some game meets the slip");
+    let message = &report.diagnostics[0].message;
+    assert!(message.contains("a rare slip"), "{message}");
+    assert_eq!(report.diagnostics[0].line, 3, "at the script's line: {message}");
+    // The first game that fails is named: one game fewer passes.
+    let seed: u64 = message
+        .split("(seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in: {message}"));
+    assert!(seed > 1, "the first game already fails; pick a rarer slip");
+    meeple_host::check::check_mod_playing(&dir, &[], seed - 1).expect("the games before it pass");
+    let again = meeple_host::check::check_mod_playing(&dir, &[], seed).expect_err("its game fails");
+    assert_eq!(again.diagnostics[0].message, *message);
 }

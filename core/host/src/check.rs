@@ -11,7 +11,7 @@ use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::tileset::Tileset;
-use meeple_core::{ActionError, Expansion, Game, HookError, HookKind};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,8 @@ pub struct Checked {
     /// The hooks its code registers; `None` for a `[builtin]` expansion whose Rust code this
     /// program lacks (a game would refuse it).
     pub hooks: Option<Vec<&'static str>>,
+    /// Random games played with its code (none for a mod without a script or a library).
+    pub games: u64,
 }
 
 /// Checks the mod in `dir` (a folder with an `expansion.toml`); reports every problem at once.
@@ -35,6 +37,12 @@ pub struct Checked {
 /// parent folder), which finds what only shows with the others: a missing dependency, an id
 /// installed twice, a start tile not in the ruleset.
 pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
+    check_mod_playing(dir, mods, CHECK_GAMES)
+}
+
+/// [`check_mod`], playing `games` random games (at least one) rather than ten: more reach the
+/// positions a handler rarely meets, and the first game that fails is named by its seed.
+pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Checked, Report> {
     let path = dir.join("expansion.toml");
     let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
@@ -47,7 +55,7 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
     if report.is_empty() {
-        match load_with_others(&manifest, mods) {
+        match load_with_others(&manifest, mods, games.max(1)) {
             Ok(loaded) => hooks = loaded,
             Err(r) => report.extend(r),
         }
@@ -70,7 +78,8 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
         report.diagnostics.dedup();
         return Err(report);
     }
-    Ok(Checked { manifest, tiles, hooks })
+    let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
+    Ok(Checked { manifest, tiles, hooks, games })
 }
 
 /// The tiles of each edition, reading each tileset file once (editions may share one). The
@@ -133,7 +142,7 @@ fn tileset_edition<'m, 'r>(
 
 /// Loads the base game with this mod as a game would; the hooks its code registers (`None`
 /// when it is a `[builtin]` expansion this program has no code for).
-fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Option<Vec<&'static str>>, Report> {
+fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result<Option<Vec<&'static str>>, Report> {
     let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
     // The mod and what it depends on, transitively (a missing one is reported as unknown). Each
@@ -162,7 +171,7 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Option<Vec<
     let loaded = build(&catalog, &config, &Checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     if x.is_some() {
-        plays_alike(&loaded, manifest)?;
+        plays_alike(&loaded, manifest, games)?;
     }
     match x {
         Some(x) => Ok(Some(names(x.as_ref()))),
@@ -171,35 +180,39 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf]) -> Result<Option<Vec<
     }
 }
 
-/// How many random games [`plays_alike`] plays (the first of them twice). One game leaves many
+/// How many random games [`check_mod`] plays (the first of them twice). One game leaves many
 /// handlers' branches untried (a whole game may score no monastery); ten reach nearly all.
-const CHECK_GAMES: u64 = 10;
+pub const CHECK_GAMES: u64 = 10;
 
-/// Plays random games with the mod, as `meeple simulate` would, the first of them twice: a hook
-/// that fails in one is reported, and so is code that plays the same game differently the
-/// second time. Such code keeps state between hook calls (in a local of its file, a global, a
+/// Plays `games` random games with the mod (seeds 1 to `games`), as `meeple simulate` would, the
+/// first of them twice: a hook that fails in one is reported, and so is code that plays the same
+/// game differently the second time. Such code keeps state between hook calls (in a local of its file, a global, a
 /// module's table), so replays, the look-ahead of bots and games played side by side would go
 /// wrong with it.
-fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
+fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), Report> {
     let at = match manifest.entry {
         Entry::Script(_) => "script.entry",
         Entry::Native(_) => "native.library",
         Entry::Builtin(_) | Entry::None => return Ok(()),
     };
     let problem = |message: String| Report { diagnostics: vec![manifest.problem_at(at, message)] };
+    // A failing hook is shown at its own line when it is the mod's, else at the manifest.
+    let failed = |message: String, hook: Option<&HookError>| {
+        let diagnostic = hook.and_then(|hook| in_own_file(manifest, hook, &message));
+        diagnostic.map_or_else(|| problem(message), |d| Report { diagnostics: vec![d] })
+    };
     let play = |seed: u64| -> Result<Vec<u64>, Report> {
-        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| problem(e.to_string()))?;
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| {
+            let hook = if let SetupError::Hook(hook) = &e { Some(hook) } else { None };
+            failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
+        })?;
         let mut bot = RandomBot::new(seed);
         let mut hashes = Vec::new();
         while !game.is_over() {
             let action = bot.choose(&game);
             game.apply(action).map_err(|e| {
-                let message = format!("a random game (seed {seed}) stopped: {e}");
-                let diagnostic = match &e {
-                    ActionError::Hook(hook) => in_own_file(manifest, hook, &message),
-                    _ => None,
-                };
-                diagnostic.map_or_else(|| problem(message), |d| Report { diagnostics: vec![d] })
+                let hook = if let ActionError::Hook(hook) = &e { Some(hook) } else { None };
+                failed(format!("a random game (seed {seed}) stopped: {e}"), hook)
             })?;
             hashes.push(game.state().hash());
         }
@@ -215,7 +228,7 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest) -> Result<(), Report> {
             i + 1
         )));
     }
-    for seed in 2..=CHECK_GAMES {
+    for seed in 2..=games {
         play(seed)?;
     }
     Ok(())
