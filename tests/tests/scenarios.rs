@@ -54,6 +54,28 @@ fn problems_in_a_scenarios_game_are_reported_at_their_lines_all_at_once() {
 }
 
 #[test]
+fn misspelt_keys_of_a_scenario_are_reported_all_at_once_with_its_games_problems() {
+    let text = "description = \"x\"\nsorce = \"y\"\n[game]\nplayers = 2\ncolour = 2\n\n[[step]]\nplaec = \"E at 0,1 r2\"\n\
+                figure = \"pass\"\nexpect = { scorez = [0, 0] }\n\n[[step]]\nfigur = \"pass\"\n\n[end]\nover = true\nevnts = []\n";
+    let err = failure_of("keys.toml", text);
+    let lines: Vec<&str> = err.lines().map(|l| l.rsplit_once("keys.toml:").map_or(l, |(_, rest)| rest)).collect();
+    assert_eq!(lines.len(), 6, "{err}");
+    assert!(lines[0].starts_with("2:1: unknown key `sorce` in the scenario; expected one of: "), "{err}");
+    assert!(lines[1].starts_with("5:1: unknown key `colour` in [game]"), "{err}");
+    assert!(
+        lines[2].starts_with("8:1: unknown key `plaec` in [[step]] 1; expected one of: choose, error, expect,"),
+        "{err}"
+    );
+    assert!(
+        lines[3].starts_with("10:12: unknown key `scorez` in the expect of [[step]] 1; expected one of: "),
+        "{err}"
+    );
+    assert!(lines[3].contains(" scores, "), "{err}");
+    assert!(lines[4].starts_with("13:1: unknown key `figur` in [[step]] 2"), "{err}");
+    assert!(lines[5].starts_with("17:1: unknown key `evnts` in [end]"), "{err}");
+}
+
+#[test]
 fn a_scenario_with_editions_is_played_in_each_and_a_failure_names_its_edition() {
     // The farmhouse start tile is a C2/C3 tile: the scenario holds in C3 and fails in C1 alone.
     let text = "description = \"x\"\neditions = { base = [\"C3\", \"C1\"] }\n[game]\nplayers = 2\ndraw = [\"D-farmhouse\"]\n\n[[step]]\nplace = \"D-farmhouse at 1,0 r0\"\nfigure = \"pass\"\n\n[end]\nover = true\n";
@@ -100,5 +122,5 @@ fn a_broken_step_does_not_hide_the_game_tables_problems() {
     );
     assert!(err.contains("broken-step.toml:3:11: a game needs 2 to 6 players, not 1"), "{err}");
     assert!(err.contains("broken-step.toml:4:1: unknown key `colour`"), "{err}");
-    assert!(err.contains("broken-step.toml:6:1: unknown field `bogus`, expected one of"), "{err}");
+    assert!(err.contains("broken-step.toml:6:1: unknown key `bogus` in [[step]] 1; expected one of"), "{err}");
 }

@@ -159,11 +159,73 @@ struct Expect {
     offers: Option<usize>,
 }
 
+/// The keys of a scenario's top level, of a `[[step]]` and of an `expect` (or `[end]`): the
+/// fields of [`Scenario`], [`Step`] and [`Expect`], kept equal to them by a test.
+const SCENARIO_KEYS: &[&str] = &["description", "source", "game", "editions", "step", "end"];
+const STEP_KEYS: &[&str] = &["player", "place", "figure", "offer", "choose", "error", "expect"];
+const EXPECT_KEYS: &[&str] = &[
+    "scores",
+    "breakdown",
+    "supply",
+    "tokens",
+    "events",
+    "no_events",
+    "over",
+    "to_act",
+    "drawn",
+    "discarded",
+    "figure_actions",
+    "offers",
+];
+
+/// Every key a scenario misspells, each at its line (serde would stop at the first). The
+/// `[game]` table is the config reader's; a file with a syntax error is left to it too.
+fn unknown_keys(file: &str, text: &str) -> Report {
+    let mut doc = meeple_toml::Doc::parse(file, text);
+    if doc.has_errors() {
+        return Report::default();
+    }
+    let root = doc.root();
+    let mut top = doc.table(&root, "the scenario");
+    top.allow(SCENARIO_KEYS);
+    if let Some(toml::de::DeValue::Array(steps)) = top.get("step").map(|v| v.get_ref()) {
+        for (i, step) in steps.iter().enumerate() {
+            let what = format!("[[step]] {}", i + 1);
+            let Some(mut t) = doc.table_in(step, &what) else { continue };
+            t.allow(STEP_KEYS);
+            if let Some(expect) = t.get("expect") {
+                expect_keys(&mut doc, expect, &format!("the expect of {what}"));
+            }
+            t.finish(&mut doc);
+        }
+    }
+    if let Some(end) = top.get("end") {
+        expect_keys(&mut doc, end, "[end]");
+    }
+    top.finish(&mut doc);
+    doc.finish().err().unwrap_or_default()
+}
+
+fn expect_keys(doc: &mut meeple_toml::Doc<'_>, value: &toml::Spanned<toml::de::DeValue<'_>>, what: &str) {
+    if let Some(mut t) = doc.table_in(value, what) {
+        t.allow(EXPECT_KEYS);
+        t.finish(doc);
+    }
+}
+
 /// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error names
 /// the first step whose expectations failed, and every expectation of it that failed.
 pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (config, problems) = GameConfig::parse_table(&path.display().to_string(), &text, "game");
+    let file = path.display().to_string();
+    let (config, problems) = GameConfig::parse_table(&file, &text, "game");
+    let mut keys = unknown_keys(&file, &text);
+    if !keys.is_empty() {
+        // Reported with the `[game]` table's, in file order.
+        keys.extend(problems);
+        keys.diagnostics.sort_by_key(|d| (d.line, d.col));
+        return Err(keys.to_string());
+    }
     // The `[game]` table's problems are reported with the rest's, not one run later.
     let sc: Scenario = toml::from_str(&text).map_err(|e| {
         let game = if problems.is_empty() { String::new() } else { format!("{problems}\n") };
@@ -516,5 +578,24 @@ fn collect_scenarios(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if path.extension().is_some_and(|e| e == "toml") && name != "Cargo.toml" {
             out.push(path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields serde expects of `T`, as its error for an unknown field lists them.
+    fn serde_fields<T: for<'de> Deserialize<'de>>(text: &str) -> Vec<String> {
+        let err = toml::from_str::<T>(text).err().expect("an unknown field is refused").message().to_string();
+        let (_, listed) = err.split_once("expected one of ").unwrap_or_else(|| panic!("no field list in: {err}"));
+        listed.split(", ").map(|f| f.trim().trim_matches('`').to_string()).collect()
+    }
+
+    #[test]
+    fn the_key_lists_are_the_fields_serde_reads() {
+        assert_eq!(serde_fields::<Scenario>("zz = 1"), SCENARIO_KEYS);
+        assert_eq!(serde_fields::<Step>("zz = 1"), STEP_KEYS);
+        assert_eq!(serde_fields::<Expect>("zz = 1"), EXPECT_KEYS);
     }
 }
