@@ -60,14 +60,21 @@ fn misspelt_keys_of_a_scenario_are_reported_all_at_once_with_its_games_problems(
     let err = failure_of("keys.toml", text);
     let lines: Vec<&str> = err.lines().map(|l| l.rsplit_once("keys.toml:").map_or(l, |(_, rest)| rest)).collect();
     assert_eq!(lines.len(), 6, "{err}");
-    assert!(lines[0].starts_with("2:1: unknown key `sorce` in the scenario; expected one of: "), "{err}");
+    assert!(
+        lines[0].starts_with("2:1: unknown key `sorce` in the scenario; did you mean `source`? expected one of: "),
+        "{err}"
+    );
     assert!(lines[1].starts_with("5:1: unknown key `colour` in [game]"), "{err}");
     assert!(
-        lines[2].starts_with("8:1: unknown key `plaec` in [[step]] 1; expected one of: choose, error, expect,"),
+        lines[2].starts_with(
+            "8:1: unknown key `plaec` in [[step]] 1; did you mean `place`? expected one of: choose, error,"
+        ),
         "{err}"
     );
     assert!(
-        lines[3].starts_with("10:12: unknown key `scorez` in the expect of [[step]] 1; expected one of: "),
+        lines[3].starts_with(
+            "10:12: unknown key `scorez` in the expect of [[step]] 1; did you mean `scores`? expected one of: "
+        ),
         "{err}"
     );
     assert!(lines[3].contains(" scores, "), "{err}");
@@ -106,7 +113,7 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     // A misspelt segment or token is told with the names there are.
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on cty\"\n";
     let err = failure_of("segment.toml", text);
-    assert!(err.contains("tile E has no segment `cty`; it has: city, field"), "{err}");
+    assert!(err.contains("tile E has no segment `cty`; did you mean `city`? it has: city, field"), "{err}");
 
     // A rotation past r3 is a mistake in the file, not a turn the other way round.
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r6\"\n";
@@ -123,4 +130,13 @@ fn a_broken_step_does_not_hide_the_game_tables_problems() {
     assert!(err.contains("broken-step.toml:3:11: a game needs 2 to 6 players, not 1"), "{err}");
     assert!(err.contains("broken-step.toml:4:1: unknown key `colour`"), "{err}");
     assert!(err.contains("broken-step.toml:6:1: unknown key `bogus` in [[step]] 1; expected one of"), "{err}");
+}
+
+#[test]
+fn a_misspelt_figure_or_tile_names_the_one_meant() {
+    let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"U\"]\n\n[[step]]\nplace = \"U at 1,0 r0\"\nfigure = \"meple on road\"\n";
+    let err = failure_of("figure-slip.toml", text);
+    assert!(err.contains("no figure `meple`; did you mean `meeple`? the figures are: meeple"), "{err}");
+    let err = failure_of("tile-slip.toml", &text.replace("draw = [\"U\"]", "draw = [\"base:u\"]"));
+    assert!(err.contains("no tile `base:u` in this ruleset; did you mean `base:U`?"), "{err}");
 }

@@ -213,7 +213,17 @@ impl Rules {
         let hits: Vec<usize> = (0..self.tiles.len()).filter(|&i| self.tiles[i].def.id == name).collect();
         match hits.as_slice() {
             [one] => Ok(*one as TileId),
-            [] => Err(format!("no tile `{name}` in this ruleset")),
+            [] => {
+                // Named as the file names it: by `tileset:tile` key, or by id alone.
+                let known: Vec<&str> = if name.contains(':') {
+                    self.tiles.iter().map(|t| &*t.key).collect()
+                } else {
+                    self.tiles.iter().map(|t| t.def.id.as_str()).collect()
+                };
+                let meant = meeple_toml::did_you_mean(name, &known);
+                let meant = meant.strip_suffix(' ').map(|m| format!("; {m}")).unwrap_or_default();
+                Err(format!("no tile `{name}` in this ruleset{meant}"))
+            }
             many => Err(format!(
                 "tile `{name}` is ambiguous: {}",
                 many.iter().map(|&i| &*self.tiles[i].key).collect::<Vec<_>>().join(", ")

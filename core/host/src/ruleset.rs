@@ -257,9 +257,10 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
                 p.at(
                     choice.id_at.as_ref(),
                     format!(
-                        "unknown expansion `{}`; installed: {} (expansions elsewhere are found with \
+                        "unknown expansion `{}`; {}installed: {} (expansions elsewhere are found with \
                          `--mods DIR` or the folders in `MEEPLE_MODS`)",
                         choice.id,
+                        meeple_toml::did_you_mean(&choice.id, &known),
                         known.join(", ")
                     ),
                 );
@@ -273,7 +274,12 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
             let names: Vec<&str> = m.editions.iter().map(|x| x.name.as_str()).collect();
             p.at(
                 choice.edition_at.as_ref(),
-                format!("`{}` has no edition `{e}`; expected one of: {}", m.id, names.join(", ")),
+                format!(
+                    "`{}` has no edition `{e}`; {}expected one of: {}",
+                    m.id,
+                    meeple_toml::did_you_mean(e, &names),
+                    names.join(", ")
+                ),
             );
             None
         }
@@ -338,7 +344,13 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
         OptionType::Enum(values) => values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(" | "),
     };
     let list: Vec<String> = m.options.iter().map(|o: &OptionDef| format!("{} ({})", o.name, values(&o.ty))).collect();
-    format!("unknown option `{name}` for `{}`; it has: {}", m.id, list.join(", "))
+    let names: Vec<&str> = m.options.iter().map(|o| o.name.as_str()).collect();
+    format!(
+        "unknown option `{name}` for `{}`; {}it has: {}",
+        m.id,
+        meeple_toml::did_you_mean(name, &names),
+        list.join(", ")
+    )
 }
 
 fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&ExpansionChoice], p: &mut Problems<'_>) {

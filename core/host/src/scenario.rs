@@ -431,7 +431,8 @@ fn parse_figure(game: &Game, s: &str) -> Result<Action, String> {
     let segment = rules.tile(tile).def.segment(seg).ok_or_else(|| {
         let def = &rules.tile(tile).def;
         let known: Vec<&str> = def.segments.iter().map(|s| s.id.as_str()).collect();
-        format!("tile {} has no segment `{seg}`; it has: {}", def.id, known.join(", "))
+        let meant = meeple_toml::did_you_mean(seg, &known);
+        format!("tile {} has no segment `{seg}`; {meant}it has: {}", def.id, known.join(", "))
     })?;
     Ok(Action::PlaceFigure { figure, segment: segment as u8, with })
 }
@@ -444,15 +445,21 @@ fn full_or_short<'a>(ids: impl Iterator<Item = &'a str> + Clone, name: &str) -> 
 
 fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
     let ids = rules.figures().iter().map(|f| f.id.as_str());
-    full_or_short(ids, name).map(|i| i as u8).ok_or_else(|| format!("no figure `{name}`"))
+    full_or_short(ids.clone(), name).map(|i| i as u8).ok_or_else(|| {
+        let known: Vec<&str> = ids.collect();
+        let short: Vec<&str> = known.iter().filter_map(|id| id.rsplit(':').next()).collect();
+        let meant = meeple_toml::did_you_mean(name, &short);
+        format!("no figure `{name}`; {meant}the figures are: {}", known.join(", "))
+    })
 }
 
 fn token_id(rules: &Rules, name: &str) -> Result<u16, String> {
     let ids = rules.tokens().iter().map(|t| t.id.as_str());
     full_or_short(ids.clone(), name).map(|i| i as u16).ok_or_else(|| {
         let known: Vec<&str> = ids.collect();
+        let meant = meeple_toml::did_you_mean(name, &known);
         let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-        format!("no token `{name}`; the tokens are: {known}")
+        format!("no token `{name}`; {meant}the tokens are: {known}")
     })
 }
 

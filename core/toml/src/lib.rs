@@ -465,7 +465,7 @@ impl<'t, 's> Table<'t, 's> {
                 let expected = if expected.is_empty() {
                     "it takes none".to_string()
                 } else {
-                    format!("expected one of: {}", expected.join(", "))
+                    format!("{}expected one of: {}", did_you_mean(k.get_ref(), &expected), expected.join(", "))
                 };
                 doc.error(k.span(), format!("unknown key `{}` in {}; {expected}", k.get_ref(), self.what));
             }
@@ -476,6 +476,51 @@ impl<'t, 's> Table<'t, 's> {
     pub fn entries(&self) -> impl Iterator<Item = (At<&'t str>, &'t Spanned<DeValue<'s>>)> {
         self.map.iter().map(|(k, v)| (At { value: k.get_ref().as_ref(), span: k.span() }, v))
     }
+}
+
+/// "did you mean `x`? " when one of `known` is a likely slip of `word` (a letter wrong, missing,
+/// extra or two swapped; any case), else nothing: put before the list of what was expected.
+pub fn did_you_mean(word: &str, known: &[&str]) -> String {
+    let word = word.to_lowercase();
+    // Longer names take more slips before a suggestion stops being likely.
+    let allowed = match word.chars().count() {
+        // A name of a letter or two is another name after one slip: only its case may differ.
+        0..=2 => 0,
+        3..=4 => 1,
+        5..=8 => 2,
+        _ => 3,
+    };
+    let distances: Vec<(usize, &str)> =
+        known.iter().map(|k| (slips(&word, &k.to_lowercase()), *k)).filter(|(d, _)| *d <= allowed).collect();
+    let Some(best) = distances.iter().map(|(d, _)| *d).min() else { return String::new() };
+    let mut near: Vec<String> = distances.iter().filter(|(d, _)| *d == best).map(|(_, k)| format!("`{k}`")).collect();
+    near.dedup();
+    // Many names as near are no hint: the list that follows says as much.
+    if near.len() > 3 {
+        return String::new();
+    }
+    format!("did you mean {}? ", near.join(" or "))
+}
+
+/// The edits that turn `a` into `b`: a character changed, added or dropped, or two side by side
+/// swapped (optimal string alignment distance).
+fn slips(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows: the one before the previous is needed for swaps.
+    let mut before: Vec<usize> = Vec::new();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (prev[j] + 1).min(row[j - 1] + 1).min(prev[j - 1] + change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut prev, row);
+    }
+    prev[b.len()]
 }
 
 /// The strings of an array; other elements are reported.
@@ -493,6 +538,30 @@ pub fn str_items<'t, 's>(doc: &mut Doc<'_>, key: &str, arr: &'t DeArray<'s>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_likely_slip_is_suggested_and_an_unlikely_one_is_not() {
+        let keys = ["player", "place", "figure", "offer", "expect"];
+        assert_eq!(did_you_mean("plaec", &keys), "did you mean `place`? ");
+        assert_eq!(did_you_mean("Figur", &keys), "did you mean `figure`? ");
+        assert_eq!(did_you_mean("expects", &keys), "did you mean `expect`? ");
+        assert_eq!(did_you_mean("colour", &keys), "");
+        assert_eq!(did_you_mean("x", &keys), "");
+        assert_eq!(did_you_mean("ofer", &keys), "did you mean `offer`? ");
+        assert_eq!(did_you_mean("C4", &["C1", "C2"]), "");
+        // Equally near names are all given.
+        assert_eq!(did_you_mean("cat", &["bat", "hat", "cattle"]), "did you mean `bat` or `hat`? ");
+        assert_eq!(did_you_mean("cat", &["bat", "hat", "mat", "rat"]), "", "too many to be a hint");
+        assert_eq!(did_you_mean("c3", &["C1", "C2", "C3"]), "did you mean `C3`? ");
+    }
+
+    #[test]
+    fn slips_count_swaps_as_one() {
+        assert_eq!(slips("abcd", "abdc"), 1);
+        assert_eq!(slips("", "abc"), 3);
+        assert_eq!(slips("kitten", "sitting"), 3);
+        assert_eq!(slips("same", "same"), 0);
+    }
 
     #[test]
     fn line_and_column_are_one_based() {
