@@ -826,3 +826,24 @@ fn each_refused_command_says_why_and_the_action_is_undone() {
         assert_eq!(err, format!("refuse: tile_placed: refuse/init.luau:7: {why}"), "{command}");
     }
 }
+
+#[test]
+fn figures_of_a_kind_are_every_players_wherever_they_are() {
+    let manifest = "[[figures]]\nid = \"lantern\"\nper_player = 1\nstands_on = [\"city\"]\n";
+    let script = "meeple.on(\"figure_placed\", function(view, event, out)\n\
+                  \x20   local lanterns = view:figures_of_kind(\"lantern\")\n\
+                  \x20   for _, f in lanterns do\n\
+                  \x20       if f.kind ~= \"kinds:lantern\" then error(`a {f.kind} among the lanterns`) end\n\
+                  \x20   end\n\
+                  \x20   local on_board = 0\n\
+                  \x20   for _, f in view:figures_of_kind(\"meeple\") do\n\
+                  \x20       if f.at.kind == \"segment\" then on_board += 1 end\n\
+                  \x20   end\n\
+                  \x20   out:add_points(event.player, #lanterns * 100 + #view:figures_of_kind(\"meeple\") * 10 + on_board)\n\
+                  end)\n";
+    let mut game = mod_game("kinds", manifest, script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap();
+    // Two lanterns (one each, both in supply), fourteen meeples, one of them on the board.
+    assert_eq!(game.state().score(0), 200 + 140 + 1);
+}

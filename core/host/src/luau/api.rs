@@ -119,6 +119,13 @@ pub const API: &[ApiEntry] = &[
     e(V, "field_cities", "seg: number", "{number}", "The completed cities (feature ids) the field of `seg` touches."),
     e(V, "figures", "", "{Figure}", "Every figure of every player."),
     e(V, "figures_on", "seg: number", "{Figure}", "The figures on the feature `seg` belongs to."),
+    e(
+        V,
+        "figures_of_kind",
+        "kind: string",
+        "{Figure}",
+        "Every figure of a kind, of every player, wherever it is (cheaper than `figures` and a filter).",
+    ),
     e(V, "supply", "player: number, kind: string", "number", "Figures of a kind in a player's supply."),
     e(
         V,

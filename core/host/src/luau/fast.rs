@@ -495,6 +495,10 @@ fast_functions! {
         let figures = v.figures();
         s.figures_out(v, &figures)
     },
+    figures_of_kind => |s, v, ctx| {
+        let kind = s.figure_kind(1, v, ctx)?;
+        s.figures_out(v, &v.figures_of_kind(kind))
+    },
     figures_on => |s, v, _| {
         let figures = v.figures_on(s.seg(1, v)?);
         s.figures_out(v, &figures)
