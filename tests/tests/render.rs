@@ -17,6 +17,14 @@ fn a_tileset_sheet_draws_every_tile_kind_and_marks_reconstructions() {
     for def in &ts.tiles {
         assert!(svg.contains(&format!(">{}", def.id)), "tile {} is labelled", def.id);
     }
+    // Every segment is named, where its figures would stand.
+    let segments: usize = ts.tiles.iter().map(|t| t.segments.len()).sum();
+    assert_eq!(svg.matches(r#"class="seg""#).count(), segments, "one label per segment");
+    // The first segment of a tile is named where its figures would stand.
+    let first = &ts.tiles[0];
+    let (x, y) = meeple_render::anchor(first, 0);
+    let label = format!(r#"<text x="{x:.1}" y="{:.1}" class="seg">{}</text>"#, y + 3.0, first.segments[0].id);
+    assert!(svg.contains(&label), "{label}");
     let reconstructed = ts.tiles.iter().filter(|t| t.reconstructed).count();
     assert!(reconstructed > 0);
     assert_eq!(svg.matches(">(reconstructed)</text>").count(), reconstructed, "each reconstruction is marked");

@@ -18,7 +18,7 @@ pub use tile::{anchor, tile_body};
 /// Player colours, by seat.
 pub const COLOURS: [&str; 6] = ["#d62728", "#1f77b4", "#2ca02c", "#e6b800", "#111111", "#9467bd"];
 
-/// Every tile of a tileset in a grid, with its id and counts per edition.
+/// Every tile of a tileset in a grid, with its id, its segments' ids and counts per edition.
 pub fn tileset_sheet(ts: &Tileset) -> String {
     let cols = 8usize;
     let rows = ts.tiles.len().div_ceil(cols);
@@ -27,6 +27,23 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
     for (i, def) in ts.tiles.iter().enumerate() {
         let (x, y) = ((i % cols) as f64 * cw + 10.0, (i / cols) as f64 * ch + 40.0);
         let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def, 0));
+        // Each segment's id where its figures would stand: the names scenarios and scripts use.
+        let mut placed: Vec<(f64, f64)> = Vec::new();
+        for (i, seg) in def.segments.iter().enumerate() {
+            let (sx, mut sy) = anchor(def, i);
+            // Segments marked at one point (a monastery and the field around it, both at the
+            // centre) are named one under the other.
+            while placed.iter().any(|&(px, py)| (px - sx).abs() < 20.0 && (py - sy).abs() < 8.0) {
+                sy += 10.0;
+            }
+            placed.push((sx, sy));
+            // A white halo drawn under the name (not `paint-order`, which some renderers lack).
+            let (y, id) = (sy + 3.0, esc(&seg.id));
+            let _ = write!(
+                body,
+                r#"<text x="{sx:.1}" y="{y:.1}" class="seg-halo">{id}</text><text x="{sx:.1}" y="{y:.1}" class="seg">{id}</text>"#
+            );
+        }
         let counts: Vec<String> = ts.editions.iter().zip(&def.counts).map(|(e, n)| format!("{e}:{n}")).collect();
         // On a line of its own: beside the id it ran into the next tile's label.
         let mark = if def.reconstructed { r#"<text x="50" y="143" class="n">(reconstructed)</text>"# } else { "" };
@@ -124,6 +141,7 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
 .village {{ fill: #444; }} .arms {{ fill: #2356a8; stroke: white; }} .border {{ fill: none; stroke: #55752f; stroke-width: 1; }}
 text {{ font-family: sans-serif; text-anchor: middle; }} .id {{ font-size: 12px; }} .n {{ font-size: 9px; fill: #555; }}
 .pic {{ font-size: 8px; fill: #333; }} .goods {{ font-size: 10px; font-weight: bold; fill: #5a2d82; }}
+.seg {{ font-size: 8px; fill: #222; }} .seg-halo {{ font-size: 8px; fill: white; stroke: white; stroke-width: 2.5px; opacity: 0.8; }}
 .fig {{ font-size: 10px; fill: white; font-weight: bold; }} .score {{ font-size: 14px; text-anchor: start; font-weight: bold; }}
 </style>
 {}
