@@ -160,7 +160,7 @@ fn load_time_errors_name_file_and_line() {
     let at =
         |line: usize, what: &str| err.lines().any(|l| l.contains(&format!("init.luau:{line}:")) && l.contains(what));
     assert!(at(1, "unknown hook `tile_drawn`"), "{err}");
-    assert!(at(3, "a handler for `turn_end` is already registered, at many-slips/init.luau:2"), "{err}");
+    assert!(at(3, "a handler for `turn_end` is already registered, at init.luau:2"), "{err}");
     assert!(at(4, "unknown hook `game_over`"), "{err}");
     assert!(at(5, "attempt to perform arithmetic"), "{err}");
 

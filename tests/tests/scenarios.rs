@@ -133,10 +133,21 @@ fn a_broken_step_does_not_hide_the_game_tables_problems() {
 }
 
 #[test]
-fn a_misspelt_figure_or_tile_names_the_one_meant() {
+fn a_misspelt_figure_tile_or_token_names_the_one_meant() {
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"U\"]\n\n[[step]]\nplace = \"U at 1,0 r0\"\nfigure = \"meple on road\"\n";
     let err = failure_of("figure-slip.toml", text);
     assert!(err.contains("no figure `meple`; did you mean `meeple`? the figures are: meeple"), "{err}");
     let err = failure_of("tile-slip.toml", &text.replace("draw = [\"U\"]", "draw = [\"base:u\"]"));
     assert!(err.contains("no tile `base:u` in this ruleset; did you mean `base:U`?"), "{err}");
+    // An id two tilesets share is given back as their keys; a token by its short name.
+    let tb = "[[game.expansions]]\nid = \"traders-builders\"\n\n[[step]]";
+    let err = failure_of(
+        "shared-id-slip.toml",
+        &text.replace("draw = [\"U\"]", "draw = [\"U-gardn\"]").replacen("\n[[step]]", tb, 1),
+    );
+    assert!(err.contains("did you mean `base:U-garden` or `traders-builders:U-garden`?"), "{err}");
+    let token =
+        text.replace("figure = \"meple on road\"", "figure = \"pass\"\nexpect = { tokens = { wien = [0, 0] } }");
+    let err = failure_of("token-slip.toml", &token.replacen("\n[[step]]", tb, 1));
+    assert!(err.contains("no token `wien`; did you mean `wine`? the tokens are: traders-builders:wine"), "{err}");
 }

@@ -214,13 +214,23 @@ impl Rules {
         match hits.as_slice() {
             [one] => Ok(*one as TileId),
             [] => {
-                // Named as the file names it: by `tileset:tile` key, or by id alone.
-                let known: Vec<&str> = if name.contains(':') {
-                    self.tiles.iter().map(|t| &*t.key).collect()
+                // Named as the file names it: by `tileset:tile` key, or by id alone; an id that
+                // several tilesets share is given back as their keys, which name one tile each.
+                let meant = if name.contains(':') {
+                    let keys: Vec<&str> = self.tiles.iter().map(|t| &*t.key).collect();
+                    meeple_toml::near(name, &keys)
                 } else {
-                    self.tiles.iter().map(|t| t.def.id.as_str()).collect()
+                    let ids: Vec<&str> = self.tiles.iter().map(|t| t.def.id.as_str()).collect();
+                    let near = meeple_toml::near(name, &ids);
+                    let shared = |id: &str| ids.iter().filter(|&&i| i == id).count() > 1;
+                    near.iter()
+                        .flat_map(|&id| {
+                            let keys = self.tiles.iter().filter(move |t| t.def.id == id).map(|t| &*t.key);
+                            if shared(id) { keys.collect() } else { vec![id] }
+                        })
+                        .collect()
                 };
-                let meant = meeple_toml::did_you_mean(name, &known);
+                let meant = meeple_toml::meant(&meant);
                 let meant = meant.strip_suffix(' ').map(|m| format!("; {m}")).unwrap_or_default();
                 Err(format!("no tile `{name}` in this ruleset{meant}"))
             }

@@ -443,12 +443,16 @@ fn full_or_short<'a>(ids: impl Iterator<Item = &'a str> + Clone, name: &str) -> 
     ids.clone().position(|id| id == name).or_else(|| ids.into_iter().position(|id| id.rsplit(':').next() == Some(name)))
 }
 
+/// Full ids (`expansion:name`) as `name` is written: in full when it is, else their short names.
+fn as_written<'a>(ids: &[&'a str], name: &str) -> Vec<&'a str> {
+    if name.contains(':') { ids.to_vec() } else { ids.iter().filter_map(|id| id.rsplit(':').next()).collect() }
+}
+
 fn figure_id(rules: &Rules, name: &str) -> Result<u8, String> {
     let ids = rules.figures().iter().map(|f| f.id.as_str());
     full_or_short(ids.clone(), name).map(|i| i as u8).ok_or_else(|| {
         let known: Vec<&str> = ids.collect();
-        let short: Vec<&str> = known.iter().filter_map(|id| id.rsplit(':').next()).collect();
-        let meant = meeple_toml::did_you_mean(name, &short);
+        let meant = meeple_toml::did_you_mean(name, &as_written(&known, name));
         format!("no figure `{name}`; {meant}the figures are: {}", known.join(", "))
     })
 }
@@ -457,7 +461,7 @@ fn token_id(rules: &Rules, name: &str) -> Result<u16, String> {
     let ids = rules.tokens().iter().map(|t| t.id.as_str());
     full_or_short(ids.clone(), name).map(|i| i as u16).ok_or_else(|| {
         let known: Vec<&str> = ids.collect();
-        let meant = meeple_toml::did_you_mean(name, &known);
+        let meant = meeple_toml::did_you_mean(name, &as_written(&known, name));
         let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
         format!("no token `{name}`; {meant}the tokens are: {known}")
     })

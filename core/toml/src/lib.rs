@@ -481,6 +481,21 @@ impl<'t, 's> Table<'t, 's> {
 /// "did you mean `x`? " when one of `known` is a likely slip of `word` (a letter wrong, missing,
 /// extra or two swapped; any case), else nothing: put before the list of what was expected.
 pub fn did_you_mean(word: &str, known: &[&str]) -> String {
+    meant(&near(word, known))
+}
+
+/// "did you mean `a` or `b`? " for names found by [`near`], else nothing.
+pub fn meant(names: &[&str]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    format!("did you mean {}? ", quoted.join(" or "))
+}
+
+/// The names of `known` that `word` is a likely slip of, the nearest only: none when none is
+/// near, or when more than three are as near (no hint then).
+pub fn near<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
     let word = word.to_lowercase();
     // Longer names take more slips before a suggestion stops being likely.
     let allowed = match word.chars().count() {
@@ -492,14 +507,14 @@ pub fn did_you_mean(word: &str, known: &[&str]) -> String {
     };
     let distances: Vec<(usize, &str)> =
         known.iter().map(|k| (slips(&word, &k.to_lowercase()), *k)).filter(|(d, _)| *d <= allowed).collect();
-    let Some(best) = distances.iter().map(|(d, _)| *d).min() else { return String::new() };
-    let mut near: Vec<String> = distances.iter().filter(|(d, _)| *d == best).map(|(_, k)| format!("`{k}`")).collect();
-    near.dedup();
+    let Some(best) = distances.iter().map(|(d, _)| *d).min() else { return Vec::new() };
+    let mut nearest: Vec<&str> = distances.iter().filter(|(d, _)| *d == best).map(|(_, k)| *k).collect();
+    nearest.dedup();
     // Many names as near are no hint: the list that follows says as much.
-    if near.len() > 3 {
-        return String::new();
+    if nearest.len() > 3 {
+        return Vec::new();
     }
-    format!("did you mean {}? ", near.join(" or "))
+    nearest
 }
 
 /// The edits that turn `a` into `b`: a character changed, added or dropped, or two side by side

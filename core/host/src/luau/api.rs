@@ -230,7 +230,7 @@ pub const HOOKS: &[HookDoc] = &[
     HookDoc {
         name: "figure_actions",
         params: "view: View, out: Out",
-        doc: "When the figure phase opens; `out:offer(…)` adds actions beside the figure placements.",
+        doc: "When the figure phase opens (and, with the base option `phase2_alternatives_exclusive = false`, again after an action taken instead of a meeple, for the expansions not yet taken); `out:offer(…)` adds actions beside the figure placements.",
     },
     HookDoc {
         name: "on_action",
@@ -434,7 +434,10 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
     let places: Table = lua.named_registry_value(HANDLER_AT)?;
     if !handlers.raw_get::<LuaValue>(hook.as_str())?.is_nil() {
         let first: Option<String> = places.raw_get(hook.as_str())?;
-        let first = first.map(|at| format!(", at {at}")).unwrap_or_default();
+        // Named in the mod's folder: the chunk's `expansion/file` is not a path when the folder
+        // is named otherwise.
+        let own = format!("{}/", ctx.script.id);
+        let first = first.map(|at| format!(", at {}", at.strip_prefix(&own).unwrap_or(&at))).unwrap_or_default();
         ctx.registration_problem(lua, format!("a handler for `{hook}` is already registered{first}"));
         return Ok(());
     }
