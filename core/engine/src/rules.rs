@@ -213,32 +213,33 @@ impl Rules {
         let hits: Vec<usize> = (0..self.tiles.len()).filter(|&i| self.tiles[i].def.id == name).collect();
         match hits.as_slice() {
             [one] => Ok(*one as TileId),
-            [] => {
-                // Named as the file names it: by `tileset:tile` key, or by id alone; an id that
-                // several tilesets share is given back as their keys, which name one tile each.
-                let meant = if name.contains(':') {
-                    let keys: Vec<&str> = self.tiles.iter().map(|t| &*t.key).collect();
-                    meeple_toml::near(name, &keys)
-                } else {
-                    let ids: Vec<&str> = self.tiles.iter().map(|t| t.def.id.as_str()).collect();
-                    let near = meeple_toml::near(name, &ids);
-                    let shared = |id: &str| ids.iter().filter(|&&i| i == id).count() > 1;
-                    near.iter()
-                        .flat_map(|&id| {
-                            let keys = self.tiles.iter().filter(move |t| t.def.id == id).map(|t| &*t.key);
-                            if shared(id) { keys.collect() } else { vec![id] }
-                        })
-                        .collect()
-                };
-                let meant = meeple_toml::meant(&meant);
-                let meant = meant.strip_suffix(' ').map(|m| format!("; {m}")).unwrap_or_default();
-                Err(format!("no tile `{name}` in this ruleset{meant}"))
-            }
+            [] => Err(format!("no tile `{name}` in this ruleset{}", self.tile_meant(name))),
             many => Err(format!(
                 "tile `{name}` is ambiguous: {}",
                 many.iter().map(|&i| &*self.tiles[i].key).collect::<Vec<_>>().join(", ")
             )),
         }
+    }
+
+    /// "; did you mean `…`?" for a tile name with a slip, named as it was: by `tileset:tile`
+    /// key, or by id alone, an id several tilesets share given back as their keys (each names
+    /// one tile); else nothing.
+    fn tile_meant(&self, name: &str) -> String {
+        let meant = if name.contains(':') {
+            let keys: Vec<&str> = self.tiles.iter().map(|t| &*t.key).collect();
+            meeple_toml::near(name, &keys)
+        } else {
+            let ids: Vec<&str> = self.tiles.iter().map(|t| t.def.id.as_str()).collect();
+            let keys_of = |id: &str| self.tiles.iter().filter(|t| t.def.id == id).map(|t| &*t.key).collect::<Vec<_>>();
+            let near = meeple_toml::near(name, &ids);
+            near.into_iter()
+                .flat_map(|id| {
+                    let keys = keys_of(id);
+                    if keys.len() > 1 { keys } else { vec![id] }
+                })
+                .collect()
+        };
+        meeple_toml::meant(&meant).strip_suffix(' ').map(|m| format!("; {m}")).unwrap_or_default()
     }
 
     /// All figure kinds; index 0 is the meeple.

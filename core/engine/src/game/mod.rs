@@ -375,13 +375,7 @@ impl Game {
         if !st.turn.taken.is_empty() {
             // After an action taken instead of a meeple, only the other such actions (filtered
             // here, so that the loop above stays as lean as the base game needs it).
-            out.retain(|a| match *a {
-                Action::PlaceFigure { figure, with: None, .. } => {
-                    self.rules.figure(figure).placement == FigurePlacement::JoinsOwnFollower
-                        && !st.turn.taken.contains(&Taken::Figure(figure))
-                }
-                _ => false,
-            });
+            out.retain(|a| matches!(*a, Action::PlaceFigure { figure, .. } if self.still_open(figure)));
         }
         for (e, offer) in &st.turn.offers {
             out.push(Action::Expansion { expansion: *e, code: offer.code, target: offer.target });
@@ -425,11 +419,7 @@ impl Game {
         if !fits(figure) {
             return false;
         }
-        // After an action taken instead of a meeple (phases that may hold several), no meeple.
-        let taken = &st.turn.taken;
-        if !taken.is_empty()
-            && (kind.placement != FigurePlacement::JoinsOwnFollower || taken.contains(&Taken::Figure(figure)))
-        {
+        if !self.still_open(figure) {
             return false;
         }
         match (kind.placement, with) {
@@ -779,6 +769,16 @@ impl Game {
             }
         }
         index
+    }
+
+    /// Whether this figure phase still allows a figure of `kind`: any while nothing has been
+    /// taken; after an action taken instead of a meeple (where a phase may hold several), only
+    /// another figure placed so, of a kind not placed yet in it, and no meeple.
+    fn still_open(&self, kind: FigureKindId) -> bool {
+        let taken = &self.state.turn.taken;
+        taken.is_empty()
+            || (self.rules.figure(kind).placement == FigurePlacement::JoinsOwnFollower
+                && !taken.contains(&Taken::Figure(kind)))
     }
 
     /// After an action taken instead of a meeple, where a figure phase may hold several: the

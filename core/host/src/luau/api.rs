@@ -308,12 +308,9 @@ type ScoringInfo = { feature: number, kind: string, completed: boolean, final: b
 pub(crate) const HANDLERS: &str = "meeple.handlers";
 /// The registry key of the table of `only` arguments given to `meeple.on`, by hook name.
 pub(crate) const ONLY: &str = "meeple.only";
-/// Where each `meeple.on` with an `only` was called (`file:line`), by hook name: the figure
-/// kinds of `on_board` are checked only once the ruleset is known.
-pub(crate) const ONLY_AT: &str = "meeple.only_at";
-/// Where each handler was registered (`file:line`), by hook name: a second registration
-/// names the first.
-const HANDLER_AT: &str = "meeple.handler_at";
+/// Where each handler was registered (`file:line`), by hook name: a second registration names
+/// the first, and the figure kinds of an `on_board` are checked there once the ruleset is known.
+pub(crate) const HANDLER_AT: &str = "meeple.handler_at";
 const MODULES: &str = "meeple.modules";
 
 fn rt(msg: impl std::fmt::Display) -> mlua::Error {
@@ -324,18 +321,14 @@ fn rt(msg: impl std::fmt::Display) -> mlua::Error {
 pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
     lua.set_named_registry_value(ONLY, lua.create_table()?)?;
-    lua.set_named_registry_value(ONLY_AT, lua.create_table()?)?;
     lua.set_named_registry_value(HANDLER_AT, lua.create_table()?)?;
     lua.set_named_registry_value(MODULES, lua.create_table()?)?;
     let m = lua.create_table()?;
     for entry in API.iter().filter(|e| e.scope == Scope::Meeple) {
         let f = match entry.name {
-            // Named in its bad arguments, as the methods are (`meeple.on("setup", 5)`).
-            "on" => lua.create_function(|lua, args: MultiValue| {
-                on(lua, mlua::FromLuaMulti::from_lua_args(args, 1, Some("meeple.on"), lua)?)
-            })?,
-            "tile" => lua.create_function(|lua, args: MultiValue| {
-                let Text(key) = mlua::FromLuaMulti::from_lua_args(args, 1, Some("meeple.tile"), lua)?;
+            // Named in their bad arguments, as the methods are (`meeple.on("setup", 5)`).
+            "on" => named(lua, "meeple.on".into(), 1, on)?,
+            "tile" => named(lua, "meeple.tile".into(), 1, |lua, Text(key)| {
                 // The tile kinds are the ruleset's, which a script meets first in a hook call.
                 if !super::vm::in_hook_call() {
                     return Err(rt("meeple.tile can only be called during a hook call, not while the script loads"));
@@ -445,7 +438,6 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
     if let Some(only) = only {
         read_only(kind, &only)?;
         lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?;
-        lua.named_registry_value::<Table>(ONLY_AT)?.raw_set(hook.as_str(), caller_place(lua))?;
     }
     handlers.raw_set(hook, handler)
 }
@@ -774,11 +766,19 @@ where
     R: mlua::IntoLuaMulti,
     F: Fn(&Lua, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
 {
-    let to = format!("{scope}:{name}");
-    lua.create_function(move |lua, args: MultiValue| {
-        // What mlua's own callbacks call, numbering from 1; from 0 here, `self` being the 0th.
-        f(lua, A::from_lua_args(args, 0, Some(&to), lua)?)
-    })
+    // Numbered from 0, `self` being the 0th.
+    named(lua, format!("{scope}:{name}"), 0, f)
+}
+
+/// A function made with mlua whose argument errors name it (`to`) and count its arguments from
+/// `first`: what mlua's own callbacks do, numbering from 1 and naming nothing.
+fn named<A, R, F>(lua: &Lua, to: String, first: usize, f: F) -> mlua::Result<mlua::Function>
+where
+    A: mlua::FromLuaMulti,
+    R: mlua::IntoLuaMulti,
+    F: Fn(&Lua, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
+{
+    lua.create_function(move |lua, args: MultiValue| f(lua, A::from_lua_args(args, first, Some(&to), lua)?))
 }
 
 /// The Rust side of the view's methods, keyed by API name. The prelude wraps each in a method

@@ -790,7 +790,7 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
 /// `meeple.on`), and the figure kinds named by their `on_board`.
 fn read_interest(lua: &Lua) -> mlua::Result<(Interest, OnBoard)> {
     let only: Table = lua.named_registry_value(api::ONLY)?;
-    let only_at: Table = lua.named_registry_value(api::ONLY_AT)?;
+    let only_at: Table = lua.named_registry_value(api::HANDLER_AT)?;
     let (mut interest, mut on_board) = (Interest::ALL, Vec::new());
     for hook in HookKind::ALL {
         if let Some(t) = only.raw_get::<Option<Table>>(hook.name())? {
