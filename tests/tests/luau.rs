@@ -151,6 +151,9 @@ fn load_time_errors_name_file_and_line() {
     let err = load_mod(&root, "bad-hook").unwrap_err();
     assert!(err.contains("bad-hook/init.luau:3:"), "{err}");
     assert!(err.contains("unknown hook `tile_drawn`; hooks are: setup, can_place_tile"), "{err}");
+    let root = write_mod("near-hook", &[("init.luau", "meeple.on(\"modify_scores\", function() end)\n")]);
+    let err = load_mod(&root, "near-hook").unwrap_err();
+    assert!(err.contains("unknown hook `modify_scores`; did you mean `modify_score`? (while loading)"), "{err}");
 
     // Every registration mistake is reported, each at its line, then the error that stopped the script.
     let script = "meeple.on(\"tile_drawn\", function() end)\nmeeple.on(\"turn_end\", function() end)\n\
@@ -168,7 +171,7 @@ fn load_time_errors_name_file_and_line() {
     let root = write_mod("wrong-case", &[("init.luau", "-- hooks\nmeeple.On(\"turn_end\", function() end)\n")]);
     let err = load_mod(&root, "wrong-case").unwrap_err();
     assert!(err.contains("wrong-case/init.luau:2:"), "{err}");
-    assert!(err.contains("meeple.On does not exist; meeple has edition, id, on, options, sorted_pairs, tile"), "{err}");
+    assert!(err.contains("meeple.On does not exist; did you mean `on`? meeple has edition, id, on, options, sorted_pairs, tile"), "{err}");
     let root = write_mod("no-option", &[("init.luau", "local bonus = meeple.options.bonus + 1\n")]);
     let err = load_mod(&root, "no-option").unwrap_err();
     assert!(err.contains("no-option/init.luau:1:"), "{err}");
@@ -331,6 +334,19 @@ meeple.on("tile_placed", function(view, ev, out) count(view, out, "tiles") end, 
         let err = load_mod(&root, "bad-only").unwrap_err();
         assert!(err.contains("bad-only/init.luau:1:") && err.contains(message), "{err}");
     }
+    // Each mistaken `only` is reported, at its line, with the name meant.
+    let script = "meeple.on(\"feature_scored\", function() end, { kinds = { \"rood\" } })\n\
+                  meeple.on(\"turn_end\", function() end, { stord = { \"x\" } })\n";
+    let root = write_mod("bad-onlies", &[("init.luau", script)]);
+    let err = load_mod(&root, "bad-onlies").unwrap_err();
+    assert!(
+        err.contains("init.luau:1: meeple.on `feature_scored`: unknown feature kind `rood`; did you mean `road`?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("init.luau:2: meeple.on `turn_end`: unknown key `stord` in `only`; did you mean `stored`?"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -733,9 +749,15 @@ fn call_fails_at_its_line(name: &str, call: &str, needle: &str) {
 #[test]
 fn a_misspelt_method_names_the_ones_meant() {
     for (call, needle) in [
-        ("view:token(1, \"x\")", "view has no method 'token'; did you mean token_supply or tokens?"),
-        ("out:give(1, \"x\", 1)", "out has no method 'give'; did you mean give_tokens?"),
+        ("view:token(1, \"x\")", "view has no method 'token'; did you mean `tokens`?"),
+        ("out:set_scroe(1, 2)", "out has no method 'set_scroe'; did you mean `set_score`?"),
+        ("out:give(1, \"x\", 1)", "out has no method 'give'; did you mean `give_tokens`?"),
         ("out:zzz()", "out has no method 'zzz'; it has add_points, ask, extra_turn,"),
+        // A dot for a colon moves every argument one place: the call is named as the slip.
+        ("out.add_points(1, 2)", "out.add_points was called with a dot: call it with a colon, as `out:add_points(…)`"),
+        ("local f = view.feature(1)", "view.feature was called with a dot: call it with a colon"),
+        // A field an event lacks is named, with the one meant.
+        ("local p = event.playr", "the tile_placed event has no field 'playr'; did you mean `player`? it has index,"),
     ] {
         call_fails_at_its_line("misspelt", call, needle);
     }

@@ -72,7 +72,7 @@ pub const API: &[ApiEntry] = &[
         "on",
         "hook: HookName, handler: (...any) -> (), only: Only?",
         "()",
-        "Registers the handler of a hook (once per hook). Only while the script loads. A mistake (an unknown hook, a second handler) does not stop the script: every one is reported, each at its line, once the entry file has run. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held; `on_board`: figure kinds, one of which must stand on the board, anybody's); the others are skipped, so the handler must do nothing in them.",
+        "Registers the handler of a hook (one per hook: for several rules on one hook, give each rule a function, in a module of its own if you like, and call them from the one handler). Only while the script loads. A mistake (an unknown hook, a second handler) does not stop the script: every one is reported, each at its line, once the entry file has run. `only` narrows the calls that can matter (`kinds`: feature kinds, for `feature_completed`, `feature_scored` and `modify_score`; `stored`: storage keys, one of which must be held; `on_board`: figure kinds, one of which must stand on the board, anybody's); the others are skipped, so the handler must do nothing in them.",
     ),
     e(M, "tile", "key: string", "TileKind", "The definition of a tile kind (`tileset:tile`). Only during a hook call."),
     e(
@@ -317,6 +317,14 @@ fn rt(msg: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(msg)
 }
 
+/// The message of an error made by [`rt`], or any other error as it prints.
+fn error_text(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::RuntimeError(m) => m.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// Installs the `meeple` table and the registries a VM needs.
 pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
@@ -346,7 +354,7 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     for (k, v) in &script.options {
         options.raw_set(k.as_str(), to_lua(lua, v)?)?;
     }
-    let strict: mlua::Function = lua.load(STRICT).set_name("=meeple").eval()?;
+    let strict: mlua::Function = lua.load(STRICT).set_name("=meeple").call(lua.create_function(suggest)?)?;
     strict.call::<()>((&options, "meeple.options"))?;
     // The sandbox freezes the globals' own tables only: a write here would change nothing the
     // game config says, and be lost without a word.
@@ -360,15 +368,29 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
 /// Makes reading a name a table lacks an error that names it and lists the names it has: a
 /// misspelt `meeple.On` or `meeple.options.Bonus` would otherwise be a nil that fails later,
 /// as "attempt to call a nil value" or arithmetic on nil, without the name.
-const STRICT: &str = r#"return function(t, name)
+const STRICT: &str = r#"local suggest = ...
+return function(t, name)
     local keys = {}
     for k in pairs(t) do table.insert(keys, tostring(k)) end
     table.sort(keys)
     local known = if #keys == 0 then "nothing" else table.concat(keys, ", ")
     setmetatable(t, { __index = function(_, k)
-        error(`{name}.{tostring(k)} does not exist; {name} has {known}`, 2)
+        error(`{name}.{tostring(k)} does not exist; {suggest(tostring(k), keys)}{name} has {known}`, 2)
     end })
 end"#;
+
+/// `suggest(word, names)`: "did you mean `x`? " for a name of `names` that `word` is a likely
+/// slip of, else "". The same judgement as the messages about configs and manifests, for the
+/// names a script misspells (a method, an event's field); called only once a name is missing.
+pub(crate) fn suggest(_: &Lua, (word, names): (String, Vec<String>)) -> mlua::Result<String> {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut near = meeple_toml::near(&word, &names);
+    // A name cut short or run on (`give` for `give_tokens`) is no slip of a letter or two.
+    if near.is_empty() && word.len() >= 3 {
+        near = names.iter().copied().filter(|n| n.contains(word.as_str()) || word.contains(n)).take(3).collect();
+    }
+    Ok(meeple_toml::meant(&near))
+}
 
 const SORTED_PAIRS: &str = r#"return function(t)
     local keys = {}
@@ -420,7 +442,11 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
     // A mistake in registering is noted and loading goes on, so that every one is reported.
     let Some(kind) = HookKind::parse(&hook) else {
         let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
-        ctx.registration_problem(lua, format!("unknown hook `{hook}`; hooks are: {}", names.join(", ")));
+        let hint = match meeple_toml::near(&hook, &names).as_slice() {
+            [] => format!("hooks are: {}", names.join(", ")),
+            near => meeple_toml::meant(near).trim_end().to_string(),
+        };
+        ctx.registration_problem(lua, format!("unknown hook `{hook}`; {hint}"));
         return Ok(());
     };
     let handlers: Table = lua.named_registry_value(HANDLERS)?;
@@ -436,8 +462,12 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
     }
     places.raw_set(hook.as_str(), caller_place(lua))?;
     if let Some(only) = only {
-        read_only(kind, &only)?;
-        lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?;
+        // Noted like the mistakes above, so that every `only` is checked in one load; the
+        // handler is registered all the same, or its hook would be reported as missing too.
+        match read_only(kind, &only) {
+            Ok(_) => lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?,
+            Err(e) => ctx.registration_problem(lua, error_text(&e)),
+        }
     }
     handlers.raw_set(hook, handler)
 }
@@ -473,7 +503,14 @@ pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
                     return Err(rt(format!("meeple.on `{name}`: {why}")));
                 }
                 let parse = |n: &String| {
-                    SegmentKind::parse(n).ok_or_else(|| rt(format!("meeple.on `{name}`: unknown feature kind `{n}`")))
+                    SegmentKind::parse(n).ok_or_else(|| {
+                        let kinds: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
+                        let hint = meeple_toml::did_you_mean(n, &kinds);
+                        rt(format!(
+                            "meeple.on `{name}`: unknown feature kind `{n}`; {hint}kinds are: {}",
+                            kinds.join(", ")
+                        ))
+                    })
                 };
                 read.kinds = Some(list(value)?.iter().map(parse).collect::<mlua::Result<Vec<_>>>()?);
             }
@@ -485,8 +522,12 @@ pub(crate) fn read_only(hook: HookKind, only: &Table) -> mlua::Result<Only> {
                 if key == "stored" { read.stored = names } else { read.on_board = names }
             }
             other => {
-                let known = "kinds, stored, on_board";
-                return Err(rt(format!("meeple.on `{name}`: unknown key `{other}` in `only` ({known})")));
+                let known = ["kinds", "stored", "on_board"];
+                let hint = meeple_toml::did_you_mean(other, &known);
+                return Err(rt(format!(
+                    "meeple.on `{name}`: unknown key `{other}` in `only`; {hint}it may hold {}",
+                    known.join(", ")
+                )));
             }
         }
     }
@@ -767,7 +808,19 @@ where
     F: Fn(&Lua, A) -> mlua::Result<R> + mlua::MaybeSend + 'static,
 {
     // Numbered from 0, `self` being the 0th.
-    named(lua, format!("{scope}:{name}"), 0, f)
+    let to = format!("{scope}:{name}");
+    lua.create_function(move |lua, args: MultiValue| {
+        let dotted_call = !matches!(args.front(), Some(LuaValue::Table(_)));
+        A::from_lua_args(args, 0, Some(&to), lua)
+            .and_then(|a| f(lua, a))
+            .map_err(|e| if dotted_call { rt(dotted(scope, name)) } else { e })
+    })
+}
+
+/// The message for a view or sink method called with a dot (`out.add_points(p, 2)`): its
+/// arguments then come one place early, and what fails is not where the mistake is.
+pub(crate) fn dotted(scope: &str, name: &str) -> String {
+    format!("{scope}.{name} was called with a dot: call it with a colon, as `{scope}:{name}(…)`")
 }
 
 /// A function made with mlua whose argument errors name it (`to`) and count its arguments from

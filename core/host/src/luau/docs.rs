@@ -64,6 +64,15 @@ pub fn lua_api_markdown() -> String {
     s += "A feature is named by one of its segments: the `feature` of an event or a scoring and a `Feature`'s `id` are\n";
     s += "segment ids, so `view:segment(scoring.feature)` gives a segment of it (and its tile), and `view:feature`,\n";
     s += "`view:figures_on` and the other functions that take a `seg` take them too.\n";
+    s += "A `ScoringInfo` is a feature about to score: `tiles` counts its tiles (a monastery's or garden's: its own\n";
+    s += "and those around it), `arms` its coats of arms, `cities` the completed cities a field touches (feature ids),\n";
+    s += "`strength` each player's strength on it and `points` what each player is to score, both indexed by player\n";
+    s += "with zeros included; `points` holds the changes of the expansions that ran `modify_score` before this one.\n";
+    s += "`final` is true in the final scoring. A `FeatureScored` has no tile count: `view:feature(event.feature).tiles`.\n";
+    s += "Reading a field an event or a `ScoringInfo` does not have is an error that names it. The tables the view\n";
+    s += "returns are plain, so a misspelt field there reads as nil: give a handler's parameters their types\n";
+    s +=
+        "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags it.\n";
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
@@ -71,8 +80,9 @@ pub fn lua_api_markdown() -> String {
         "replay) and works only inside hooks. Not available: `os`, `io`, `loadstring`, `load`, `getfenv`, `setfenv`,\n";
     s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
     s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
-    s += "a hook call gives at most 10 000 commands (`can_place_tile` and `figure_actions` only `out:forbid` and\n";
-    s += "`out:offer`) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
+    s += "a hook call gives at most 10 000 commands (`can_place_tile` only `out:forbid`, `figure_actions` only\n";
+    s += "`out:offer`, `modify_score` only `out:set_score`, `out:set_storage` and `out:log`; the other hooks any\n";
+    s += "but those three) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
     s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";
     s +=
         "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";

@@ -334,6 +334,10 @@ fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     }));
     let message = match outcome {
         Ok(Ok(pushed)) => return pushed,
+        // Looked at only once the call failed: `view.feature(id)` fails for its missing `self`.
+        // SAFETY: reads the type of a stack slot of the running C function.
+        #[allow(unsafe_code)]
+        Ok(Err(_)) if unsafe { ffi::lua_type(state, 1) } != ffi::LUA_TTABLE => super::api::dotted("view", name),
         Ok(Err(message)) => message,
         Err(_) => format!("view:{name}: internal error"),
     };

@@ -257,7 +257,7 @@ impl Drop for Enter<'_> {
 /// costs ten times more than in Lua. Event tables and the candidate list are valid during the
 /// call only. The prelude also makes the `view` and `out` tables (see [`api::raw_view`]).
 const PRELUDE: &str = r#"
-local mail, fetch_candidates, raw_view, raw_out = ...
+local mail, fetch_candidates, raw_view, raw_out, suggest = ...
 local handlers -- set by `install_dispatch`, once the script has registered them
 local rd = buffer.readi32
 local names = { tiles = {}, figures = {}, kinds = {} }
@@ -284,12 +284,24 @@ end
 -- which Luau does without looking at the metatable (one that was nil, a tile nobody placed,
 -- goes through `__newindex`). A flag telling dispatch's writes from a handler's cost some 60
 -- instructions a call (docs/performance.md), so a handler may still add fields of its own.
-local function lazy_table(readers, fields)
+-- A field the event does not have is an error that names it: a misspelt `e.complted` would
+-- otherwise be a nil that fails later, or never. `also` are fields that may be missing (the
+-- part of a `turn_end`, shared with `turn_part_end`'s type), read as nil.
+local function lazy_table(what, readers, fields, also)
+    local known = {}
+    for k in readers do table.insert(known, k) end
+    for k in fields do table.insert(known, k) end
+    for _, k in also or {} do table.insert(known, k) end
+    table.sort(known)
+    local has = {}
+    for _, k in known do has[k] = true end
     return setmetatable(fields, {
         __index = function(_, key)
             local read = readers[key]
             if read then return read() end
-            return nil
+            if has[key] then return nil end
+            local k = tostring(key)
+            error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
         end,
         __newindex = function(t, key, value)
             if readers[key] then
@@ -300,28 +312,28 @@ local function lazy_table(readers, fields)
         __metatable = "an event",
     })
 end
-local e_tile = lazy_table({
+local e_tile = lazy_table("the tile_placed event", {
     tile = function() return names.tiles[rd(mail, 4)] end,
     x = function() return rd(mail, 12) end,
     y = function() return rd(mail, 16) end,
     rotation = function() return rd(mail, 20) end,
 }, { player = 0, index = 0 })
-local e_placed = lazy_table({
+local e_placed = lazy_table("the figure_placed event", {
     at = function() return loc(12) end,
     from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
 }, { figure = 0, player = 0, kind = "" })
-local e_returned = lazy_table({ from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" })
-local e_completed = lazy_table({}, { feature = 0, kind = "", completer = 0 })
-local e_scored = lazy_table({
+local e_returned = lazy_table("the figure_returned event", { from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" })
+local e_completed = lazy_table("the feature_completed event", {}, { feature = 0, kind = "", completer = 0 })
+local e_scored = lazy_table("the feature_scored event", {
     points = function()
         local n, points = rd(mail, 12), {}
         for i = 0, n - 1 do points[rd(mail, 16 + 8 * i) + 1] = rd(mail, 20 + 8 * i) end
         return points
     end,
 }, { feature = 0, kind = "", completed = false })
-local e_part = lazy_table({}, { player = 0, turn = 0, part = 0 })
-local e_turn = lazy_table({}, { player = 0, turn = 0 })
-local e_scoring = lazy_table({
+local e_part = lazy_table("the turn_part_end event", {}, { player = 0, turn = 0, part = 0 })
+local e_turn = lazy_table("the turn_end event", {}, { player = 0, turn = 0 }, { "part" })
+local e_scoring = lazy_table("modify_score's scoring", {
     cities = function() return list(24) end,
     strength = function() return list(28 + 4 * rd(mail, 24)) end,
     points = function()
@@ -419,12 +431,9 @@ local function strict_methods(t, what)
     -- kept between them.
     setmetatable(t, table.freeze({
         __index = function(_, key)
-            local k, near = tostring(key), {}
-            for _, m in methods do
-                if string.find(m, k, 1, true) or string.find(k, m, 1, true) then table.insert(near, m) end
-            end
-            local hint = if #near > 0 then `did you mean {table.concat(near, " or ")}?`
-                else `it has {table.concat(methods, ", ")}`
+            local k = tostring(key)
+            local hint = suggest(k, methods)
+            hint = if hint == "" then `it has {table.concat(methods, ", ")}` else string.sub(hint, 1, -2)
             error(`{what} has no method '{k}'; {hint}`, 2)
         end,
     }))
@@ -783,6 +792,7 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
         lua.create_function(api::candidates)?,
         api::raw_view(lua)?,
         api::raw_out(lua)?,
+        lua.create_function(api::suggest)?,
     ))
 }
 
