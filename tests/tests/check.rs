@@ -376,3 +376,33 @@ fn more_games_reach_a_rare_failure_and_name_its_seed() {
     let again = meeple_host::check::check_mod_playing(&dir, &[], seed).expect_err("its game fails");
     assert_eq!(again.diagnostics[0].message, *message);
 }
+
+#[test]
+fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
+    // A slip that only some games reach: a road of more than five tiles scored.
+    let script = "meeple.on(\"modify_score\", function(view, scoring, out)\n    \
+                  if scoring.kind == \"road\" and scoring.tiles > 5 then error(\"a long road\") end\nend)\n";
+    let root = meeple_tests::write_mods("check-again", &[("long-road", "depends = [\"base\"]", script)]);
+    let report = meeple_host::check::check_mod_playing(&root.join("long-road"), &[], 200)
+        .expect_err("some game has a long road");
+    let message = &report.diagnostics[0].message;
+    let seed: u64 = message.split("(seed ").nth(1).and_then(|r| r.split(')').next()?.parse().ok()).unwrap();
+    let command = format!("--seed {seed} --bots random GAME.toml");
+    assert!(message.contains(&command) && message.contains("meeple play --mods "), "{message}");
+    assert!(message.contains("`players = 2` and `[[expansions]] id = \"long-road\"`"), "{message}");
+    // What that command does: the config it names, the seed, a random bot in each seat seeded
+    // as `meeple play` seats them. It meets the same slip.
+    let config = "players = 2\n[[expansions]]\nid = \"long-road\"\n";
+    let loaded = meeple_host::load::from_config_text("GAME.toml", config, std::slice::from_ref(&root)).unwrap();
+    let mut game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+    let mut bots: Vec<_> =
+        (0..2).map(|p| meeple_core::bots::RandomBot::new(meeple_core::bots::seat_seed(seed, p))).collect();
+    let stopped = loop {
+        let Some(p) = game.to_act() else { panic!("the game played again did not fail") };
+        let action = meeple_core::bots::Bot::choose(&mut bots[p as usize], &game);
+        if let Err(e) = game.apply(action) {
+            break e.to_string();
+        }
+    };
+    assert!(stopped.contains("a long road") && message.contains(&stopped), "{stopped}\nagainst\n{message}");
+}

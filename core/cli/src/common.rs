@@ -213,7 +213,7 @@ pub fn make_bots(kinds: &[BotKind], players: usize, seed: u64) -> Result<Vec<Box
     if kinds.len() > players {
         return Err(CliError::Usage(format!("--bots names {} bots, but the game has {players} players", kinds.len())));
     }
-    Ok((0..players).map(|p| make_bot(kinds[p % kinds.len()], seed.wrapping_mul(31).wrapping_add(p as u64))).collect())
+    Ok((0..players).map(|p| make_bot(kinds[p % kinds.len()], meeple_core::bots::seat_seed(seed, p))).collect())
 }
 
 /// Plays a game to its end with one bot per player.

@@ -13,6 +13,13 @@ pub trait Bot {
     fn choose(&mut self, game: &Game) -> Action;
 }
 
+/// The seed of the bot in seat `seat` of a game played from `seed`. `meeple play`, `simulate` and
+/// `check` seat their bots alike, so that a game one of them names by its seed is the same game
+/// in another.
+pub fn seat_seed(seed: u64, seat: usize) -> u64 {
+    seed.wrapping_mul(31).wrapping_add(seat as u64)
+}
+
 /// Picks uniformly among all legal actions, from its own seeded generator.
 #[derive(Clone, Debug)]
 pub struct RandomBot {

@@ -9,7 +9,7 @@ use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Entry, Manifest};
 use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
-use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
 use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
 use meeple_toml::{Diagnostic, Report};
@@ -206,13 +206,16 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), R
             let hook = if let SetupError::Hook(hook) = &e { Some(hook) } else { None };
             failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
         })?;
-        let mut bot = RandomBot::new(seed);
+        // Seated as `meeple play --bots random` seats them, so that the command below plays
+        // the same game.
+        let mut bots: Vec<RandomBot> =
+            (0..game.state().players() as usize).map(|p| RandomBot::new(seat_seed(seed, p))).collect();
         let mut hashes = Vec::new();
-        while !game.is_over() {
-            let action = bot.choose(&game);
+        while let Some(p) = game.to_act() {
+            let action = bots[p as usize].choose(&game);
             game.apply(action).map_err(|e| {
                 let hook = if let ActionError::Hook(hook) = &e { Some(hook) } else { None };
-                failed(format!("a random game (seed {seed}) stopped: {e}"), hook)
+                failed(format!("a random game (seed {seed}) stopped: {e}\n{}", again(manifest, seed)), hook)
             })?;
             hashes.push(game.state().hash());
         }
@@ -232,6 +235,17 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), R
         play(seed)?;
     }
     Ok(())
+}
+
+/// How to play a game `check` names again, step by step: the config it plays is two players, the
+/// base game and this mod with its defaults, which `meeple play` gets from a config file.
+fn again(manifest: &Manifest, seed: u64) -> String {
+    let mods = folder_above(manifest.dir()).map(|d| format!(" --mods {}", display_path(&d))).unwrap_or_default();
+    format!(
+        "  to play it again: `meeple play{mods} --seed {seed} --bots random GAME.toml`, where GAME.toml holds \
+         `players = 2` and `[[expansions]] id = \"{}\"`",
+        manifest.id
+    )
 }
 
 /// A hook error of the mod's own code, located at its file and line (`id/file:line`, as scripts
@@ -274,18 +288,44 @@ fn folder_above(dir: &Path) -> Option<PathBuf> {
     absolute.parent().map(Path::to_path_buf)
 }
 
+/// The folder of the mod a scenario file belongs to: the folder above the file's nearest `tests`
+/// folder, if it has an `expansion.toml`, and only that one (an `expansion.toml` further up has
+/// nothing to do with the scenario).
+pub fn mod_holding(file: &Path) -> Option<PathBuf> {
+    let file = normalise(&std::path::absolute(file).ok()?);
+    let tests = file.ancestors().find(|d| d.file_name().is_some_and(|n| n == "tests"))?;
+    tests.parent().filter(|m| m.join("expansion.toml").is_file()).map(Path::to_path_buf)
+}
+
+/// A warning for a scenario in a mod's `tests/` folder whose game does not play that mod: a copy
+/// of the template whose scenario still names `template` would pass while testing the original.
+pub fn scenario_misses_its_mod(file: &Path) -> Option<String> {
+    let dir = mod_holding(file)?;
+    let manifest_path = dir.join("expansion.toml");
+    let (manifest, _) = Manifest::parse_lenient(&manifest_path, &std::fs::read_to_string(&manifest_path).ok()?);
+    let text = std::fs::read_to_string(file).ok()?;
+    let (config, _) = GameConfig::parse_table(&file.display().to_string(), &text, "game");
+    let played: Vec<&str> = std::iter::once(&config.base).chain(&config.expansions).map(|c| c.id.as_str()).collect();
+    if manifest.id.is_empty() || played.contains(&manifest.id.as_str()) {
+        return None;
+    }
+    let others: Vec<String> = played.iter().filter(|id| **id != "base").map(|id| format!("`{id}`")).collect();
+    let plays = if others.is_empty() { "only the base game".to_string() } else { others.join(", ") };
+    Some(format!(
+        "{}: this scenario is in the folder of expansion `{}` but its game plays {plays}, so it does not test `{}`; \
+         add `[[game.expansions]] id = \"{}\"`",
+        file.display(),
+        manifest.id,
+        manifest.id,
+        manifest.id
+    ))
+}
+
 /// `mods`, and the folder of each mod whose `tests/` folder holds one of the scenario `files`
 /// when the mods found otherwise do not include it: `meeple test mods/chapels/tests` finds
 /// `chapels` (and the mods beside it) as `meeple check mods/chapels` does.
 pub fn mods_holding(files: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
-    // A mod is the folder above the scenario's nearest `tests` folder, and only that one: an
-    // `expansion.toml` further up has nothing to do with the scenario.
-    let mod_of = |file: &PathBuf| {
-        let file = normalise(&std::path::absolute(file).ok()?);
-        let tests = file.ancestors().find(|d| d.file_name().is_some_and(|n| n == "tests"))?;
-        tests.parent().filter(|m| m.join("expansion.toml").is_file()).map(Path::to_path_buf)
-    };
-    let holding: std::collections::BTreeSet<PathBuf> = files.iter().filter_map(mod_of).collect();
+    let holding: std::collections::BTreeSet<PathBuf> = files.iter().filter_map(|f| mod_holding(f)).collect();
     let mut mods = mods.to_vec();
     for dir in holding {
         if !holds(&Catalog::discover(&mod_roots(&mods)), &dir.join("expansion.toml")) {
