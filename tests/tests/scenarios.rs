@@ -151,3 +151,27 @@ fn a_misspelt_figure_tile_or_token_names_the_one_meant() {
     let err = failure_of("token-slip.toml", &token.replacen("\n[[step]]", tb, 1));
     assert!(err.contains("no token `wien`; did you mean `wine`? the tokens are: traders-builders:wine"), "{err}");
 }
+
+#[test]
+fn a_scenario_in_a_mods_folder_that_does_not_play_the_mod_is_warned_about() {
+    // Every shipped one plays its own.
+    for root in ["scripts", "plugins", "tests/mods"] {
+        for dir in std::fs::read_dir(repo().join(root)).unwrap().flatten() {
+            for f in scenario_files(&dir.path().join("tests")) {
+                let warning = meeple_host::check::scenario_misses_its_mod(&f);
+                assert_eq!(warning, None, "{}", f.display());
+            }
+        }
+    }
+    // A copy of the template whose scenario still names `template` tests the original.
+    let root = meeple_tests::write_mods("scenario-own-mod", &[("chapels", "depends = [\"base\"]", "")]);
+    let tests = root.join("chapels/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    let copied = tests.join("copied.toml");
+    std::fs::copy(repo().join("scripts/template/tests/chapel-beside-city.toml"), &copied).unwrap();
+    let warning = meeple_host::check::scenario_misses_its_mod(&copied).expect("a warning");
+    assert!(warning.contains("expansion `chapels` but its game plays `template`"), "{warning}");
+    let own = std::fs::read_to_string(&copied).unwrap().replace("id = \"template\"", "id = \"chapels\"");
+    std::fs::write(&copied, own).unwrap();
+    assert_eq!(meeple_host::check::scenario_misses_its_mod(&copied), None);
+}

@@ -24,6 +24,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let load = |config: &meeple_host::GameConfig| from_config(config, &mods);
     let mut failed = 0;
     for f in &files {
+        if let Some(warning) = meeple_host::check::scenario_misses_its_mod(f) {
+            say!("warning: {warning}");
+        }
         match run_scenario(f, &load) {
             Ok(()) => say!("ok      {}", f.display()),
             Err(e) => {
