@@ -171,7 +171,12 @@ fn load_time_errors_name_file_and_line() {
     let root = write_mod("wrong-case", &[("init.luau", "-- hooks\nmeeple.On(\"turn_end\", function() end)\n")]);
     let err = load_mod(&root, "wrong-case").unwrap_err();
     assert!(err.contains("wrong-case/init.luau:2:"), "{err}");
-    assert!(err.contains("meeple.On does not exist; did you mean `on`? meeple has edition, id, on, options, sorted_pairs, tile"), "{err}");
+    assert!(
+        err.contains(
+            "meeple.On does not exist; did you mean `on`? meeple has edition, id, on, options, sorted_pairs, tile"
+        ),
+        "{err}"
+    );
     let root = write_mod("no-option", &[("init.luau", "local bonus = meeple.options.bonus + 1\n")]);
     let err = load_mod(&root, "no-option").unwrap_err();
     assert!(err.contains("no-option/init.luau:1:"), "{err}");

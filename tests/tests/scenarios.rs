@@ -110,6 +110,22 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let step = err.lines().nth(1).unwrap();
     assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0"), "{err}");
 
+    // A hook that fails is said to be one, not a refused move.
+    let root = meeple_tests::write_mods(
+        "scenario-hook-fails",
+        &[(
+            "slips",
+            "depends = [\"base\"]",
+            "meeple.on(\"tile_placed\", function(view, e) if e.player then error(\"a slip\") end end)\n",
+        )],
+    );
+    let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n[[game.expansions]]\nid = \"slips\"\n\n[[step]]\nplace = \"E at 0,1 r2\"\n";
+    let path = meeple_tests::repo().join("target/test-scenarios/hook-fails.toml");
+    std::fs::write(&path, text).unwrap();
+    let load = |c: &meeple_host::GameConfig| meeple_host::load::from_config(c, std::slice::from_ref(&root));
+    let err = meeple_host::scenario::run_scenario(&path, &load).expect_err("the hook fails");
+    assert!(err.contains("step 1: `place base:E at (0, 1) turned 180° (FFCF)` stopped: a hook failed: slips: tile_placed: slips/init.luau:1: a slip"), "{err}");
+
     // A misspelt segment or token is told with the names there are.
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on cty\"\n";
     let err = failure_of("segment.toml", text);

@@ -345,6 +345,11 @@ fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String
                     return Ok(texts);
                 }
             }
+            // A failing hook is the rule's code, not the move: said so, or it reads as a slip in
+            // the scenario.
+            (Err(meeple_core::ActionError::Hook(e)), None) => {
+                return Err(format!("`{described}` stopped: a hook failed: {e}"));
+            }
             (Err(e), None) => return Err(format!("`{described}` was refused: {e}")),
         }
     }
