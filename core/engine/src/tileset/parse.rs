@@ -147,9 +147,12 @@ fn read_tile<'t>(
     } else if geometry.sides.is_none() {
         doc.error(t.span(), format!("{what} needs `sides` (four letters N E S W from C R F W), or `like`"));
     }
+    // A segment of an unknown kind leaves its tile's geometry unknown: checked, it would only
+    // add problems of the missing segment (a road side with no road) to the one that matters.
+    let mut kind_unknown = false;
     if let Some(list) = t.array(doc, "segments") {
         for v in list.value.iter() {
-            if let Some(seg) = read_segment(doc, v, &what) {
+            if let Some(seg) = read_segment(doc, v, &what, &mut kind_unknown) {
                 geometry.segments.push(std::rc::Rc::new(seg));
             }
         }
@@ -175,6 +178,9 @@ fn read_tile<'t>(
     t.finish(doc);
     geometries.push((id.value.to_string(), geometry.clone()));
 
+    if kind_unknown {
+        return None;
+    }
     // Each check runs whatever the others found, so that one run reports all of a tile's problems.
     let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, geometry.sides, &geometry);
     let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations);
@@ -282,7 +288,13 @@ fn unknown_edition(e: &str, editions: &[At<&str>]) -> String {
     format!("unknown edition `{e}`; the tileset declares: {}", known.join(", "))
 }
 
-fn read_segment<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, tile: &str) -> Option<RawSegment<'t>> {
+/// Reads a segment; `kind_unknown` is set when its kind is none of the known ones.
+fn read_segment<'t>(
+    doc: &mut Doc<'_>,
+    v: &'t Spanned<DeValue<'_>>,
+    tile: &str,
+    kind_unknown: &mut bool,
+) -> Option<RawSegment<'t>> {
     let mut t = doc.table_in(v, &format!("a segment of {tile}"))?;
     let id = t.req_str(doc, "id");
     let kind_at = t.req_str(doc, "kind");
@@ -290,13 +302,19 @@ fn read_segment<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, tile: &str) 
         let kind = SegmentKind::parse(k.value);
         if kind.is_none() {
             let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
+            let hint = meeple_toml::did_you_mean(k.value, &names);
             doc.error(
                 k.span.clone(),
-                format!("unknown segment kind `{}`; expected one of: {}", k.value, names.join(", ")),
+                format!("unknown segment kind `{}`; {hint}expected one of: {}", k.value, names.join(", ")),
             );
         }
         kind
     });
+    if kind_at.is_some() && kind.is_none() {
+        // Which keys a segment may have depends on its kind: none is checked.
+        *kind_unknown = true;
+        return None;
+    }
     let tags = t.str_list(doc, "tags").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
     let mut seg = RawSegment {
         id: id.clone().unwrap_or(At { value: "", span: v.span() }),
@@ -730,6 +748,20 @@ mod tests {
             "{errs:?}"
         );
         assert!(errs.iter().any(|e| e.contains("`cities` names `nope`, which is no segment")), "{errs:?}");
+    }
+
+    #[test]
+    fn a_misspelt_segment_kind_is_the_one_problem_of_its_tile() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"R\"\ncount = 1\nsides = \"FRFR\"\nsegments = [\n  {{ id = \"r\", kind = \"rood\", ends = [\"E\", \"W\"] }},\n  {{ id = \"n\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"WR\"] }},\n  {{ id = \"s\", kind = \"field\", halves = [\"SL\", \"SR\", \"ER\", \"WL\"] }},\n]\n"
+        );
+        // Not `ends` as an unknown key, nor the road sides with no road.
+        assert_eq!(
+            errors(&text),
+            [
+                "t.toml:9:22: unknown segment kind `rood`; did you mean `road`? expected one of: city, road, field, monastery, river, garden"
+            ]
+        );
     }
 
     #[test]
