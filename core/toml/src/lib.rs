@@ -182,7 +182,8 @@ impl<'s> Doc<'s> {
     /// echo (`players = ["a", "b"` followed by more lines reads on as one list; `seed = 1 2`, as
     /// a string). It shows once the syntax is mended.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        if self.broken_from.is_some_and(|b| span.start >= b) {
+        // A value that reaches the broken place (an array left open) was read only in part.
+        if self.broken_from.is_some_and(|b| span.end >= b) {
             self.dropped += 1;
         } else {
             self.record(span, message.into());
@@ -637,6 +638,21 @@ mod tests {
         t.finish(&mut doc);
         let report = doc.finish().unwrap_err();
         assert!(report.diagnostics.iter().all(|d| d.message.starts_with("TOML syntax")), "{report}");
+    }
+
+    #[test]
+    fn a_value_that_runs_into_a_syntax_error_is_not_judged() {
+        // The list was cut short by the error: "one player" would be a problem of its own.
+        let mut doc = Doc::parse("t.toml", "seed = true\nplayers = [\"a\"");
+        let root = doc.root();
+        let mut t = doc.table(&root, "the file");
+        let seed = t.get("seed").unwrap().span();
+        let players = t.get("players").unwrap().span();
+        doc.error(seed, "a seed is a number");
+        doc.error(players, "a game needs 2 to 6 players, not 1");
+        let report = doc.finish().unwrap_err();
+        let messages: Vec<&str> = report.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["a seed is a number", "TOML syntax: unclosed array, expected `]`"]);
     }
 
     #[test]
