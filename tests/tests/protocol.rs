@@ -496,17 +496,26 @@ fn the_committed_json_schema_is_generated_from_the_types() {
         "docs/protocol.schema.json is stale: run `cargo run --bin meeple -- api-docs` and commit it"
     );
     let schema: Value = serde_json::from_str(&committed).unwrap();
-    let request = schema["request"].to_string();
+    let request = schema["$defs"]["Request"].to_string();
     for cmd in meeple_protocol::messages::COMMANDS {
         assert!(request.contains(&format!("\"{cmd}\"")), "the schema has `{cmd}`");
     }
     // Each request form takes `id` and no field it does not name, as the session does.
-    for form in schema["request"]["oneOf"].as_array().unwrap() {
+    for form in schema["$defs"]["Request"]["oneOf"].as_array().unwrap() {
         assert!(form["properties"]["id"].is_object() && form["unevaluatedProperties"] == json!(false), "{form}");
     }
     for code in ["bad-json", "unknown-command", "not-your-turn", "replay-mismatch"] {
-        assert!(schema["reply"].to_string().contains(code), "the schema has error code `{code}`");
+        assert!(committed.contains(&format!("\"{code}\"")), "the schema has error code `{code}`");
     }
+    // Every reference resolves from the document's root, as a validator reads it.
+    let refs: Vec<&str> = committed.split("\"$ref\": \"").skip(1).filter_map(|r| r.split('"').next()).collect();
+    assert!(refs.len() > 20, "{refs:?}");
+    for r in refs {
+        let name = r.strip_prefix("#/$defs/").unwrap_or_else(|| panic!("a reference outside $defs: {r}"));
+        assert!(schema["$defs"][name].is_object(), "`{r}` resolves to nothing");
+    }
+    // A rotation is 0 to 3 quarter turns, as the server reads it.
+    assert_eq!(schema["$defs"]["Rotation"]["maximum"], json!(3));
 }
 
 #[test]

@@ -137,11 +137,25 @@ impl fmt::Display for Port {
 }
 
 /// A rotation by 0–3 quarter turns clockwise.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Rotation(u8);
+
+/// Written by hand: derived, it would be any `u8`, which the protocol refuses past 3.
+impl schemars::JsonSchema for Rotation {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rotation".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A rotation by 0–3 quarter turns clockwise.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 3
+        })
+    }
+}
 
 impl Rotation {
     /// The four rotations.

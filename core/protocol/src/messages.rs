@@ -262,10 +262,27 @@ pub fn schema() -> String {
     let mut doc = serde_json::Map::new();
     doc.insert("$schema".into(), "https://json-schema.org/draft/2020-12/schema".into());
     doc.insert("title".into(), "meeple protocol v1".into());
+    doc.insert(
+        "description".into(),
+        "A request is valid against `#/$defs/Request`, a reply against `#/$defs/Reply`.".into(),
+    );
     let mut request = serde_json::to_value(schemars::schema_for!(Request)).unwrap_or_default();
     close_requests(&mut request);
-    doc.insert("request".into(), request);
-    doc.insert("reply".into(), serde_json::to_value(schemars::schema_for!(Reply)).unwrap_or_default());
+    let reply = serde_json::to_value(schemars::schema_for!(Reply)).unwrap_or_default();
+    // One document whose `$defs` hold both and the types they share, so that the `#/$defs/…`
+    // references of each resolve from its root, as validators read them.
+    let mut defs = serde_json::Map::new();
+    for (name, mut schema) in [("Request", request), ("Reply", reply)] {
+        if let Some(form) = schema.as_object_mut() {
+            form.remove("$schema");
+            if let Some(serde_json::Value::Object(own)) = form.remove("$defs") {
+                defs.extend(own);
+            }
+        }
+        defs.insert(name.into(), schema);
+    }
+    doc.insert("anyOf".into(), serde_json::json!([{"$ref": "#/$defs/Request"}, {"$ref": "#/$defs/Reply"}]));
+    doc.insert("$defs".into(), defs.into());
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
