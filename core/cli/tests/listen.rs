@@ -313,8 +313,13 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     bad("{\"index\": 0, \"palyer\": 0}", "palyer");
     bad("{\"index\": 0, \"player\": 1}", "player");
     bad("{\"index\": 0, \"game\": \"g7\"}", "game");
+    bad("{\"index\": 0, \"cmd\": \"fly\"}", "cmd");
     let (status, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("{\"game\": \"g7\"}"));
     assert_eq!((status, reply["error"]["field"].clone()), (400, json!("game")), "{reply}");
+    let (status, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("{\"cmd\": \"close\"}"));
+    assert_eq!((status, reply["error"]["field"].clone()), (400, json!("cmd")), "{reply}");
+    let (status, reply) = server.http("POST", "/games", None, Some("{\"cmd\": \"verify\"}"));
+    assert_eq!((status, reply["error"]["field"].clone()), (400, json!("cmd")), "{reply}");
     // Fields are named: an array is not read as the fields in order.
     expect(server.http("POST", &act, Some(&seats[0]), Some("[\"g1\", null, 0, null, false]")), 400, "bad-request");
     expect(server.http("POST", "/games", None, Some("[\"players = 3\"]")), 400, "bad-request");
@@ -340,6 +345,11 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     let (_, acted) = server.http("POST", &format!("{act}?brief=true"), Some(&seats[0]), Some("{\"index\": 0}"));
     let state = &acted["result"]["state"];
     assert!(state["legal"].is_array() && state.get("board").is_none(), "a brief state: {acted}");
+    // The route's own command may be named.
+    let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 0, \"cmd\": \"act\"}"));
+    assert_eq!(status, 200, "{reply}");
+    let (_, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("{\"cmd\": \"undo\"}"));
+    assert_ne!(reply["error"]["field"], json!("cmd"), "{reply}");
     assert_eq!(server.http("DELETE", &url, Some(&owner), None).0, 200);
     assert_eq!(server.http("GET", &url, None, None).0, 404, "closed");
 }

@@ -121,6 +121,7 @@ impl Server {
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
         session::only_known(&fields, session::command_fields("act"), "`act`")?;
+        agrees(&fields, "cmd", "act", routes::ROUTE_CMD)?;
         agrees(&fields, "game", room.id(), "the game is the one of the route")?;
         agrees(&fields, "player", seat, &format!("the token is seat {seat}'s"))?;
         if let Value::Object(map) = &mut fields {

@@ -117,6 +117,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             // No fields are needed, but those given are checked as `act`'s are.
             let fields = body(request)?;
             session::only_known(&fields, session::command_fields("undo"), "`undo`")?;
+            crate::agrees(&fields, "cmd", "undo", ROUTE_CMD)?;
             crate::agrees(&fields, "game", *id, "the game is the one of the route")?;
             ok(server.undo(id, request.token(), brief || crate::brief_field(&fields)?)?)
         }
@@ -218,8 +219,13 @@ fn list(server: &Server) -> Value {
 fn command_body<T: serde::de::DeserializeOwned>(request: &Request, cmd: &str) -> Result<T> {
     let body = body(request)?;
     session::only_known(&body, session::command_fields(cmd), &format!("{} {}", request.method, request.path))?;
+    crate::agrees(&body, "cmd", cmd, ROUTE_CMD)?;
     session::fields(&body)
 }
+
+/// Why a body's `cmd` must be the route's: the route says which command runs, and a body that
+/// names another was meant for another route.
+pub(crate) const ROUTE_CMD: &str = "the route is the command's";
 
 /// A request body: a JSON object of the command's fields; an empty body is `{}`.
 fn body(request: &Request) -> Result<Value> {
