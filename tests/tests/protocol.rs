@@ -615,6 +615,31 @@ fn the_names_say_what_every_number_in_the_events_stands_for() {
         }
     }
     assert!(figures_seen > 10, "figures were placed and followed: {figures_seen}");
+    // The shapes draw every placed tile: its kind's sides, turned by its rotation, are the board's.
+    for placed in state["board"].as_array().unwrap() {
+        let kind = names["tiles"].as_array().unwrap().iter().find(|t| t["tile"] == placed["tile"]).unwrap();
+        let (unturned, r) = (kind["sides"].as_str().unwrap().as_bytes(), placed["rotation"].as_u64().unwrap() as usize);
+        let turned: String = (0..4).map(|i| unturned[(i + 4 - r) % 4] as char).collect();
+        assert_eq!(json!(turned), placed["sides"], "{kind}");
+    }
+    // Each segment's ports lie on sides of its kind (a field's beside a road, too).
+    let letter = |kind: &str| match kind {
+        "city" => "C",
+        "road" => "R",
+        "river" => "W",
+        _ => "CRFW",
+    };
+    for kind in names["tiles"].as_array().unwrap() {
+        let shapes = kind["shapes"].as_array().unwrap();
+        assert_eq!(shapes.len(), kind["segments"].as_array().unwrap().len(), "{kind}");
+        let sides = kind["sides"].as_str().unwrap();
+        for shape in shapes {
+            for port in shape["ports"].as_array().unwrap() {
+                let side = "NESW".find(&port.as_str().unwrap()[..1]).unwrap();
+                assert!(letter(shape["kind"].as_str().unwrap()).contains(&sides[side..=side]), "{kind}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -198,6 +198,29 @@ pub struct TileNames {
     pub segments: Vec<String>,
     /// Its points' ids (villages and the like), in order.
     pub points: Vec<String>,
+    /// Its edges unturned, N E S W: `C` city, `R` road, `F` field, `W` river.
+    pub sides: String,
+    /// What each segment is and where it lies, in the order of `segments`: enough to draw the
+    /// tile as a diagram and to know where a figure on a segment stands.
+    pub shapes: Vec<SegmentShape>,
+    /// Its points' kinds (`village`), in the order of `points`.
+    pub point_kinds: Vec<String>,
+}
+
+/// A segment of a tile kind as a client draws it, unturned.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SegmentShape {
+    /// `city`, `road`, `field`, `monastery`, `river` or `garden`.
+    pub kind: &'static str,
+    /// The ports it covers, of `NL N NR EL E ER SL S SR WL W WR` (the three places of each side,
+    /// left to right as seen from the tile's centre); none for a monastery or garden, which
+    /// lie in the middle.
+    pub ports: Vec<&'static str>,
+    /// Coats of arms (cities).
+    pub arms: u8,
+    /// A goods symbol (cities of Traders & Builders), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goods: Option<String>,
 }
 
 impl Names {
@@ -212,6 +235,19 @@ impl Names {
                     tile: t.key.clone(),
                     segments: ids(&mut t.def.segments.iter().map(|s| s.id.as_str())),
                     points: ids(&mut t.def.points.iter().map(|p| p.id.as_str())),
+                    sides: t.def.side_letters(),
+                    shapes: t
+                        .def
+                        .segments
+                        .iter()
+                        .map(|s| SegmentShape {
+                            kind: s.kind.name(),
+                            ports: s.ports.iter().map(|p| p.name()).collect(),
+                            arms: s.arms,
+                            goods: s.goods.clone(),
+                        })
+                        .collect(),
+                    point_kinds: ids(&mut t.def.points.iter().map(|p| p.kind.as_str())),
                 })
                 .collect(),
             figures: ids(&mut rules.figures().iter().map(|f| f.id.as_str())),

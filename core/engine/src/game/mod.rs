@@ -507,7 +507,8 @@ impl Game {
     fn why_illegal(&self, action: &Action) -> String {
         let st = &self.state;
         if let Some(d) = st.pending.first() {
-            return format!("player {} must first answer `{}` (options 0..{})", d.player, d.kind, d.options.len());
+            let last = d.options.len().saturating_sub(1);
+            return format!("player {} must first answer `{}` (options 0 to {last})", d.player, d.kind);
         }
         match (st.turn.stage, action) {
             (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
