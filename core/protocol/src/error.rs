@@ -36,7 +36,9 @@ pub enum Code {
     /// `meeple serve --listen`: the game log could not be written; the game is as it was.
     StorageFailed,
     /// `meeple serve --listen`: the server has as many connections open as it serves
-    /// (`--max-connections`); try again once one has closed.
+    /// (`--max-connections`), or the client's address as many as one may hold
+    /// (`--max-per-address`), or large bodies fill what the server holds at once; try again
+    /// shortly (`Retry-After: 1`).
     Busy,
 }
 

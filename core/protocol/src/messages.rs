@@ -282,7 +282,7 @@ pub struct ExpansionInfo {
 pub struct OptionInfo {
     /// Its name.
     pub name: String,
-    /// Its type, e.g. `bool`, `int 1..=30`, `one of "a", "b"`.
+    /// Its type, in words: `a boolean (true or false)`, `an integer from 1 to 30`, `one of: "a", "b"`.
     #[serde(rename = "type")]
     pub ty: String,
     /// Its default.

@@ -81,7 +81,7 @@ pub struct TileView {
     pub pos: Pos,
     /// Quarter turns clockwise.
     pub rotation: Rotation,
-    /// Its sides on the board, N E S W (`C` city, `R` road, `F` field, …).
+    /// Its sides on the board, N E S W (`C` city, `R` road, `F` field, `W` river).
     pub sides: SideLetters,
 }
 
