@@ -393,6 +393,9 @@ fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
     // What that command does: the config it names, the seed, a random bot in each seat seeded
     // as `meeple play` seats them. It meets the same slip.
     let config = "players = 2\n[[expansions]]\nid = \"long-road\"\n";
+    // In a folder named otherwise than the mod, which a script's own places do not show.
+    let renamed = root.join("renamed");
+    std::fs::rename(root.join("long-road"), &renamed).unwrap();
     let loaded = meeple_host::load::from_config_text("GAME.toml", config, std::slice::from_ref(&root)).unwrap();
     let mut game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
     let mut bots: Vec<_> =
@@ -401,8 +404,14 @@ fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
         let Some(p) = game.to_act() else { panic!("the game played again did not fail") };
         let action = meeple_core::bots::Bot::choose(&mut bots[p as usize], &game);
         if let Err(e) = game.apply(action) {
-            break e.to_string();
+            break e;
         }
     };
-    assert!(stopped.contains("a long road") && message.contains(&stopped), "{stopped}\nagainst\n{message}");
+    let text = stopped.to_string();
+    assert!(text.contains("a long road") && message.contains(&text), "{text}\nagainst\n{message}");
+    // What `meeple play` shows beside it: the line as a path an editor opens.
+    let meeple_core::ActionError::Hook(hook) = &stopped else { panic!("{stopped:?}") };
+    assert_eq!(hook.location.as_deref(), Some("long-road/init.luau:2"));
+    let file = loaded.file_of(hook).expect("a file");
+    assert!(file.ends_with("renamed/init.luau:2"), "{file}");
 }

@@ -2,7 +2,7 @@
 
 use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
 use meeple_core::describe::ActionInfo;
-use meeple_core::{Action, Event, Game, Rules, Setup};
+use meeple_core::{Action, ActionError, Event, Game, Rules, Setup};
 use std::path::PathBuf;
 
 /// Arguments of `meeple play`.
@@ -74,6 +74,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 let turn = game.state().turn().number;
                 story.flush(&format!("turn {turn:>3} · {}, whose last action stopped the game", names[p as usize]));
                 say!("the replay up to it: {}", path.display());
+                say_failing_line(&loaded, &e);
                 return Err(e.into());
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
@@ -81,7 +82,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 if told {
                     story.lines.pop();
                 }
-                say!("{e}\nthe game waits as it was; save a fix to go on (Ctrl-C to stop)");
+                say!("{e}");
+                say_failing_line(&loaded, &e);
+                say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)");
                 while !w.reload_if_changed(mods, &mut loaded, &mut game) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
@@ -358,5 +361,14 @@ impl Story<'_> {
             say!("{title}: {text}");
         }
         self.lines.clear();
+    }
+}
+
+/// Where a failing hook's line is, as a path an editor opens from here.
+fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
+    if let ActionError::Hook(hook) = e
+        && let Some(file) = loaded.file_of(hook)
+    {
+        say!("the failing line: {file}");
     }
 }

@@ -91,7 +91,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                             // The other workers stop too: the games after a broken one tell
                             // nothing more.
                             next.store(args.games, Ordering::Relaxed);
-                            return Err(stopped(&args, mods, seed, e));
+                            return Err(stopped(&args, mods, seed, e, &loaded));
                         }
                         tracing::debug!(game = i, seed, scores = ?game.state().scores(), "game over");
                         let st = game.state();
@@ -156,8 +156,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 
 /// The error of a game that stopped, with the `meeple play` command that plays it again: the
 /// same seed gives the same setup and bots there.
-fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError) -> CliError {
+fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError, loaded: &meeple_host::Loaded) -> CliError {
     let CliError::Action(error) = e else { return e };
+    if let meeple_core::ActionError::Hook(hook) = &error
+        && let Some(file) = loaded.file_of(hook)
+    {
+        say!("the failing line: {file}");
+    }
     let mut again = String::from("meeple play");
     if let Some(config) = &args.config {
         again += &format!(" {}", config.display());
