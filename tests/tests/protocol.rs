@@ -73,6 +73,7 @@ fn a_whole_game_is_played_by_index_and_scored() {
     let mut state = ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"].clone();
     let mut turns = 0;
     while state["over"] == json!(false) {
+        assert!(state.get("winners").is_none(), "no winners before the end: {state}");
         let n = state["legal"].as_array().unwrap().len() as u64;
         let seat = state["to_act"].clone();
         let reply = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": (turns * 7) % n, "player": seat}));
@@ -92,6 +93,11 @@ fn a_whole_game_is_played_by_index_and_scored() {
     ok(&mut s, json!({"cmd": "version", "game": null}));
     let total: i64 = state["players"][0]["breakdown"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
     assert_eq!(json!(total), state["players"][0]["score"], "the breakdown adds up to the score");
+    // The winners are the seats with the best score, every one of them on a tie.
+    let scores: Vec<i64> = (0..2).map(|p| state["players"][p]["score"].as_i64().unwrap()).collect();
+    let best = *scores.iter().max().unwrap();
+    let winners: Vec<usize> = (0..2).filter(|&p| scores[p] == best).collect();
+    assert_eq!(state["winners"], json!(winners), "{scores:?}");
     let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}));
     let verified = ok(&mut s, json!({"cmd": "verify", "replay": saved["replay"]}));
     assert_eq!(verified["scores"], json!([state["players"][0]["score"], state["players"][1]["score"]]));

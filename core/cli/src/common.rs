@@ -252,15 +252,9 @@ pub fn outcome(game: &Game, names: &[String]) -> String {
     if !game.is_over() {
         return format!("Scores after {} actions (the game is not over)\n{table}", game.history().len());
     }
-    let won: Vec<&str> = winners(game.state()).iter().map(|&p| names[p as usize].as_str()).collect();
+    let won: Vec<&str> = game.state().winners().iter().map(|&p| names[p as usize].as_str()).collect();
     let title = if won.len() > 1 { "Shared win" } else { "Winner" };
     format!("Final scores\n{table}\n{title}: {}", won.join(", "))
-}
-
-/// Indices of the players with the highest score (several on a tie: a shared win).
-pub fn winners(st: &GameState) -> Vec<u8> {
-    let best = (0..st.players()).map(|p| st.score(p)).max().unwrap_or(0);
-    (0..st.players()).filter(|&p| st.score(p) == best).collect()
 }
 
 #[cfg(test)]

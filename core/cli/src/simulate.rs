@@ -1,6 +1,6 @@
 //! `meeple simulate`: many games, on one thread or several.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, play_out, ruleset_title, say, winners};
+use crate::common::{BotKind, CliError, load_config, make_bots, play_out, ruleset_title, say};
 use meeple_core::Game;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -98,7 +98,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                         for p in 0..players {
                             tally.scores[p] += st.score(p as u8) as i64;
                         }
-                        let won = winners(st);
+                        let won = st.winners();
                         for &w in &won {
                             if won.len() == 1 { tally.wins[w as usize] += 1 } else { tally.shared[w as usize] += 1 }
                         }

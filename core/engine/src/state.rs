@@ -260,6 +260,13 @@ impl GameState {
         self.breakdown(player).iter().fold(0i32, |sum, &n| sum.saturating_add(n))
     }
 
+    /// The players with the highest score, by seat: several on a tie, which the rules leave a
+    /// shared win (no tie-breaker in any edition).
+    pub fn winners(&self) -> Vec<u8> {
+        let best = (0..self.players()).map(|p| self.score(p)).max().unwrap_or(0);
+        (0..self.players()).filter(|&p| self.score(p) == best).collect()
+    }
+
     /// A player's score before any expansion's final scoring: the score, until the expansions'
     /// final scoring begins; from then on, the score it began with (a house rule that scores
     /// "before any other end scoring" reads this, whatever order the expansions run in).

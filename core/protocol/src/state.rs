@@ -18,6 +18,10 @@ pub struct StateView {
     pub game: String,
     /// Whether final scoring is done.
     pub over: bool,
+    /// Once the game is over: the seats with the highest score (several on a tie, a shared
+    /// win: the rules have no tie-breaker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<u8>>,
     /// Who acts next (0-based seat), if anybody.
     pub to_act: Option<u8>,
     /// The turn.
@@ -180,6 +184,7 @@ impl StateView {
         StateView {
             game: id.to_string(),
             over: game.is_over(),
+            winners: game.is_over().then(|| game.state().winners()),
             to_act: game.to_act(),
             turn: TurnView {
                 number: turn.number,
