@@ -663,3 +663,20 @@ fn every_command_knows_its_fields() {
         );
     }
 }
+
+#[test]
+fn numbers_out_of_reach_and_nulls_are_named_for_what_they_are() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create"}));
+    let mut message = |request: Value, field: &str| {
+        err(&mut s, request, "bad-request", Some(field))["error"]["message"].as_str().unwrap().to_string()
+    };
+    // serde reads 1e30 as a float: it is a number too large, not "a floating point".
+    let m = message(json!({"cmd": "act", "game": "g1", "index": 1e30}), "index");
+    assert!(m.ends_with("got 1e+30, a number too large for it"), "{m}");
+    let m = message(json!({"cmd": "act", "game": "g1", "index": 1.5}), "index");
+    assert!(m.ends_with("got 1.5, which is not a whole number"), "{m}");
+    // A field given as null is not given: that is what a required one lacks.
+    let m = message(json!({"cmd": "state", "game": null}), "game");
+    assert!(m.ends_with("got null, which counts as not given"), "{m}");
+}

@@ -401,11 +401,16 @@ fn rust_words(expected: &str) -> &str {
 }
 
 /// serde's names of JSON values as JSON's.
-fn json_words(got: &str) -> &str {
-    match got {
-        "unit value" => "null",
-        "map" => "an object",
-        "sequence" => "a list",
-        other => other,
+fn json_words(got: &str) -> String {
+    // serde reads a number too large for an integer as a float, and says so.
+    let float = got.strip_prefix("floating point `").and_then(|r| r.strip_suffix('`'));
+    match (got, float.and_then(|n| n.parse::<f64>().ok())) {
+        (_, Some(f)) if f.fract() == 0.0 => format!("{}, a number too large for it", float.unwrap_or(got)),
+        (_, Some(_)) => format!("{}, which is not a whole number", float.unwrap_or(got)),
+        // A field given as null is not given, which is what was wrong.
+        ("unit value" | "null", _) => "null, which counts as not given".into(),
+        ("map", _) => "an object".into(),
+        ("sequence", _) => "a list".into(),
+        (other, _) => other.into(),
     }
 }
