@@ -311,13 +311,10 @@ pub fn scenario_misses_its_mod(file: &Path) -> Option<String> {
     }
     let others: Vec<String> = played.iter().filter(|id| **id != "base").map(|id| format!("`{id}`")).collect();
     let plays = if others.is_empty() { "only the base game".to_string() } else { others.join(", ") };
+    let (file, id) = (file.display(), &manifest.id);
     Some(format!(
-        "{}: this scenario is in the folder of expansion `{}` but its game plays {plays}, so it does not test `{}`; \
-         add `[[game.expansions]] id = \"{}\"`",
-        file.display(),
-        manifest.id,
-        manifest.id,
-        manifest.id
+        "{file}: this scenario is in the folder of expansion `{id}` but its game plays {plays}, so it does not \
+         test `{id}`; add `[[game.expansions]] id = \"{id}\"`"
     ))
 }
 

@@ -285,8 +285,8 @@ end
 -- goes through `__newindex`). A flag telling dispatch's writes from a handler's cost some 60
 -- instructions a call (docs/performance.md), so a handler may still add fields of its own.
 -- A field the event does not have is an error that names it: a misspelt `e.complted` would
--- otherwise be a nil that fails later, or never. `also` are fields that may be missing (the
--- part of a `turn_end`, shared with `turn_part_end`'s type), read as nil.
+-- otherwise be a nil that fails later, or never. `also` are fields of the event's type that
+-- this hook never has (a `turn_end`'s part, a `figure_returned`'s place), read as nil.
 local function lazy_table(what, readers, fields, also)
     local known = {}
     for k in readers do table.insert(known, k) end
@@ -322,7 +322,7 @@ local e_placed = lazy_table("the figure_placed event", {
     at = function() return loc(12) end,
     from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
 }, { figure = 0, player = 0, kind = "" })
-local e_returned = lazy_table("the figure_returned event", { from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" })
+local e_returned = lazy_table("the figure_returned event", { from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" }, { "at" })
 local e_completed = lazy_table("the feature_completed event", {}, { feature = 0, kind = "", completer = 0 })
 local e_scored = lazy_table("the feature_scored event", {
     points = function()
