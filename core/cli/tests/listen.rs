@@ -201,6 +201,7 @@ fn every_player_receives_the_same_updates_over_websockets() {
         if k % 10 == 0 {
             let wrong = send(&mut sockets[1 - seat], json!({"id": k, "cmd": "act", "index": 0}));
             assert_eq!(wrong["error"]["code"], json!("not-your-turn"), "{wrong}");
+            assert_eq!(wrong["error"]["field"], json!("token"), "the seat came with the socket's token: {wrong}");
             let watcher = send(&mut spectator, json!({"cmd": "act", "index": 0}));
             assert_eq!(watcher["error"]["code"], json!("bad-token"), "{watcher}");
         }
@@ -301,6 +302,11 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("POST", "/games", None, Some("{\"path\": \"configs/../../x.toml\"}")), 400, "bad-request");
     expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 9999}")), 409, "illegal-action");
     expect(server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}")), 409, "not-your-turn");
+    // The seat came with the token: the error blames it, not a `player` the client never sent.
+    let (_, reply) = server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}"));
+    assert_eq!(reply["error"]["field"], json!("token"), "{reply}");
+    let (_, reply) = server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0, \"player\": 1}"));
+    assert_eq!(reply["error"]["field"], json!("player"), "{reply}");
     expect(server.http("POST", &act, None, Some("{\"index\": 0}")), 401, "bad-token");
     expect(server.http("POST", &act, Some("feed"), Some("{\"index\": 0}")), 401, "bad-token");
     expect(server.http("POST", &format!("{url}/undo"), Some(&seats[0]), None), 409, "nothing-to-undo");

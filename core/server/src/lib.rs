@@ -124,13 +124,22 @@ impl Server {
         agrees(&fields, "cmd", "act", routes::ROUTE_CMD)?;
         agrees(&fields, "game", room.id(), "the game is the one of the route")?;
         agrees(&fields, "player", seat, &format!("the token is seat {seat}'s"))?;
+        // The seat comes from the token unless the body names it too: an error about it blames
+        // the field the client sent.
+        let seat_field = if fields.get("player").is_some_and(|p| !p.is_null()) { "player" } else { "token" };
         if let Value::Object(map) = &mut fields {
             map.insert("game".into(), room.id().into());
             map.insert("player".into(), seat.into());
         }
+        let blame = |mut e: ProtocolError| {
+            if e.field.as_deref() == Some("player") {
+                e.field = Some(seat_field.into());
+            }
+            e
+        };
         let args: ActArgs = session::fields(&fields)?;
-        let action = session::chosen(room.table(), &args)?;
-        let update = room.step(&self.store, seat, Step::Act(action))?;
+        let action = session::chosen(room.table(), &args).map_err(blame)?;
+        let update = room.step(&self.store, seat, Step::Act(action)).map_err(blame)?;
         let (seq, events) = (update.seq, update.events.clone());
         Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief || brief)}))
     }
