@@ -314,7 +314,7 @@ pub fn scenario_misses_its_mod(file: &Path) -> Option<String> {
     let (file, id) = (file.display(), &manifest.id);
     Some(format!(
         "{file}: this scenario is in the folder of expansion `{id}` but its game plays {plays}, so it does not \
-         test `{id}`; add `[[game.expansions]] id = \"{id}\"`"
+         test `{id}`: name it in `[[game.expansions]]` (`id = \"{id}\"`)"
     ))
 }
 

@@ -1117,7 +1117,10 @@ fn give(lua: &Lua, out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Resul
             tracing::info!(target: "meeple::script", expansion = %ctx.script.id, "{message}");
             return Ok(());
         }
-        return Err(rt(format!("`{}` changes nothing: of the commands, only {only} is available there", hook.name())));
+        return Err(rt(format!(
+            "`{}` changes nothing: of the commands, only {only} is available there (and out:log, to the -v log)",
+            hook.name()
+        )));
     }
     // Commands are Rust memory, which the VM's memory limit does not see.
     if out.len() >= MAX_COMMANDS {

@@ -81,8 +81,9 @@ pub fn lua_api_markdown() -> String {
     s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
     s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
     s += "a hook call gives at most 10 000 commands (`can_place_tile` only `out:forbid`, `figure_actions` only\n";
-    s += "`out:offer`, `modify_score` only `out:set_score`, `out:set_storage` and `out:log`; the other hooks any\n";
-    s += "but those three) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
+    s += "`out:offer`, both also `out:log`, whose line goes to the `-v` log as `print`'s does, not to the game;\n";
+    s += "`modify_score` only `out:set_score`, `out:set_storage` and `out:log`; the other hooks any command but\n";
+    s += "`forbid`, `offer` and `set_score`) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
     s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";
     s +=
         "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";
