@@ -352,7 +352,7 @@ impl Story<'_> {
     fn flush(&mut self, title: &str) {
         if !self.quiet && !self.lines.is_empty() {
             let mut text = String::new();
-            for line in &self.lines {
+            for line in &counted(&self.lines) {
                 if !text.is_empty() {
                     text.push_str(if text.ends_with(':') { " " } else { "; " });
                 }
@@ -364,11 +364,47 @@ impl Story<'_> {
     }
 }
 
+/// The lines with each run of equal ones told once, with its count: a final scoring's many
+/// fields without points read `field: no points (×5)`.
+fn counted(lines: &[String]) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for line in lines {
+        match out.last_mut() {
+            Some((last, n)) if last == line => *n += 1,
+            _ => out.push((line.clone(), 1)),
+        }
+    }
+    out.into_iter().map(|(line, n)| if n > 1 { format!("{line} (×{n})") } else { line }).collect()
+}
+
 /// Where a failing hook's line is, as a path an editor opens from here.
 fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
     if let ActionError::Hook(hook) = e
         && let Some(file) = loaded.file_of(hook)
     {
         say!("the failing line: {file}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn runs_of_equal_lines_are_told_once_with_their_count() {
+        let lines: Vec<String> = [
+            "field: 3 to Ann",
+            "field: no points",
+            "field: no points",
+            "field: no points",
+            "fields: 4 to Ben",
+            "field: no points",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            counted(&lines),
+            ["field: 3 to Ann", "field: no points (×3)", "fields: 4 to Ben", "field: no points"]
+        );
     }
 }
