@@ -378,7 +378,7 @@ fn counted(lines: &[String]) -> Vec<String> {
 }
 
 /// Where a failing hook's line is, as a path an editor opens from here.
-fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
+pub(crate) fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
     if let ActionError::Hook(hook) = e
         && let Some(file) = loaded.file_of(hook)
     {

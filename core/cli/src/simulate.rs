@@ -158,11 +158,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 /// same seed gives the same setup and bots there.
 fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError, loaded: &meeple_host::Loaded) -> CliError {
     let CliError::Action(error) = e else { return e };
-    if let meeple_core::ActionError::Hook(hook) = &error
-        && let Some(file) = loaded.file_of(hook)
-    {
-        say!("the failing line: {file}");
-    }
+    crate::play::say_failing_line(loaded, &error);
     let mut again = String::from("meeple play");
     if let Some(config) = &args.config {
         again += &format!(" {}", config.display());

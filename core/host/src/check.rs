@@ -251,10 +251,8 @@ fn again(manifest: &Manifest, seed: u64) -> String {
 /// A hook error of the mod's own code, located at its file and line (`id/file:line`, as scripts
 /// name their chunks) rather than at the manifest: where an editor should jump.
 fn in_own_file(manifest: &Manifest, e: &HookError, message: &str) -> Option<Diagnostic> {
-    let (file, line) = e.location.as_deref()?.rsplit_once(':')?;
-    let file = file.strip_prefix(&format!("{}/", manifest.id)).filter(|_| e.expansion == manifest.id)?;
-    let (path, line) = (manifest.dir().join(file), line.parse().ok()?);
-    path.is_file().then(|| Diagnostic { file: display_path(&path), line, col: 0, message: message.to_string() })
+    let (path, line) = manifest.script_line(e)?;
+    Some(Diagnostic { file: display_path(&path), line, col: 0, message: message.to_string() })
 }
 
 /// The installed expansions with the mod among them once: found in the usual folders, else in

@@ -201,6 +201,16 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The file on disk and the line of a failing hook of this expansion's scripts. A script
+    /// names its place by the expansion's id (`chapels/init.luau:38`), which is a path only when
+    /// the mod's folder has that name.
+    pub fn script_line(&self, e: &meeple_core::HookError) -> Option<(PathBuf, usize)> {
+        let (file, line) = e.location.as_deref()?.rsplit_once(':')?;
+        let file = file.strip_prefix(&format!("{}/", self.id)).filter(|_| e.expansion == self.id)?;
+        let path = self.dir().join(file);
+        path.is_file().then_some((path, line.parse().ok()?))
+    }
+
     /// The folder holding the manifest.
     pub fn dir(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new("."))

@@ -141,11 +141,9 @@ impl Loaded {
     /// where an editor can open it: a script names its place by its expansion's id
     /// (`chapels/init.luau:38`), which is a path only when the mod's folder has that name.
     pub fn file_of(&self, e: &meeple_core::HookError) -> Option<String> {
-        let (file, line) = e.location.as_deref()?.rsplit_once(':')?;
-        let file = file.strip_prefix(&format!("{}/", e.expansion))?;
         let manifest = &self.selected.iter().find(|s| s.manifest.id == e.expansion)?.manifest;
-        let path = manifest.dir().join(file);
-        path.is_file().then(|| format!("{}:{line}", display_path(&path)))
+        let (path, line) = manifest.script_line(e)?;
+        Some(format!("{}:{line}", display_path(&path)))
     }
 
     /// Players, seed and draw order for `Game::new`; `seed` is used when the config has none.

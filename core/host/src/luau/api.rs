@@ -317,14 +317,6 @@ fn rt(msg: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(msg)
 }
 
-/// The message of an error made by [`rt`], or any other error as it prints.
-fn error_text(e: &mlua::Error) -> String {
-    match e {
-        mlua::Error::RuntimeError(m) => m.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Installs the `meeple` table and the registries a VM needs.
 pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
     lua.set_named_registry_value(HANDLERS, lua.create_table()?)?;
@@ -466,7 +458,7 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
         // handler is registered all the same, or its hook would be reported as missing too.
         match read_only(kind, &only) {
             Ok(_) => lua.named_registry_value::<Table>(ONLY)?.raw_set(hook.as_str(), only)?,
-            Err(e) => ctx.registration_problem(lua, error_text(&e)),
+            Err(e) => ctx.registration_problem(lua, super::fast::message(e)),
         }
     }
     handlers.raw_set(hook, handler)

@@ -346,7 +346,7 @@ fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
 
 /// An error's message without mlua's "runtime error: " in front: the script is told only
 /// what went wrong, once.
-fn message(e: mlua::Error) -> String {
+pub(crate) fn message(e: mlua::Error) -> String {
     match e {
         mlua::Error::RuntimeError(m) => m,
         other => other.to_string(),
