@@ -125,6 +125,12 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let load = |c: &meeple_host::GameConfig| meeple_host::load::from_config(c, std::slice::from_ref(&root));
     let err = meeple_host::scenario::run_scenario(&path, &load).expect_err("the hook fails");
     assert!(err.contains("step 1: `place base:E at (0, 1) turned 180° (FFCF)` stopped: a hook failed: slips: tile_placed: slips/init.luau:1: a slip"), "{err}");
+    // And where that line is on disk, for an editor.
+    let on_disk = err.lines().last().unwrap();
+    assert!(
+        on_disk.starts_with("the failing line: ") && on_disk.ends_with("scenario-hook-fails/slips/init.luau:1"),
+        "{err}"
+    );
 
     // A misspelt segment or token is told with the names there are.
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"meeple on cty\"\n";

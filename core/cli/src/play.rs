@@ -179,8 +179,14 @@ impl Watch {
                         .into(),
                 );
             }
-            let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history())
-                .map_err(|e| format!("the game so far does not replay on the new rules: {e}"))?;
+            let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history()).map_err(|e| {
+                let at = match &e {
+                    meeple_core::ReplayError::Action { error, .. } => failing_line(&new, error),
+                    _ => None,
+                };
+                let at = at.map(|f| format!("\nthe failing line: {f}")).unwrap_or_default();
+                format!("the game so far does not replay on the new rules: {e}{at}")
+            })?;
             Ok((new, again))
         }) {
             Ok((new, again)) => {
@@ -379,10 +385,16 @@ fn counted(lines: &[String]) -> Vec<String> {
 
 /// Where a failing hook's line is, as a path an editor opens from here.
 pub(crate) fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
-    if let ActionError::Hook(hook) = e
-        && let Some(file) = loaded.file_of(hook)
-    {
+    if let Some(file) = failing_line(loaded, e) {
         say!("the failing line: {file}");
+    }
+}
+
+/// The file and line of the hook that refused an action, as a path from here.
+fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Option<String> {
+    match e {
+        ActionError::Hook(hook) => loaded.file_of(hook),
+        _ => None,
     }
 }
 

@@ -185,6 +185,12 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     std::thread::sleep(Duration::from_millis(500));
     assert!(child.0.try_wait().unwrap().is_none(), "the game waits rather than ending");
 
+    // A fix that fails earlier in the game so far is refused, and its line named on disk.
+    edit(&script_file, &failing.replace("ev.turn >= 4", "ev.turn >= 2").replace("late", "early"));
+    let refused = out.wait_for("not reloaded");
+    assert!(refused.contains("does not replay on the new rules") && refused.ends_with("early boom"), "{refused}");
+    assert_eq!(out.wait_for("the failing line"), "the failing line: mods/watched/init.luau:2");
+
     edit(&script_file, &script("fixed"));
     out.wait_for("reloaded mods/watched/init.luau and replayed");
     let fourth = out.wait_for("fixed");

@@ -274,7 +274,7 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
         let at = format!("{}:{line}: ", path.display());
         let step = step.get_ref();
         let ctx = |msg: String| format!("{}\n{at}step {}: {msg}", sc.description, i + 1);
-        let events = run_step(&mut game, &names, step).map_err(ctx)?;
+        let events = run_step(&mut game, loaded, step).map_err(ctx)?;
         all.extend(events.iter().cloned());
         if let Some(expect) = &step.expect {
             check(&game, &names, expect, &events).map_err(ctx)?;
@@ -291,7 +291,8 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
 /// Reads one action of a step in the game as it stands.
 type ActionReader<'a> = Box<dyn Fn(&Game) -> Result<Action, String> + 'a>;
 
-fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String>, String> {
+fn run_step(game: &mut Game, loaded: &Loaded, step: &Step) -> Result<Vec<String>, String> {
+    let names = &loaded.config.players;
     if let Some(p) = &step.player {
         let acting = game.to_act().map(|p| names[p as usize].clone());
         if acting.as_deref() != Some(p.as_str()) {
@@ -347,8 +348,10 @@ fn run_step(game: &mut Game, names: &[String], step: &Step) -> Result<Vec<String
             }
             // A failing hook is the rule's code, not the move: said so, or it reads as a slip in
             // the scenario.
+            // The line is also given as a path from here, which an editor opens.
             (Err(meeple_core::ActionError::Hook(e)), None) => {
-                return Err(format!("`{described}` stopped: a hook failed: {e}"));
+                let on_disk = loaded.file_of(&e).map(|f| format!("\nthe failing line: {f}")).unwrap_or_default();
+                return Err(format!("`{described}` stopped: a hook failed: {e}{on_disk}"));
             }
             (Err(e), None) => return Err(format!("`{described}` was refused: {e}")),
         }
