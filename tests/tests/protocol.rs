@@ -165,6 +165,9 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     }
     let version: Value = serde_json::from_str(&s.handle_bytes(br#"{"cmd":"version","id":2}"#)).unwrap();
     assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!(2)));
+    // A byte-order mark before the JSON, as some Windows tools write one, is skipped.
+    let version: Value = serde_json::from_str(&s.handle_line("\u{feff}{\"cmd\":\"version\",\"id\":3}")).unwrap();
+    assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!(3)), "{version}");
     err(&mut s, json!([1, 2]), "bad-request", None);
     // Bounded in values, not only in bytes: a parsed value takes far more room than its text.
     let code = |s: &mut Session, request: Value| {

@@ -56,6 +56,15 @@ pub fn check_values(bytes: &[u8]) -> Result<(), ProtocolError> {
     Ok(())
 }
 
+/// Reads one request's JSON, after [`check_values`]; `what` starts the message of text that is
+/// not JSON ("not JSON", "the body is not JSON"). A leading UTF-8 byte-order mark, which some
+/// Windows tools write and RFC 8259 lets a reader ignore, is skipped.
+pub fn read_json(bytes: &[u8], what: &str) -> Result<serde_json::Value, ProtocolError> {
+    check_values(bytes)?;
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    serde_json::from_slice(bytes).map_err(|e| ProtocolError::new(Code::BadJson, format!("{what}: {e}"), None))
+}
+
 /// A reply or state as JSON text, written into a buffer sized for a whole state (about 20 KB at
 /// the middle of a game), so that it is not grown and copied a dozen times on the way.
 pub fn to_json<T: serde::Serialize>(value: &T) -> String {

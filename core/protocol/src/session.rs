@@ -52,12 +52,9 @@ impl Session {
 
     /// Handles one line of JSON and returns one line of JSON (without the newline).
     pub fn handle_line(&mut self, line: &str) -> String {
-        if let Err(e) = crate::check_values(line.as_bytes()) {
-            return crate::to_json(&failure(Value::Null, e));
-        }
-        let reply = match serde_json::from_str::<Value>(line) {
+        let reply = match crate::read_json(line.as_bytes(), "not JSON") {
             Ok(request) => self.reply(&request),
-            Err(e) => failure(Value::Null, ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None)),
+            Err(e) => failure(Value::Null, e),
         };
         crate::to_json(&reply)
     }

@@ -232,9 +232,7 @@ fn body(request: &Request) -> Result<Value> {
     if request.body.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
-    meeple_protocol::check_values(&request.body)?;
-    let body: Value = serde_json::from_slice(&request.body)
-        .map_err(|e| ProtocolError::new(Code::BadJson, format!("the body is not JSON: {e}"), None))?;
+    let body = meeple_protocol::read_json(&request.body, "the body is not JSON")?;
     if !body.is_object() {
         let message = "the body is a JSON object of the command's fields";
         return Err(ProtocolError::new(Code::BadRequest, message, None));

@@ -234,12 +234,9 @@ fn send(ws: &mut WebSocket<Timed>, text: &str) -> tungstenite::Result<()> {
 /// One command from the client: `{"id": …, "cmd": "state" | "act" | "undo", …}`, answered as
 /// `{"type": "reply", "id": …, "ok": …, "result" | "error": …}`.
 fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &str) -> Value {
-    if let Err(e) = meeple_protocol::check_values(text.as_bytes()) {
-        return reply(Value::Null, Err(e));
-    }
-    let request: Value = match serde_json::from_str(text) {
+    let request = match meeple_protocol::read_json(text.as_bytes(), "not JSON") {
         Ok(v) => v,
-        Err(e) => return reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not JSON: {e}"), None))),
+        Err(e) => return reply(Value::Null, Err(e)),
     };
     let id = request.get("id").cloned().unwrap_or(Value::Null);
     reply(id, command(server, room, token, request))
