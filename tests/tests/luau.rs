@@ -874,3 +874,34 @@ fn figures_of_a_kind_are_every_players_wherever_they_are() {
     // Two lanterns (one each, both in supply), fourteen meeples, one of them on the board.
     assert_eq!(game.state().score(0), 200 + 140 + 1);
 }
+
+#[test]
+fn a_worker_thread_keeps_no_vm_of_a_dropped_ruleset() {
+    // A pool of workers playing ruleset after ruleset, each loaded and dropped elsewhere.
+    let (jobs, inbox) = std::sync::mpsc::channel::<meeple_host::Loaded>();
+    let (done, counts) = std::sync::mpsc::channel::<usize>();
+    let worker = std::thread::spawn(move || {
+        for loaded in inbox {
+            let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+            let mut bot = meeple_core::bots::RandomBot::new(1);
+            while !game.is_over() {
+                let action = meeple_core::bots::Bot::choose(&mut bot, &game);
+                game.apply(action).unwrap();
+            }
+            drop((game, loaded));
+            done.send(meeple_host::luau::vms_on_this_thread()).unwrap();
+        }
+    });
+    let config = repo().join("configs/traders-builders.toml");
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let loaded = meeple_host::load::from_config_file(&config, &[]).unwrap();
+        // The main thread holds a handle too, and lets the previous ruleset go.
+        held = vec![loaded.rules.clone()];
+        jobs.send(loaded).unwrap();
+        // One VM: this ruleset's, alive through `held`; none of the rulesets dropped before.
+        assert_eq!(counts.recv().unwrap(), 1, "the worker's VMs");
+    }
+    drop((held, jobs));
+    worker.join().unwrap();
+}

@@ -27,12 +27,12 @@ use meeple_core::{
 };
 use meeple_toml::{Diagnostic, Report};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Limits every script VM runs under.
@@ -142,6 +142,31 @@ thread_local! {
         const { RefCell::new(HashMap::with_hasher(BuildHasherDefault::new())) };
 }
 
+/// The instances not dropped yet. A dropped expansion can remove only the dropping thread's VM
+/// of it (a VM is not `Send`); each thread frees its VMs of dropped instances when it builds a
+/// VM, which a thread does for each new ruleset it plays, so a pool of workers that plays ruleset
+/// after ruleset keeps only the VMs of rulesets still alive. The hook calls never look here.
+static LIVE: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+
+/// Adds a VM to this thread's, first dropping those of expansions that are gone.
+fn keep_vm(instance: u64, vm: Rc<vm::Vm>) {
+    let live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    // Dropped once the map is let go: a VM's drop runs no code of ours, but needs no borrow.
+    let gone: Vec<Rc<vm::Vm>> = VMS.with(|m| {
+        let mut m = m.borrow_mut();
+        let dead: Vec<u64> = m.keys().copied().filter(|i| !live.contains(i)).collect();
+        m.insert(instance, vm);
+        dead.iter().filter_map(|i| m.remove(i)).collect()
+    });
+    drop(gone);
+}
+
+/// How many Luau VMs this thread holds: one per Luau expansion of each ruleset it has played
+/// and that is still alive (for a server or a pool of workers to watch its memory).
+pub fn vms_on_this_thread() -> usize {
+    VMS.with(|m| m.borrow().len())
+}
+
 /// A Luau expansion: implements the hook interface by calling the script's handlers.
 pub struct LuauExpansion {
     instance: u64,
@@ -162,7 +187,8 @@ impl LuauExpansion {
         let hooks = vm.hooks();
         let (interest, on_board) = vm.interest();
         let instance = NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed);
-        VMS.with(|m| m.borrow_mut().insert(instance, Rc::new(vm)));
+        LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(instance);
+        keep_vm(instance, Rc::new(vm));
         Ok(LuauExpansion { instance, script, hooks, interest, on_board, categories })
     }
 
@@ -190,7 +216,7 @@ impl LuauExpansion {
             Some(vm) => vm,
             None => {
                 let vm = Rc::new(vm::Vm::new(&self.script).map_err(vm::LoadErrors::first)?);
-                VMS.with(|m| m.borrow_mut().insert(self.instance, vm.clone()));
+                keep_vm(self.instance, vm.clone());
                 vm
             }
         };
@@ -212,6 +238,7 @@ impl LuauExpansion {
 
 impl Drop for LuauExpansion {
     fn drop(&mut self) {
+        LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&self.instance);
         let _ = VMS.try_with(|m| m.borrow_mut().remove(&self.instance));
     }
 }
