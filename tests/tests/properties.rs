@@ -208,3 +208,57 @@ fn the_tollkeepers_with_traders_and_builders_in_every_edition_pairing() {
         }
     }
 }
+
+/// The tiles a game draws from here on, with random bots.
+fn draws_ahead(mut game: Game, bot_seed: u64) -> Vec<u16> {
+    let mut bot = RandomBot::new(bot_seed);
+    let mut drawn = Vec::new();
+    while !game.is_over() {
+        let action = bot.choose(&game);
+        let events = game.apply(action).unwrap();
+        drawn.extend(events.iter().filter_map(|e| match e {
+            Event::TileDrawn { tile, .. } => Some(*tile),
+            _ => None,
+        }));
+    }
+    drawn
+}
+
+#[test]
+fn a_reseeded_copy_deals_the_unseen_tiles_anew() {
+    let loaded = load_toml("search.toml", "players = 2\n[[expansions]]\nid = \"traders-builders\"\n").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    let mut bot = RandomBot::new(9);
+    for _ in 0..30 {
+        game.apply(bot.choose(&game)).unwrap();
+    }
+    let unseen = game.state().unseen_tiles();
+    let mut counted = BTreeSet::new();
+    assert!(unseen.windows(2).all(|w| w[0] <= w[1]), "sorted");
+    assert_eq!(unseen.len() as u32, game.state().tiles_left(), "no tile limit: every unseen tile comes");
+
+    // A copy as it is draws what the game will draw, whatever its players do.
+    let ahead = draws_ahead(game.clone(), 1);
+    assert_eq!(draws_ahead(game.clone(), 2), ahead, "a plain copy sees the hidden future");
+
+    let reseeded = |seed: u64| {
+        let mut copy = game.clone();
+        copy.reseed(seed);
+        assert_eq!(copy.state().public_hash(), game.state().public_hash(), "what players see is unchanged");
+        assert_ne!(copy.state().hash(), game.state().hash(), "what comes next is not");
+        assert_eq!(copy.legal_actions(), game.legal_actions());
+        copy
+    };
+    let (a, b) = (draws_ahead(reseeded(100), 1), draws_ahead(reseeded(200), 1));
+    assert_ne!(a, ahead, "another future");
+    assert_ne!(a, b, "a seed's own future");
+    assert_eq!(draws_ahead(reseeded(100), 1), a, "the same seed, the same future");
+    // Every future deals exactly the unseen tiles (the drawn tile of the moment is seen).
+    for future in [&ahead, &a, &b] {
+        let mut dealt = future.clone();
+        dealt.sort_unstable();
+        assert_eq!(dealt, unseen);
+        counted.insert(future.clone());
+    }
+    assert_eq!(counted.len(), 3);
+}

@@ -156,6 +156,9 @@ pub struct GameState {
     pub(crate) discarded: Vec<TileId>,
     pub(crate) rng: GameRng,
     pub(crate) expansion_rngs: Vec<GameRng>,
+    /// The seed given by [`crate::Game::reseed`], if any: in the hash, since the streams' word
+    /// positions alone would not tell a reseeded game from the one it was copied from.
+    pub(crate) reseeded: Option<u64>,
     pub(crate) turn: Turn,
     pub(crate) pending: Vec<Decision>,
     pub(crate) categories: u16,
@@ -316,6 +319,15 @@ impl GameState {
         }
     }
 
+    /// The tiles no player has seen yet, sorted by id (the order they come in is hidden): what
+    /// a player knows by counting, and what a search may deal out in any order. With a tile
+    /// limit, not all of them will be drawn ([`GameState::tiles_left`]).
+    pub fn unseen_tiles(&self) -> Vec<TileId> {
+        let mut tiles: Vec<TileId> = self.bag.iter().chain(self.first.iter().flatten()).copied().collect();
+        tiles.sort_unstable();
+        tiles
+    }
+
     /// Tiles that fitted nowhere and left the game.
     pub fn discarded(&self) -> &[TileId] {
         &self.discarded
@@ -380,8 +392,21 @@ impl GameState {
         cities
     }
 
-    /// A stable hash of everything that decides the rest of the game.
+    /// A stable hash of everything that decides the rest of the game, hidden parts included:
+    /// the order of the tiles still to draw and the positions of the random streams.
     pub fn hash(&self) -> u64 {
+        self.hash_with(true)
+    }
+
+    /// A stable hash of what the players can know: as [`GameState::hash`] without the order of
+    /// the tiles still to draw (they count as a set, [`GameState::unseen_tiles`]) nor the random
+    /// streams. Two games that differ only in what comes next hash the same: a key for a
+    /// search's table of positions.
+    pub fn public_hash(&self) -> u64 {
+        self.hash_with(false)
+    }
+
+    fn hash_with(&self, hidden: bool) -> u64 {
         let mut h = StableHasher::new();
         h.u64(self.players as u64);
         for t in self.board.tiles() {
@@ -411,16 +436,28 @@ impl GameState {
                 v.hash_into(&mut h);
             }
         }
-        h.u64(self.bag.len() as u64);
-        self.bag.iter().for_each(|&t| h.u64(t as u64));
-        for stack in self.first.iter().filter(|s| !s.is_empty()) {
-            h.u64(stack.len() as u64);
-            stack.iter().for_each(|&t| h.u64(t as u64));
+        if hidden {
+            h.u64(self.bag.len() as u64);
+            self.bag.iter().for_each(|&t| h.u64(t as u64));
+            for stack in self.first.iter().filter(|s| !s.is_empty()) {
+                h.u64(stack.len() as u64);
+                stack.iter().for_each(|&t| h.u64(t as u64));
+            }
+        } else {
+            let unseen = self.unseen_tiles();
+            h.u64(unseen.len() as u64);
+            unseen.iter().for_each(|&t| h.u64(t as u64));
         }
         h.u64(self.drawn as u64);
-        h.u64(self.rng.word_pos() as u64);
-        for r in &self.expansion_rngs {
-            h.u64(r.word_pos() as u64);
+        if hidden {
+            h.u64(self.rng.word_pos() as u64);
+            for r in &self.expansion_rngs {
+                h.u64(r.word_pos() as u64);
+            }
+            // Only when reseeded: the hashes of replays saved before it existed still check.
+            if let Some(seed) = self.reseeded {
+                h.u64(seed);
+            }
         }
         let t = &self.turn;
         h.u64(t.number as u64);

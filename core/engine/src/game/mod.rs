@@ -261,6 +261,23 @@ impl Game {
         &self.rules
     }
 
+    /// Gives the game's random streams, the tile draws' and each expansion's, a new seed, so
+    /// that what comes next is no longer what the game's own seed would give. A copy
+    /// ([`Clone`]) draws the same tiles as the game it was copied from: a search that plays out
+    /// copies as they are plays with foresight of the hidden tiles; reseeded copies deal the
+    /// unseen tiles ([`GameState::unseen_tiles`]) anew (determinization). A draw order fixed by
+    /// the setup stays fixed. The game seen by the players is unchanged
+    /// ([`GameState::public_hash`]); its replay no longer plays back, since the draws after the
+    /// reseed are not the setup seed's.
+    pub fn reseed(&mut self, seed: u64) {
+        let st = &mut self.state;
+        st.rng = GameRng::new(seed, 0);
+        for (r, x) in st.expansion_rngs.iter_mut().zip(self.rules.expansions()) {
+            *r = GameRng::new(seed, GameRng::stream_for(x.id()));
+        }
+        st.reseeded = Some(seed);
+    }
+
     /// The state.
     pub fn state(&self) -> &GameState {
         &self.state
@@ -1230,6 +1247,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
             .iter()
             .map(|x| GameRng::new(setup.seed, GameRng::stream_for(x.id())))
             .collect(),
+        reseeded: None,
         turn: Turn::first(),
         pending: Vec::new(),
         categories: rules.categories().len() as u16,
