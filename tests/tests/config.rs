@@ -231,3 +231,12 @@ fn a_start_tile_missing_from_the_chosen_edition_is_the_manifests_mistake() {
     let file = meeple_host::paths::display_path(&dir.join("expansion.toml"));
     assert_eq!(err, format!("{file}:15:9: start tile `spring` has no copy in edition `E2` of tileset `spring`"));
 }
+
+#[test]
+fn a_configs_own_seed_gives_its_game_and_setup_seeded_overrides_it() {
+    let loaded = meeple_tests::load_toml("seeded.toml", "players = 2\nseed = 2000\n").unwrap();
+    assert_eq!(loaded.setup(5).seed, 2000, "the config's seed");
+    assert_eq!(loaded.setup_seeded(5).seed, 5, "the caller's seed");
+    let unseeded = meeple_tests::load_toml("unseeded.toml", "players = 2\n").unwrap();
+    assert_eq!(unseeded.setup(5).seed, 5);
+}

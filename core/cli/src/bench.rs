@@ -37,11 +37,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     say!("meeple bench · {} · {players} players, random play, one thread", ruleset_title(&loaded));
     say!("loading the ruleset: median {:.1} ms (of 5)", load_ms[2]);
     let rules = loaded.rules.clone();
-    let new_game = |seed: u64| -> Result<Game, CliError> {
-        let mut s = loaded.setup(seed);
-        s.seed = seed;
-        Ok(Game::new(rules.clone(), s)?)
-    };
+    let new_game = |seed: u64| -> Result<Game, CliError> { Ok(Game::new(rules.clone(), loaded.setup_seeded(seed))?) };
 
     // Games per second: uniform random play, one thread.
     let start = Instant::now();

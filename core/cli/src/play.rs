@@ -35,8 +35,7 @@ pub struct Args {
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let loaded = load_config(args.config.as_deref(), mods)?;
     let seed = args.seed.or(loaded.config.seed).unwrap_or_else(clock_seed);
-    let mut setup = loaded.setup(seed);
-    setup.seed = seed;
+    let setup = loaded.setup_seeded(seed);
     let names = setup.players.clone();
     let mut bots = make_bots(&args.bots, names.len(), seed)?;
     let mut game = Game::new(loaded.rules.clone(), setup)?;

@@ -83,9 +83,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                             return Ok(tally);
                         }
                         let seed = args.seed.wrapping_add(i);
-                        let mut setup = loaded.setup(seed);
-                        setup.seed = seed;
-                        let mut game = Game::new(loaded.rules.clone(), setup)?;
+                        let mut game = Game::new(loaded.rules.clone(), loaded.setup_seeded(seed))?;
                         let mut bots = make_bots(&args.bots, players, seed)?;
                         if let Err(e) = play_out(&mut game, &mut bots) {
                             // The other workers stop too: the games after a broken one tell

@@ -146,11 +146,18 @@ impl Loaded {
         Some(format!("{}:{line}", display_path(&path)))
     }
 
-    /// Players, seed and draw order for `Game::new`; `seed` is used when the config has none.
+    /// Players, seed and draw order for `Game::new`; `seed` is used only when the config has
+    /// none, so that a config's own seed gives its one game. For many games of one config
+    /// (a simulation, a search), [`Loaded::setup_seeded`].
     pub fn setup(&self, seed: u64) -> Setup {
+        self.setup_seeded(self.config.seed_or(seed))
+    }
+
+    /// Players and draw order for `Game::new`, with this seed whatever the config says.
+    pub fn setup_seeded(&self, seed: u64) -> Setup {
         Setup {
             players: self.config.players.clone(),
-            seed: self.config.seed_or(seed),
+            seed,
             draw: self.config.draw.clone(),
             tile_limit: self.config.tile_limit,
         }
