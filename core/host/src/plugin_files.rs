@@ -7,24 +7,37 @@ use std::path::{Path, PathBuf};
 
 /// Where a library named `name` is looked for, in order.
 pub fn search_dirs(manifest_dir: &Path) -> Vec<PathBuf> {
+    let extra = std::env::var_os("MEEPLE_PLUGIN_DIR").map(|e| std::env::split_paths(&e).collect()).unwrap_or_default();
+    let exe = std::env::current_exe().ok();
+    dirs_in_order(manifest_dir, extra, exe.as_deref(), std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from))
+}
+
+/// [`search_dirs`] from the environment's values: the folders of `MEEPLE_PLUGIN_DIR`, the
+/// running program, `CARGO_TARGET_DIR`.
+fn dirs_in_order(
+    manifest_dir: &Path,
+    extra: Vec<PathBuf>,
+    exe: Option<&Path>,
+    cargo_target: Option<PathBuf>,
+) -> Vec<PathBuf> {
     // The manifest's folder, then the builds of a plugin crate kept there (outside this workspace).
     let mut dirs =
         vec![manifest_dir.to_path_buf(), manifest_dir.join("target/release"), manifest_dir.join("target/debug")];
-    if let Some(extra) = std::env::var_os("MEEPLE_PLUGIN_DIR") {
-        dirs.extend(std::env::split_paths(&extra));
-    }
+    dirs.extend(extra);
     // Beside the running program (target/<profile>/…), then the source tree's builds; each with
     // its deps/ folder, where Cargo leaves the plugins that are dependencies of meeple.
     let mut builds = Vec::new();
-    if let Ok(exe) = std::env::current_exe()
-        && let Some(profile) =
-            exe.ancestors().find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
-    {
+    if let Some(profile) = exe.and_then(|e| {
+        e.ancestors().find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
+    }) {
         builds.push(profile.to_path_buf());
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| data_root().join("target"), PathBuf::from);
-    builds.push(target.join("release"));
-    builds.push(target.join("debug"));
+    // A program of the user's own built elsewhere (`CARGO_TARGET_DIR`) finds the plugins that
+    // the source tree's commands built.
+    for target in cargo_target.into_iter().chain([data_root().join("target")]) {
+        builds.push(target.join("release"));
+        builds.push(target.join("debug"));
+    }
     for build in builds {
         let deps = build.join("deps");
         dirs.extend([build, deps]);
@@ -133,4 +146,23 @@ fn elf_extent(head: &[u8]) -> Option<u64> {
         end = end.max(offset.saturating_add(size));
     }
     Some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dirs_in_order;
+    use crate::paths::data_root;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn a_program_built_elsewhere_still_looks_in_the_source_trees_builds() {
+        let elsewhere = PathBuf::from("/elsewhere/target");
+        let exe = elsewhere.join("release/my-bot");
+        let dirs = dirs_in_order(Path::new("mods/x"), vec![], Some(&exe), Some(elsewhere.clone()));
+        let at = |d: &Path| dirs.iter().position(|x| x == d);
+        let own = data_root().join("target/release");
+        assert!(at(&elsewhere.join("release")).is_some() && at(&elsewhere.join("release")) < at(&own), "{dirs:?}");
+        assert!(at(&own).is_some() && at(&own.join("deps")).is_some(), "{dirs:?}");
+        assert_eq!(dirs[..3], [PathBuf::from("mods/x"), "mods/x/target/release".into(), "mods/x/target/debug".into()]);
+    }
 }
