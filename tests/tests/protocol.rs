@@ -360,6 +360,14 @@ fn messages_say_what_is_expected_in_the_protocols_terms() {
     }
     let reply = err(&mut s, json!({"cmd": "create", "seed": -1}), "bad-request", Some("seed"));
     assert!(reply["error"]["message"].as_str().unwrap().contains("a whole number from 0"), "{reply}");
+    // Its replay carries the seed in its config, which holds a TOML integer: no larger.
+    let reply = err(&mut s, json!({"cmd": "create", "seed": 9223372036854775808u64}), "bad-request", Some("seed"));
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert_eq!(message, "expected a seed from 0 to 9223372036854775807; got 9223372036854775808", "{reply}");
+    let top = ok(&mut s, json!({"cmd": "create", "seed": 9223372036854775807u64}));
+    let game = top["game"].clone();
+    let saved = ok(&mut s, json!({"cmd": "save", "game": game}));
+    ok(&mut s, json!({"cmd": "load", "replay": saved["replay"]}));
 }
 
 #[test]

@@ -11,7 +11,7 @@ pub struct Args {
     /// Game config (TOML). Without one: two players, the base game.
     config: Option<PathBuf>,
     /// Seed of the draws (overrides the config's; default: from the clock).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
     seed: Option<u64>,
     /// Bots for the players in turn order, repeated as needed.
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]

@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(long, short = 'n', default_value_t = 1000, value_parser = crate::common::at_least_one::<u64>)]
     games: u64,
     /// Seed of the first game; game i uses seed + i.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
     seed: u64,
     /// Bots for the players in turn order, repeated as needed.
     #[arg(long, value_delimiter = ',', default_value = "random")]

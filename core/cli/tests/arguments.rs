@@ -21,6 +21,9 @@ fn counts_and_durations_must_make_sense() {
         (&["bench", "--seconds", "inf"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "0"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "nan"], "more than 0 and at most 86400"),
+        // A replay carries its seed in its config, which holds a TOML integer.
+        (&["play", "--seed", "9223372036854775808"], "is not in 0..=9223372036854775807"),
+        (&["simulate", "--seed", "18446744073709551615"], "is not in 0..=9223372036854775807"),
         (
             &["play", "--bots", "greedy,random,random", "-o", "/dev/null"],
             "--bots names 3 bots, but the game has 2 players",

@@ -85,6 +85,11 @@ impl ExpansionChoice {
     }
 }
 
+/// The largest seed: what a config file can hold (a TOML integer from 0). Seeds given elsewhere
+/// (`meeple play --seed`, the protocol's `create`) keep to it, since a game's replay carries its
+/// seed in its config.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
 /// A game config.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 // As data (a replay's config), too, a misspelt field is a mistake, not a default; so in

@@ -329,7 +329,7 @@ const MEANINGS: [(&str, &str); 20] = [
     ("brief", "true or false"),
     ("config", "a game config as TOML text"),
     ("path", "the path of a config file"),
-    ("seed", "a seed, a whole number from 0"),
+    ("seed", "a seed, a whole number from 0 to 9223372036854775807"),
     ("player", "a seat number, 0 for the first player"),
     ("index", "an index into the state's `legal` list, 0 for the first action"),
     ("action.type", "the action's type as a string"),

@@ -176,6 +176,10 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
     // A seed given with the request wins over the config's, as `meeple play --seed` does; it
     // goes into the config so that the game's replay carries it.
     if let Some(seed) = args.seed {
+        if seed > meeple_host::config::MAX_SEED {
+            let why = format!("expected a seed from 0 to {}; got {seed}", meeple_host::config::MAX_SEED);
+            return Err(ProtocolError::new(Code::BadRequest, why, Some("seed")));
+        }
         loaded.config.seed = Some(seed);
     }
     Table::start(loaded, 1)
