@@ -169,9 +169,22 @@ pub fn ruleset_title(loaded: &Loaded) -> String {
 /// Loads the ruleset of a config file, or of the built-in default (2 players, base game).
 pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliError> {
     Ok(match path {
-        Some(p) => load::from_config_file(p, mods)?,
+        Some(p) => load::from_config_file(p, mods).map_err(|report| with_replay_hint(p, report))?,
         None => load::from_config(&GameConfig::default(), mods)?,
     })
+}
+
+/// A saved game given where a config goes (`meeple play replays/game-7.json`) is named as one.
+fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
+    let is_replay = || std::fs::read_to_string(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
+    if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_replay() {
+        let p = path.display();
+        return CliError::Usage(format!(
+            "{report}
+{p} is a saved game: `meeple replay {p}` plays it back"
+        ));
+    }
+    report.into()
 }
 
 /// A replay file played back: its config checked as a config file is, its ruleset built, every

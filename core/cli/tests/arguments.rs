@@ -44,3 +44,26 @@ fn a_folder_of_mods_that_is_not_there_is_named() {
     let (code, stderr) = run(&["--mods", "tests/mods", "simulate", "-n", "1"], &[]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn a_saved_game_given_for_a_config_is_named_as_one() {
+    let saved = std::env::temp_dir().join(format!("meeple-saved-{}.json", std::process::id()));
+    let saved = saved.to_str().unwrap();
+    let (code, stderr) = run(&["play", "--seed", "7", "-q", "-o", saved], &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = run(&["play", saved, "-q"], &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "{saved}:1:1: this is JSON (it starts with `{{`), not TOML\n\
+             {saved} is a saved game: `meeple replay {saved}` plays it back"
+        )
+    );
+    let _ = std::fs::remove_file(saved);
+    // Another file is told in a screenful, not line by line.
+    let (code, stderr) = run(&["simulate", "README.md", "-n", "1"], &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 21, "{stderr}");
+    assert!(stderr.trim_end().ends_with("more lines (is this a TOML file?)"), "{stderr}");
+}

@@ -125,6 +125,9 @@ fn syntax_message(parser: &str, at_line_start: bool) -> String {
     format!("TOML syntax: {parser}{hint}")
 }
 
+/// Lines with syntax errors told one by one; past them, the rest are counted.
+const MAX_SYNTAX_LINES: usize = 20;
+
 impl<'s> Doc<'s> {
     /// Parses `text`; syntax errors are recorded, and what could be recovered is kept.
     pub fn parse(name: impl Into<String>, text: &'s str) -> Self {
@@ -143,6 +146,15 @@ impl<'s> Doc<'s> {
         // A syntax error throws the parser off for the rest of its line: what else it finds
         // there (an `=` in an array, a string not quoted) is that error again.
         let mut broken_lines = Vec::new();
+        // Another kind of file given for a TOML one (a replay for a config) would be told line
+        // by line: JSON is named as such, and past a screenful the rest is counted.
+        if text.trim_start().starts_with('{') && !errors.is_empty() {
+            let at = text.len() - text.trim_start().len();
+            doc.broken_from = Some(at);
+            doc.record(at..at + 1, "this is JSON (it starts with `{`), not TOML".into());
+            return doc;
+        }
+        let mut more = 0;
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
@@ -157,10 +169,18 @@ impl<'s> Doc<'s> {
             if broken_lines.contains(&line) {
                 continue;
             }
+            if broken_lines.len() == MAX_SYNTAX_LINES {
+                more += 1;
+                continue;
+            }
             broken_lines.push(line);
             let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
             let at_line_start = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
             doc.record(span, syntax_message(e.message().trim_end(), at_line_start));
+        }
+        if more > 0 {
+            let end = text.len()..text.len();
+            doc.record(end, format!("TOML syntax: errors on {more} more lines (is this a TOML file?)"));
         }
         doc
     }
@@ -626,6 +646,18 @@ mod tests {
             report.to_string(),
             "t.toml:3:1: TOML syntax: invalid inline table element, expected `,`, or a `}` to close the inline table above"
         );
+    }
+
+    #[test]
+    fn another_kind_of_file_is_not_told_line_by_line() {
+        let report =
+            Doc::parse("game.json", "{\n  \"format\": \"meeple-replay\",\n  \"seed\": 3\n}\n").finish().unwrap_err();
+        assert_eq!(report.to_string(), "game.json:1:1: this is JSON (it starts with `{`), not TOML");
+        let prose: String = (1..=30).map(|i| format!("line {i} of some prose\n")).collect();
+        let report = Doc::parse("README.md", &prose).finish().unwrap_err();
+        assert_eq!(report.diagnostics.len(), 21, "{report}");
+        assert_eq!(report.diagnostics[19].line, 20);
+        assert_eq!(report.diagnostics[20].message, "TOML syntax: errors on 10 more lines (is this a TOML file?)");
     }
 
     #[test]
