@@ -161,7 +161,21 @@ impl CliError {
 pub fn ruleset_title(loaded: &Loaded) -> String {
     let shown = |s: &meeple_host::ruleset::Selected| {
         let one_unnamed = s.manifest.editions.len() == 1 && s.edition == "default";
-        if one_unnamed { s.manifest.name.clone() } else { format!("{} {}", s.manifest.name, s.edition) }
+        let name = if one_unnamed { s.manifest.name.clone() } else { format!("{} {}", s.manifest.name, s.edition) };
+        // The rules played are those of the edition unless an option says otherwise: said.
+        let changed: Vec<String> = s
+            .manifest
+            .options
+            .iter()
+            .filter_map(|o| {
+                let value = s.options.get(&o.name).filter(|v| *v != o.default_in(&s.edition))?;
+                Some(match value {
+                    meeple_core::Value::Str(text) => format!("{} = {text}", o.name),
+                    other => format!("{} = {}", o.name, serde_json::to_string(other).unwrap_or_default()),
+                })
+            })
+            .collect();
+        if changed.is_empty() { name } else { format!("{name} ({})", changed.join(", ")) }
     };
     loaded.selected.iter().map(shown).collect::<Vec<_>>().join(" + ")
 }
@@ -179,10 +193,7 @@ fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
     let is_replay = || std::fs::read_to_string(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
     if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_replay() {
         let p = path.display();
-        return CliError::Usage(format!(
-            "{report}
-{p} is a saved game: `meeple replay {p}` plays it back"
-        ));
+        return CliError::Usage(format!("{report}\n{p} is a saved game: `meeple replay {p}` plays it back"));
     }
     report.into()
 }

@@ -45,3 +45,28 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
     let last = line("final scoring: ");
     assert!(last.contains("counted") && !last.contains("end of turn"), "{text}");
 }
+
+#[test]
+fn the_title_names_each_option_played_otherwise_than_its_editions_default() {
+    let dir = std::env::temp_dir().join(format!("meeple-title-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let title = |config: &str| {
+        std::fs::write(dir.join("game.toml"), config).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .current_dir(&dir)
+            .args(["play", "game.toml", "-q", "-o", "game.json"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    // C1 plays the later prints' scoring by default: nothing to add.
+    let plain = title("players = 2\nseed = 1\n[base]\nedition = \"C1\"\n");
+    assert!(plain.starts_with("meeple · Carcassonne C1 + C1 scoring rules · "), "{plain}");
+    let early = title(
+        "players = 2\nseed = 1\n[base]\nedition = \"C1\"\n[[expansions]]\nid = \"base-c1\"\n\
+         options = { farm_rules = \"c1ed1\", tiny_city_scoring = \"4\" }\n",
+    );
+    assert!(early.starts_with("meeple · Carcassonne C1 + C1 scoring rules (farm_rules = c1ed1) · "), "{early}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
