@@ -415,3 +415,16 @@ fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
     let file = loaded.file_of(hook).expect("a file");
     assert!(file.ends_with("renamed/init.luau:2"), "{file}");
 }
+
+#[test]
+fn a_folder_that_is_no_mod_is_told_so_with_the_mods_inside_it() {
+    let root = meeple_tests::write_mods("check-not-a-mod", &[("one", "", ""), ("two", "", "")]);
+    let (one, two) = (root.join("one"), root.join("two"));
+    let said = format!(
+        "check-not-a-mod:0: not a mod folder: it has no expansion.toml; the mods in it: {}, {}",
+        one.display(),
+        two.display()
+    );
+    assert_eq!(problems(&root), [said]);
+    assert_eq!(problems(&root.join("three")), ["three:0: no such folder"]);
+}

@@ -70,6 +70,9 @@ fn figure_actions_are_described_with_board_ports() {
     assert_eq!(info["feature"], "city");
     assert_eq!(info["ports"], serde_json::json!(["SL", "S", "SR"]));
     assert_eq!(info["pos"], serde_json::json!({"x": 0, "y": 1}));
+    // In words, by the board's sides only: the tileset's id (`city`, or `sw` on a turned
+    // tile) names the tile as printed.
+    assert_eq!(game.describe(&on_city).to_string(), "put a meeple on the city [SL S SR]");
 }
 
 /// Plugins keep what they derive from storage by its version; that is only right if equal

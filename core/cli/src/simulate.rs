@@ -68,11 +68,13 @@ struct Summary {
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let loaded = load_config(args.config.as_deref(), mods)?;
     let players = loaded.config.players.len();
+    // No more threads than games: one left without a game would be told as working.
+    let jobs = args.jobs.min(usize::try_from(args.games).unwrap_or(usize::MAX));
     let next = AtomicU64::new(0);
     let bar = if args.json { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(args.games) };
     let start = Instant::now();
     let results: Vec<Result<Tally, CliError>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..args.jobs)
+        let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 s.spawn(|| {
                     let mut tally =
@@ -119,7 +121,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         games: args.games,
         seconds,
         games_per_sec: args.games as f64 / seconds,
-        jobs: args.jobs,
+        jobs,
         players: loaded.config.players.clone(),
         bots: (0..players).map(|p| format!("{:?}", args.bots[p % args.bots.len()]).to_lowercase()).collect(),
         mean_scores: total.scores.iter().map(|&s| s as f64 / args.games as f64).collect(),
@@ -134,7 +136,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             summary.games,
             ruleset_title(&loaded),
             seconds,
-            args.jobs,
+            jobs,
             summary.games_per_sec
         );
         for p in 0..players {

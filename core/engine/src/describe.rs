@@ -73,9 +73,15 @@ impl std::fmt::Display for ActionInfo {
                 f.write_str(sides.as_str())?;
                 f.write_str(")")
             }
-            ActionInfo::PlaceFigure { figure, with, segment, feature, ports, .. } => {
-                let at = if ports.is_empty() { "inside the tile".to_string() } else { ports.join(" ") };
-                write!(f, "put {} {figure} on the {} `{segment}` [{at}]", a(figure), feature.name())?;
+            // Named by the board's sides it covers: the segment's id in the tileset names it
+            // on the tile as printed (`sw`, `city-s`), which a turned tile contradicts.
+            ActionInfo::PlaceFigure { figure, with, feature, ports, .. } => {
+                write!(f, "put {} {figure} on the {}", a(figure), feature.name())?;
+                if ports.is_empty() {
+                    f.write_str(" inside the tile")?;
+                } else {
+                    write!(f, " [{}]", ports.join(" "))?;
+                }
                 if let Some(w) = with {
                     write!(f, " with {} {w}", a(w))?;
                 }

@@ -40,10 +40,31 @@ pub fn check_mod(dir: &Path, mods: &[PathBuf]) -> Result<Checked, Report> {
     check_mod_playing(dir, mods, CHECK_GAMES)
 }
 
+/// The folders directly inside `dir` that hold an `expansion.toml`, as paths from here.
+fn mods_inside(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found: Vec<String> = entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.join("expansion.toml").is_file())
+        .map(|p| display_path(&p))
+        .collect();
+    found.sort();
+    found
+}
+
 /// [`check_mod`], playing `games` random games (at least one) rather than ten: more reach the
 /// positions a handler rarely meets, and the first game that fails is named by its seed.
 pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Checked, Report> {
     let path = dir.join("expansion.toml");
+    if !dir.exists() {
+        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), "no such folder")] });
+    }
+    if dir.is_dir() && !path.exists() {
+        let mods = mods_inside(dir);
+        let hint = if mods.is_empty() { String::new() } else { format!("; the mods in it: {}", mods.join(", ")) };
+        let why = format!("not a mod folder: it has no expansion.toml{hint}");
+        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), why)] });
+    }
     let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
