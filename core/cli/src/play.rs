@@ -104,8 +104,12 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     say!("\n{}", outcome(&game, &names));
 
     let path = replay_path(args.replay.as_deref(), seed);
+    // The default name is the seed's: another config played with it replaces that game.
+    let over = args.replay.is_none() && path.exists();
     write_replay(&game, &mut loaded, seed, &path)?;
-    say!("Replay written to {}", path.display());
+    let over =
+        if over { format!(" (over an earlier game of seed {seed}; -o names another file)") } else { String::new() };
+    say!("Replay written to {}{over}", path.display());
     Ok(())
 }
 

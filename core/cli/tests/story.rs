@@ -70,3 +70,24 @@ fn the_title_names_each_option_played_otherwise_than_its_editions_default() {
     assert!(early.starts_with("meeple · Carcassonne C1 + C1 scoring rules (farm_rules = c1ed1) · "), "{early}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_replay_written_over_an_earlier_one_of_its_seed_says_so() {
+    let dir = std::env::temp_dir().join(format!("meeple-over-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let last_line = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .current_dir(&dir)
+            .args(["play", "--seed", "5", "-q"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or_default().to_string()
+    };
+    assert_eq!(last_line(), "Replay written to replays/game-5.json");
+    assert_eq!(
+        last_line(),
+        "Replay written to replays/game-5.json (over an earlier game of seed 5; -o names another file)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
