@@ -240,3 +240,17 @@ fn a_configs_own_seed_gives_its_game_and_setup_seeded_overrides_it() {
     let unseeded = meeple_tests::load_toml("unseeded.toml", "players = 2\n").unwrap();
     assert_eq!(unseeded.setup(5).seed, 5);
 }
+
+#[test]
+fn editions_not_made_for_each_other_are_played_with_a_warning() {
+    let with_base = |edition: &str| {
+        let text = format!("players = 2\n[base]\nedition = \"{edition}\"\n[[expansions]]\nid = \"tollkeepers\"\n");
+        meeple_tests::load_toml("made-for.toml", &text).unwrap().warnings()
+    };
+    assert_eq!(
+        with_base("C1"),
+        ["The Tollkeepers C3 is made for Carcassonne C2 or C3, not C1: its tolls count the small illustrations of \
+         the C2 and C3 tiles, which C1 tiles do not show; The Tollkeepers has no C1 edition"]
+    );
+    assert!(with_base("C2").is_empty() && with_base("C3").is_empty());
+}

@@ -64,6 +64,21 @@ fn a_game_is_created_inline_or_from_a_file_and_shows_its_state() {
     assert_eq!(saved["replay"]["setup"]["seed"], json!(9), "a seed given with `create` wins over the config's");
     assert_eq!(from_file["state"]["players"].as_array().unwrap().len(), 3);
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"]["game"], json!("g1"));
+    assert_eq!(from_file["warnings"], json!([]));
+
+    // Editions not made for each other are played, and said so, by `create` and by `load`.
+    let c1 = "players = 2
+[base]
+edition = \"C1\"
+[[expansions]]
+id = \"tollkeepers\"
+";
+    let mixed = ok(&mut s, json!({"cmd": "create", "config": c1}));
+    let warned = mixed["warnings"].as_array().unwrap();
+    assert_eq!(warned.len(), 1, "{mixed}");
+    assert!(warned[0].as_str().unwrap().starts_with("The Tollkeepers C3 is made for Carcassonne C2 or C3, not C1: "));
+    let saved = ok(&mut s, json!({"cmd": "save", "game": mixed["game"]}));
+    assert_eq!(ok(&mut s, json!({"cmd": "load", "replay": saved["replay"]}))["warnings"], mixed["warnings"]);
 }
 
 #[test]

@@ -181,11 +181,16 @@ pub fn ruleset_title(loaded: &Loaded) -> String {
 }
 
 /// Loads the ruleset of a config file, or of the built-in default (2 players, base game).
+/// Editions that were not made for each other are told, on stderr, and played.
 pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliError> {
-    Ok(match path {
+    let loaded = match path {
         Some(p) => load::from_config_file(p, mods).map_err(|report| with_replay_hint(p, report))?,
         None => load::from_config(&GameConfig::default(), mods)?,
-    })
+    };
+    for warning in loaded.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(loaded)
 }
 
 /// A saved game given where a config goes (`meeple play replays/game-7.json`) is named as one.

@@ -41,6 +41,21 @@ pub struct Edition {
     pub with: Vec<String>,
     /// Tilesets added only when another expansion is played too (`[[editions.X.if_chosen]]`).
     pub if_chosen: Vec<IfChosen>,
+    /// The editions of other expansions this edition was made for (`[[editions.X.made_for]]`):
+    /// played with another, the game runs, with a warning.
+    pub made_for: Vec<MadeFor>,
+}
+
+/// The editions of another expansion an edition was made for: The Tollkeepers counts the small
+/// illustrations of the base game's C2 and C3 tiles, which C1 tiles do not show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MadeFor {
+    /// The other expansion.
+    pub expansion: String,
+    /// Its editions.
+    pub editions: Vec<String>,
+    /// What goes otherwise with another edition, for the warning.
+    pub why: Option<String>,
 }
 
 /// A tileset an edition adds only when another expansion is in the game (the C3.1 Traders &
@@ -295,6 +310,7 @@ impl Manifest {
                     tileset_edition: e.value.to_string(),
                     with: Vec::new(),
                     if_chosen: Vec::new(),
+                    made_for: Vec::new(),
                 });
             }
         }
@@ -482,9 +498,37 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
                 if_chosen.push(IfChosen { expansion, tileset, tileset_edition: inner });
             }
         }
+        let made_for = read_made_for(doc, &mut et);
         et.finish(doc);
-        m.editions.push(Edition { name: name.value.to_string(), tileset, tileset_edition, with, if_chosen });
+        let name = name.value.to_string();
+        m.editions.push(Edition { name, tileset, tileset_edition, with, if_chosen, made_for });
     }
+}
+
+/// An edition's `made_for` entries: `{ expansion = "base", editions = ["C2", "C3"], why = "…" }`.
+fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>) -> Vec<MadeFor> {
+    let mut made_for = Vec::new();
+    for v in et.array(doc, "made_for").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
+        let Some(mut t) = doc.table_in(v, "a `made_for` entry") else { continue };
+        let expansion = t.req_str(doc, "expansion").map(|s| s.value.to_string());
+        let editions = match t.str_list(doc, "editions") {
+            Some(list) if list.is_empty() => {
+                doc.error(t.span(), "`editions` names at least one edition");
+                None
+            }
+            Some(list) => Some(list.iter().map(|e| e.value.to_string()).collect()),
+            None => {
+                doc.error(t.span(), "a `made_for` entry needs `editions`");
+                None
+            }
+        };
+        let why = t.str(doc, "why").map(|s| s.value.to_string());
+        t.finish(doc);
+        if let (Some(expansion), Some(editions)) = (expansion, editions) {
+            made_for.push(MadeFor { expansion, editions, why });
+        }
+    }
+    made_for
 }
 
 fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
@@ -919,6 +963,26 @@ entry = "init.luau"
             "option `bonus` expects an integer from 0 to 5"
         );
         assert_eq!(m.entry, Entry::Script("init.luau".into()));
+    }
+
+    #[test]
+    fn made_for_reads_back_and_its_mistakes_are_located() {
+        let with = |entry: &str| {
+            GOOD.replace("tileset = \"tiles.toml\"\n", &format!("tileset = \"tiles.toml\"\nmade_for = [{entry}]\n"))
+        };
+        let m = Manifest::parse(Path::new("x/expansion.toml"), &with("{ expansion = \"base\", editions = [\"C2\"] }"))
+            .unwrap();
+        let made_for = &m.edition("B").unwrap().made_for;
+        assert_eq!(made_for, &[MadeFor { expansion: "base".into(), editions: vec!["C2".into()], why: None }]);
+        let err = |entry: &str| Manifest::parse(Path::new("x/expansion.toml"), &with(entry)).unwrap_err().to_string();
+        assert_eq!(
+            err("{ expansion = \"base\", editions = [] }"),
+            "x/expansion.toml:13:13: `editions` names at least one edition"
+        );
+        assert!(err("{ expansion = \"base\" }").ends_with("a `made_for` entry needs `editions`"));
+        assert!(
+            err("{ expansion = \"base\", editions = [\"C2\"], because = \"x\" }").contains("unknown key `because`")
+        );
     }
 
     #[test]

@@ -146,6 +146,31 @@ impl Loaded {
         Some(format!("{}:{line}", display_path(&path)))
     }
 
+    /// Editions played together that an edition was not made for (its manifest's `made_for`):
+    /// the game runs, but not as its rules were written. One sentence each.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in &self.selected {
+            let Some(edition) = s.manifest.edition(&s.edition) else { continue };
+            for m in &edition.made_for {
+                let Some(other) = self.selected.iter().find(|o| o.manifest.id == m.expansion) else { continue };
+                if m.editions.contains(&other.edition) {
+                    continue;
+                }
+                let why = m.why.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
+                out.push(format!(
+                    "{} {} is made for {} {}, not {}{why}",
+                    s.manifest.name,
+                    s.edition,
+                    other.manifest.name,
+                    m.editions.join(" or "),
+                    other.edition
+                ));
+            }
+        }
+        out
+    }
+
     /// Players, seed and draw order for `Game::new`; `seed` is used only when the config has
     /// none, so that a config's own seed gives its one game. For many games of one config
     /// (a simulation, a search), [`Loaded::setup_seeded`].

@@ -134,6 +134,9 @@ pub enum Outcome {
         state: Box<StateView>,
         /// What the numbers in its events stand for.
         names: Box<Names>,
+        /// Editions played together that were not made for each other (The Tollkeepers with
+        /// the base game's C1 tiles): the game is played; one sentence each, usually none.
+        warnings: Vec<String>,
     },
     /// `act`.
     Acted {

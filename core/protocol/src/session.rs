@@ -118,8 +118,9 @@ impl Session {
         self.next += 1;
         let state = Box::new(table.view(&id, false));
         let names = Box::new(Names::of(table.game().rules()));
+        let warnings = table.warnings().to_vec();
         self.games.insert(id.clone(), table);
-        Outcome::Created { game: id, state, names }
+        Outcome::Created { game: id, state, names, warnings }
     }
 
     fn table(&mut self, id: &str) -> Result<&mut Table> {

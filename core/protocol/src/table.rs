@@ -22,6 +22,8 @@ pub struct Table {
     anchor: Game,
     /// Actions since the anchor, with the seat that took each.
     since: Vec<(Action, Option<u8>)>,
+    /// Editions played together that were not made for each other ([`Loaded::warnings`]).
+    warnings: Vec<String>,
 }
 
 impl Table {
@@ -33,7 +35,8 @@ impl Table {
     /// A new game of a loaded ruleset, with `seed` when its config names none.
     pub fn start(loaded: Loaded, seed: u64) -> Result<Table> {
         let game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(setup_failed)?;
-        Ok(Table::new(game, loaded.config))
+        let warnings = loaded.warnings();
+        Ok(Table { warnings, ..Table::new(game, loaded.config) })
     }
 
     /// A replay played back on the installed expansions, with the config it names.
@@ -42,13 +45,19 @@ impl Table {
         let (config, loaded) =
             replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
         let game = Game::from_replay(loaded.rules.clone(), replay).map_err(replay_failed)?;
-        Ok(Table::new(game, config))
+        Ok(Table { warnings: loaded.warnings(), ..Table::new(game, config) })
     }
 
     /// A table for a game at hand; undo starts from its current state.
     pub fn new(mut game: Game, config: GameConfig) -> Table {
         game.record_checkpoints();
-        Table { anchor: game.clone(), game, config, since: Vec::new() }
+        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new() }
+    }
+
+    /// What its config plays that was not made to go together, one sentence each (empty for a
+    /// table made with [`Table::new`], which has no ruleset to ask).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The game.

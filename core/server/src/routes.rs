@@ -185,7 +185,7 @@ fn create(server: &Server, request: &Request) -> Result<Value> {
         .collect();
     let names = Names::of(room.table().game().rules());
     Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false),
-              "names": names}))
+              "names": names, "warnings": room.table().warnings()}))
 }
 
 /// A config named by path must lie below the server's working directory: a client on the
