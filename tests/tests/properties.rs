@@ -262,3 +262,36 @@ fn a_reseeded_copy_deals_the_unseen_tiles_anew() {
     }
     assert_eq!(counted.len(), 3);
 }
+
+#[test]
+fn a_reseeded_copy_whose_hook_fails_is_left_as_it_was() {
+    // A rule that fails late in the game: a search's play-out of a reseeded copy meets it.
+    let root = meeple_tests::write_mods(
+        "reseed-fails",
+        &[(
+            "late",
+            "depends = [\"base\"]",
+            "meeple.on(\"turn_end\", function(view, e) if e.turn >= 12 then error(\"late\") end end)\n",
+        )],
+    );
+    let config = meeple_host::GameConfig::parse("late.toml", "players = 2\n[[expansions]]\nid = \"late\"\n").unwrap();
+    let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    let mut bot = RandomBot::new(3);
+    for _ in 0..8 {
+        game.apply(bot.choose(&game)).unwrap();
+    }
+    let mut copy = game.clone();
+    copy.reseed(77);
+    let failed = (0..200).find_map(|_| {
+        let before = (copy.state().hash(), copy.state().public_hash(), copy.history().len());
+        match copy.apply(bot.choose(&copy)) {
+            Ok(_) => None,
+            Err(e) => Some((before, e)),
+        }
+    });
+    let (before, error) = failed.expect("turn 12 ends within 200 actions");
+    assert!(error.to_string().contains("late"), "{error}");
+    let after = (copy.state().hash(), copy.state().public_hash(), copy.history().len());
+    assert_eq!(after, before, "the reseeded copy is as it was, reseed included");
+}

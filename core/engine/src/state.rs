@@ -400,8 +400,11 @@ impl GameState {
 
     /// A stable hash of what the players can know: as [`GameState::hash`] without the order of
     /// the tiles still to draw (they count as a set, [`GameState::unseen_tiles`]) nor the random
-    /// streams. Two games that differ only in what comes next hash the same: a key for a
-    /// search's table of positions.
+    /// streams, and with what the turn holds besides (a second part or an extra turn granted,
+    /// the decisions asked, the actions taken instead of a meeple, the options of pending
+    /// decisions), which a replay's history implies but a search's table of positions needs.
+    /// Two games that differ only in what comes next hash the same. Expansions' storage counts
+    /// as seen.
     pub fn public_hash(&self) -> u64 {
         self.hash_with(false)
     }
@@ -467,7 +470,52 @@ impl GameState {
         for d in &self.pending {
             h.u64(d.player as u64 | (d.expansion as u64) << 8);
             h.str(&d.kind);
+            if !hidden {
+                h.u64(d.options.len() as u64);
+                d.options.iter().for_each(|o| h.str(o));
+                d.data.hash_into(&mut h);
+            }
+        }
+        // Not in `hash`: the hashes of saved replays must still check.
+        if !hidden {
+            h.u64(t.extra_part as u64 | (t.extra_turn.map_or(0xff, u64::from) << 8) | (t.decisions as u64) << 16);
+            h.u64(t.taken.len() as u64);
+            for taken in &t.taken {
+                h.u64(match *taken {
+                    Taken::Figure(k) => k as u64,
+                    Taken::Offer(e) => 1 << 32 | e as u64,
+                });
+            }
         }
         h.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::Game;
+    use crate::rules::Rules;
+    use crate::tileset::Tileset;
+
+    #[test]
+    fn the_public_hash_leaves_out_the_order_of_the_unseen_tiles_and_nothing_seen() {
+        let tileset = Tileset::parse("base.toml", include_str!("../../../tilesets/base.toml")).unwrap();
+        let rules = std::sync::Arc::new(Rules::base(&tileset, "C3").unwrap());
+        let game = Game::new(
+            rules,
+            crate::Setup { players: vec!["a".into(), "b".into()], seed: 3, draw: None, tile_limit: None },
+        )
+        .unwrap();
+        let mut other = game.state().clone();
+        other.bag.reverse();
+        assert_ne!(other.hash(), game.state().hash());
+        assert_eq!(other.public_hash(), game.state().public_hash());
+        let mut granted = game.state().clone();
+        granted.turn.extra_part = true;
+        assert_eq!(granted.hash(), game.state().hash(), "a replay's hash, as it was");
+        assert_ne!(granted.public_hash(), game.state().public_hash());
+        let mut fewer = game.state().clone();
+        fewer.bag.pop();
+        assert_ne!(fewer.public_hash(), game.state().public_hash());
     }
 }

@@ -276,6 +276,9 @@ impl Game {
             *r = GameRng::new(seed, GameRng::stream_for(x.id()));
         }
         st.reseeded = Some(seed);
+        // The restore point (shared with the game this was copied from) holds the old streams:
+        // a failed action would go back to them and replay this game's actions on other draws.
+        self.restore_point = None;
     }
 
     /// The state.
