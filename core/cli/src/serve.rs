@@ -77,7 +77,7 @@ fn stdio(mods: &[PathBuf]) -> Result<(), CliError> {
                 skip_line(&mut stdin).map_err(stdin_failed)?;
             }
             Session::too_long()
-        } else if text.iter().all(u8::is_ascii_whitespace) {
+        } else if meeple_protocol::is_blank(text) {
             continue;
         } else {
             session.handle_bytes(text)

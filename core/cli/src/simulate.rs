@@ -66,6 +66,12 @@ struct Summary {
 
 /// Runs the games and reports.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    // Game i plays seed + i: the last must still be a seed that `play --seed` takes.
+    let max = meeple_host::config::MAX_SEED;
+    if args.seed.checked_add(args.games - 1).is_none_or(|last| last > max) {
+        let why = format!("--seed {} with --games {}: the last game's seed would pass {max}", args.seed, args.games);
+        return Err(CliError::Usage(why));
+    }
     let loaded = load_config(args.config.as_deref(), mods)?;
     let players = loaded.config.players.len();
     // No more threads than games: one left without a game would be told as working.

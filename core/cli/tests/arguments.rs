@@ -25,6 +25,10 @@ fn counts_and_durations_must_make_sense() {
         (&["play", "--seed", "9223372036854775808"], "is not in 0..=9223372036854775807"),
         (&["simulate", "--seed", "18446744073709551615"], "is not in 0..=9223372036854775807"),
         (
+            &["simulate", "--seed", "9223372036854775807", "-n", "2"],
+            "the last game's seed would pass 9223372036854775807",
+        ),
+        (
             &["play", "--bots", "greedy,random,random", "-o", "/dev/null"],
             "--bots names 3 bots, but the game has 2 players",
         ),

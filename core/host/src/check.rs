@@ -59,7 +59,15 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     if !dir.exists() {
         return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), "no such folder")] });
     }
-    if dir.is_dir() && !path.exists() {
+    if !dir.is_dir() {
+        return Err(Report {
+            diagnostics: vec![Diagnostic::of_file(
+                display_path(dir),
+                "not a folder: a mod is a folder with an expansion.toml",
+            )],
+        });
+    }
+    if !path.exists() {
         let mods = mods_inside(dir);
         let hint = if mods.is_empty() { String::new() } else { format!("; the mods in it: {}", mods.join(", ")) };
         let why = format!("not a mod folder: it has no expansion.toml{hint}");

@@ -156,8 +156,9 @@ mod tests {
 
     #[test]
     fn a_program_built_elsewhere_still_looks_in_the_source_trees_builds() {
+        // The program outside both, so that only `CARGO_TARGET_DIR` names the first.
         let elsewhere = PathBuf::from("/elsewhere/target");
-        let exe = elsewhere.join("release/my-bot");
+        let exe = PathBuf::from("/usr/local/bin/my-bot");
         let dirs = dirs_in_order(Path::new("mods/x"), vec![], Some(&exe), Some(elsewhere.clone()));
         let at = |d: &Path| dirs.iter().position(|x| x == d);
         let own = data_root().join("target/release");

@@ -56,6 +56,12 @@ pub fn check_values(bytes: &[u8]) -> Result<(), ProtocolError> {
     Ok(())
 }
 
+/// Whether a message holds no request: blanks only, after a byte-order mark if there is one
+/// (a blank line on stdio is skipped, an empty HTTP body is `{}`).
+pub fn is_blank(bytes: &[u8]) -> bool {
+    bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes).iter().all(u8::is_ascii_whitespace)
+}
+
 /// Reads one request's JSON, after [`check_values`]; `what` starts the message of text that is
 /// not JSON ("not JSON", "the body is not JSON"). A leading UTF-8 byte-order mark, which some
 /// Windows tools write and RFC 8259 lets a reader ignore, is skipped.

@@ -229,7 +229,7 @@ pub(crate) const ROUTE_CMD: &str = "the route is the command's";
 
 /// A request body: a JSON object of the command's fields; an empty body is `{}`.
 fn body(request: &Request) -> Result<Value> {
-    if request.body.iter().all(u8::is_ascii_whitespace) {
+    if meeple_protocol::is_blank(&request.body) {
         return Ok(json!({}));
     }
     let body = meeple_protocol::read_json(&request.body, "the body is not JSON")?;

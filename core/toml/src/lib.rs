@@ -125,7 +125,8 @@ fn syntax_message(parser: &str, at_line_start: bool) -> String {
     format!("TOML syntax: {parser}{hint}")
 }
 
-/// Lines with syntax errors told one by one; past them, the rest are counted.
+/// Lines with syntax errors (or keys given twice) told one by one; past them, the rest are
+/// counted.
 const MAX_SYNTAX_LINES: usize = 20;
 
 impl<'s> Doc<'s> {
@@ -143,44 +144,48 @@ impl<'s> Doc<'s> {
             line_starts,
             last_located: std::cell::Cell::new((0, 1)),
         };
-        // A syntax error throws the parser off for the rest of its line: what else it finds
-        // there (an `=` in an array, a string not quoted) is that error again.
-        let mut broken_lines = Vec::new();
         // Another kind of file given for a TOML one (a replay for a config) would be told line
-        // by line: JSON is named as such, and past a screenful the rest is counted.
-        if text.trim_start().starts_with('{') && !errors.is_empty() {
-            let at = text.len() - text.trim_start().len();
+        // by line: JSON is named as such, and past a screenful of lines the rest are counted.
+        let content = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if content.starts_with('{') && !errors.is_empty() {
+            let at = text.len() - content.len();
             doc.broken_from = Some(at);
             doc.record(at..at + 1, "this is JSON (it starts with `{`), not TOML".into());
             return doc;
         }
-        let mut more = 0;
+        // A syntax error throws the parser off for the rest of its line: what else it finds
+        // there (an `=` in an array, a string not quoted) is that error again.
+        let (mut told, mut broken_lines, mut untold) = (Vec::new(), Vec::new(), std::collections::BTreeSet::new());
         for e in errors {
             let span = e.span().unwrap_or(0..0);
-            let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
-            if e.message() == "duplicate key" {
+            let line = doc.line_col(span.start).0;
+            let duplicate = e.message() == "duplicate key";
+            if !duplicate {
+                doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
+            }
+            if !told.contains(&line) && told.len() == MAX_SYNTAX_LINES {
+                untold.insert(line);
+                continue;
+            }
+            if duplicate {
                 // The parser keeps the first and every key stays in its own table: what follows
                 // is read as written, so its own problems are still reported.
+                let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
                 doc.record(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
-                continue;
+            } else if !broken_lines.contains(&line) {
+                broken_lines.push(line);
+                let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                let at_line_start = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
+                doc.record(span, syntax_message(e.message().trim_end(), at_line_start));
             }
-            doc.broken_from = Some(doc.broken_from.map_or(span.start, |b| b.min(span.start)));
-            let line = doc.line_col(span.start).0;
-            if broken_lines.contains(&line) {
-                continue;
+            if !told.contains(&line) {
+                told.push(line);
             }
-            if broken_lines.len() == MAX_SYNTAX_LINES {
-                more += 1;
-                continue;
-            }
-            broken_lines.push(line);
-            let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-            let at_line_start = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
-            doc.record(span, syntax_message(e.message().trim_end(), at_line_start));
         }
-        if more > 0 {
-            let end = text.len()..text.len();
-            doc.record(end, format!("TOML syntax: errors on {more} more lines (is this a TOML file?)"));
+        if !untold.is_empty() {
+            let (n, end) = (untold.len(), text.len()..text.len());
+            let lines = if n == 1 { "line" } else { "lines" };
+            doc.record(end, format!("TOML syntax: problems on {n} more {lines} (is this a TOML file?)"));
         }
         doc
     }
@@ -657,7 +662,19 @@ mod tests {
         let report = Doc::parse("README.md", &prose).finish().unwrap_err();
         assert_eq!(report.diagnostics.len(), 21, "{report}");
         assert_eq!(report.diagnostics[19].line, 20);
-        assert_eq!(report.diagnostics[20].message, "TOML syntax: errors on 10 more lines (is this a TOML file?)");
+        assert_eq!(report.diagnostics[20].message, "TOML syntax: problems on 10 more lines (is this a TOML file?)");
+        // Lines, not errors: one more line with several errors on it.
+        let crowded: String = (1..=21).map(|i| format!("a{i} = {{b = 1 c = 2 d = 3}}\n")).collect();
+        let report = Doc::parse("t.toml", &crowded).finish().unwrap_err();
+        assert_eq!(report.diagnostics[20].message, "TOML syntax: problems on 1 more line (is this a TOML file?)");
+        // Keys given twice are counted with them.
+        let twice: String = (1..=30).map(|_| "x = 1\n").collect();
+        let report = Doc::parse("t.toml", &twice).finish().unwrap_err();
+        assert_eq!(report.diagnostics.len(), 21, "{report}");
+        assert_eq!(report.diagnostics[20].message, "TOML syntax: problems on 9 more lines (is this a TOML file?)");
+        // JSON after a byte-order mark is JSON too.
+        let report = Doc::parse("r.json", "\u{feff}{\"a\": 1}").finish().unwrap_err();
+        assert_eq!(report.to_string(), "r.json:1:2: this is JSON (it starts with `{`), not TOML");
     }
 
     #[test]

@@ -162,7 +162,9 @@ fn keep_vm(instance: u64, vm: Rc<vm::Vm>) {
 }
 
 /// How many Luau VMs this thread holds: one per Luau expansion of each ruleset it has played
-/// and that is still alive (for a server or a pool of workers to watch its memory).
+/// that is still alive, and of those dropped since it last built a VM (freed when it next
+/// builds one; a thread that never does keeps them until it ends). For a server or a pool of
+/// workers to watch its memory.
 pub fn vms_on_this_thread() -> usize {
     VMS.with(|m| m.borrow().len())
 }
