@@ -84,3 +84,30 @@ fn labels_on_a_turned_tile_are_turned_back_to_read_upright() {
     }
     assert!(svg.matches(r#"class="goods""#).count() > 3, "the game drew goods to check");
 }
+
+/// The numbers of `x="…"` and `y="…"` in each tag of a class, in one tile's drawing.
+fn text_places(tile: &str, tag_start: &str) -> Vec<(f64, f64)> {
+    let number = |tag: &str, key: &str| -> f64 {
+        let from = tag.find(key).expect("a coordinate") + key.len();
+        tag[from..].split('"').next().unwrap().parse().unwrap()
+    };
+    tile.split("<text").filter(|t| t.contains(tag_start)).map(|t| (number(t, "x=\""), number(t, "y=\""))).collect()
+}
+
+#[test]
+fn segment_names_on_a_sheet_keep_clear_of_the_illustrations_names() {
+    for file in ["tilesets/tollkeepers.toml", "tilesets/base.toml"] {
+        let ts = Tileset::parse(file, &std::fs::read_to_string(repo().join(file)).unwrap()).unwrap();
+        let svg = meeple_render::tileset_sheet(&ts);
+        let mut pictures = 0;
+        for tile in svg.split("<g ").skip(1) {
+            let names = text_places(tile, r#"class="seg">"#);
+            for (px, py) in text_places(tile, r#"class="pic""#) {
+                pictures += 1;
+                let clash = names.iter().find(|(x, y)| (x - px).abs() < 20.0 && (y - py).abs() < 8.0);
+                assert!(clash.is_none(), "{file}: a segment's name over an illustration's at ({px}, {py})");
+            }
+        }
+        assert!(pictures >= 8, "{file}: the illustrations are drawn ({pictures})");
+    }
+}

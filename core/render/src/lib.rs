@@ -28,7 +28,9 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
         let (x, y) = ((i % cols) as f64 * cw + 10.0, (i / cols) as f64 * ch + 40.0);
         let _ = write!(body, r#"<g transform="translate({x},{y})">{}"#, tile_body(def, 0));
         // Each segment's id where its figures would stand: the names scenarios and scripts use.
-        let mut placed: Vec<(f64, f64)> = Vec::new();
+        // The illustrations' names are there already: a segment's id goes below them.
+        let pictures = tile::illustration_points(def);
+        let mut placed: Vec<(f64, f64)> = pictures.iter().map(|&(x, y)| (x, y - 3.0)).collect();
         for (i, seg) in def.segments.iter().enumerate() {
             let (sx, mut sy) = anchor(def, i);
             // Segments marked at one point (a monastery and the field around it, both at the

@@ -47,6 +47,20 @@ pub fn anchor(def: &TileDef, segment: usize) -> (f64, f64) {
     (mx + (CENTRE.0 - mx) * pull, my + (CENTRE.1 - my) * pull)
 }
 
+/// Where each small illustration's name is written: at the field it lies in (or the road it
+/// flanks), a second one a line lower.
+pub fn illustration_points(def: &TileDef) -> Vec<(f64, f64)> {
+    let at = |(i, ill): (usize, &meeple_core::tileset::Illustration)| {
+        let (x, y) = match (ill.field, ill.flanks.first()) {
+            (Some(f), _) => anchor(def, f as usize),
+            (None, Some(&r)) => anchor(def, r as usize),
+            _ => (50.0, 85.0),
+        };
+        (x, y + 9.0 * i as f64 % 18.0)
+    };
+    def.illustrations.iter().enumerate().map(at).collect()
+}
+
 /// The drawing of a tile kind (without a surrounding `<g>`), for a tile the surrounding `<g>` turns
 /// clockwise by `quarters`: its labels are turned back so that they read upright on the board.
 pub fn tile_body(def: &TileDef, quarters: u8) -> String {
@@ -101,13 +115,7 @@ pub fn tile_body(def: &TileDef, quarters: u8) -> String {
     if def.points.iter().any(|p| p.kind == "village") {
         out.push_str(r#"<circle class="village" cx="50" cy="50" r="6"/>"#);
     }
-    for (i, ill) in def.illustrations.iter().enumerate() {
-        let (x, y) = match (ill.field, ill.flanks.first()) {
-            (Some(f), _) => anchor(def, f as usize),
-            (None, Some(&r)) => anchor(def, r as usize),
-            _ => (50.0, 85.0),
-        };
-        let y = y + 9.0 * i as f64 % 18.0;
+    for (ill, (x, y)) in def.illustrations.iter().zip(illustration_points(def)) {
         let _ = write!(out, r#"<text class="pic" x="{x:.1}" y="{y:.1}"{}>{}</text>"#, upright(x, y), short(&ill.kind));
     }
     out.push_str(r#"<rect class="border" width="100" height="100"/>"#);
