@@ -210,6 +210,12 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     assert_eq!(folder["error"]["message"], json!(".: is a folder, not a file"), "{folder}");
     err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));
     err(&mut s, json!({"cmd": "create", "seed": "x"}), "bad-request", Some("seed"));
+    // `brief` shapes a state: commands that reply with none refuse it rather than ignore it.
+    for cmd in ["save", "names", "close"] {
+        let reply = err(&mut s, json!({"cmd": cmd, "game": "g1", "brief": true}), "bad-request", Some("brief"));
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert_eq!(message, format!("unknown field `brief` for `{cmd}`; expected one of: id, cmd, game"), "{reply}");
+    }
     err(&mut s, json!({"cmd": "act", "game": "g1"}), "bad-request", Some("action"));
     err(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "fly"}}), "bad-request", Some("action.type"));
     err(

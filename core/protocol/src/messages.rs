@@ -19,11 +19,11 @@ pub enum Request {
     /// A new game.
     Create(CreateArgs),
     /// A game's state.
-    State(GameArgs),
+    State(ViewArgs),
     /// Takes an action.
     Act(ActArgs),
     /// Takes back the last action of the turn part (never past a tile draw).
-    Undo(GameArgs),
+    Undo(ViewArgs),
     /// The game as a replay.
     Save(GameArgs),
     /// A replay played back into a new game.
@@ -59,7 +59,14 @@ pub struct CreateArgs {
 pub struct GameArgs {
     /// The game's id (`g1`, …).
     pub game: String,
-    /// `state` and `undo`: reply with a brief state (see `ActArgs::brief`).
+}
+
+/// A command on one game that replies with its state (`state`, `undo`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ViewArgs {
+    /// The game's id (`g1`, …).
+    pub game: String,
+    /// Reply with a brief state (see `ActArgs::brief`).
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
     pub brief: bool,

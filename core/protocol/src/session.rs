@@ -5,6 +5,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs, Reply, Request,
+    ViewArgs,
 };
 use crate::table::Table;
 use meeple_host::ruleset::Catalog;
@@ -81,7 +82,7 @@ impl Session {
                 let table = create(&args, &self.mods)?;
                 Ok(self.insert(table))
             }
-            Request::State(GameArgs { game, brief }) => {
+            Request::State(ViewArgs { game, brief }) => {
                 let t = self.table(&game)?;
                 Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
             }
@@ -90,23 +91,21 @@ impl Session {
                 let events = act(t, &args)?;
                 Ok(Outcome::Acted { events, state: Box::new(t.view(&args.game, args.brief)) })
             }
-            Request::Undo(GameArgs { game, brief }) => {
+            Request::Undo(ViewArgs { game, brief }) => {
                 let t = self.table(&game)?;
                 t.undo(None)?;
                 Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
             }
-            Request::Save(GameArgs { game, .. }) => {
-                Ok(Outcome::Saved { replay: Box::new(self.table(&game)?.replay()) })
-            }
+            Request::Save(GameArgs { game }) => Ok(Outcome::Saved { replay: Box::new(self.table(&game)?.replay()) }),
             Request::Load(ReplayArgs { replay }) => {
                 let table = Table::from_replay(&replay, &self.mods)?;
                 Ok(self.insert(table))
             }
             Request::Verify(ReplayArgs { replay }) => verify(&replay, &self.mods),
-            Request::Names(GameArgs { game, .. }) => {
+            Request::Names(GameArgs { game }) => {
                 Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
             }
-            Request::Close(GameArgs { game, .. }) => {
+            Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
             }
@@ -268,13 +267,14 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
     let all = FIELDS.get_or_init(|| {
         let with = |args: Vec<String>| [vec!["id".to_string(), "cmd".to_string()], args].concat();
         let on_game = with(names_of::<GameArgs>());
+        let viewed = with(names_of::<ViewArgs>());
         BTreeMap::from([
             ("version", with(Vec::new())),
             ("expansions", with(Vec::new())),
             ("create", with(names_of::<CreateArgs>())),
-            ("state", on_game.clone()),
+            ("state", viewed.clone()),
             ("act", with(names_of::<ActArgs>())),
-            ("undo", on_game.clone()),
+            ("undo", viewed),
             ("save", on_game.clone()),
             ("load", with(names_of::<ReplayArgs>())),
             ("verify", with(names_of::<ReplayArgs>())),
