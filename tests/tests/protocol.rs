@@ -575,6 +575,89 @@ fn create_reports_every_problem_of_a_config_at_once() {
     assert_eq!(lines.len(), 3, "{bad}");
 }
 
+#[test]
+fn a_config_given_as_an_object_plays_the_game_its_keys_choose() {
+    let mut s = session();
+    let object = json!({
+        "players": ["Ann", "Ben", "Cy"],
+        "seed": 5,
+        "base": {"edition": "C2", "options": {"meeples": 4}},
+        "expansions": [{"id": "traders-builders", "edition": "C1", "options": {"goods_scoring": "majority"}}],
+    });
+    let created = ok(&mut s, json!({"cmd": "create", "config": object}));
+    let state = &created["state"];
+    let names: Vec<&Value> = state["players"].as_array().unwrap().iter().map(|p| &p["name"]).collect();
+    assert_eq!(names, [&json!("Ann"), &json!("Ben"), &json!("Cy")]);
+    assert_eq!(state["players"][0]["supply"]["meeple"], json!(4), "the base game's option");
+    assert_eq!(state["players"][0]["supply"]["traders-builders:builder"], json!(1));
+    // The same game as from the same config written as a file.
+    let text = "players = [\"Ann\", \"Ben\", \"Cy\"]\nseed = 5\n[base]\nedition = \"C2\"\noptions = { meeples = 4 }\n\
+                [[expansions]]\nid = \"traders-builders\"\nedition = \"C1\"\n";
+    let from_text = ok(&mut s, json!({"cmd": "create", "config": text}));
+    assert_eq!(from_text["state"]["turn"], state["turn"]);
+    assert_eq!(from_text["state"]["legal"], state["legal"]);
+    let saved = ok(&mut s, json!({"cmd": "save", "game": created["game"]}));
+    assert_eq!(saved["replay"]["config"]["expansions"][0]["edition"], json!("C1"));
+    ok(&mut s, json!({"cmd": "verify", "replay": saved["replay"]}));
+    // Keys left out, or null, take their defaults: two players, the base game.
+    let plain = ok(&mut s, json!({"cmd": "create", "config": {"seed": null}}));
+    assert_eq!(plain["state"]["players"].as_array().unwrap().len(), 2);
+    assert_eq!(plain["state"]["turn"]["tiles_left"], json!(70), "the base game's 71 tiles, one drawn");
+}
+
+#[test]
+fn every_problem_of_a_config_object_is_named_by_its_field() {
+    let mut s = session();
+    let object = json!({
+        "players": 1,
+        "sed": 5,
+        "base": {"edition": "C4", "options": {"meples": 3}},
+        "expansions": [{"id": "traders-builders", "options": {"goods_scoring": 2}}, {"id": "trader-builders"}],
+        "draw": ["U", null],
+    });
+    let bad = err(&mut s, json!({"cmd": "create", "config": object}), "bad-config", Some("config.draw"));
+    let message = bad["error"]["message"].as_str().unwrap();
+    // A null inside a list has no TOML form: reported before the rest is read.
+    assert_eq!(message, "config.draw: expected a value; got null, which has no place inside a list or table");
+    let object = json!({
+        "players": 1,
+        "sed": 5,
+        "base": {"edition": "C4", "options": {"meples": 3}},
+        "expansions": [{"id": "traders-builders", "options": {"goods_scoring": 2}}, {"id": "trader-builders"}],
+    });
+    let bad = err(&mut s, json!({"cmd": "create", "config": object}), "bad-config", Some("config"));
+    let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
+    let fields: Vec<&str> = lines.iter().map(|l| l.split_once(": ").unwrap().0).collect();
+    assert_eq!(
+        fields,
+        [
+            "config.players",
+            "config.sed",
+            "config.base.edition",
+            "config.base.options.meples",
+            "config.expansions[0].options.goods_scoring",
+            "config.expansions[1].id",
+        ],
+        "{bad}"
+    );
+    assert_eq!(lines[0], "config.players: a game needs 2 to 6 players, not 1");
+    assert!(lines[1].contains("did you mean `seed`?"), "{bad}");
+    assert!(lines[5].contains("did you mean `traders-builders`?"), "{bad}");
+    // One fault: the error's field is that field.
+    let one = json!({"expansions": [{"id": "tollkeepers", "edition": "C1"}]});
+    err(&mut s, json!({"cmd": "create", "config": one}), "bad-config", Some("config.expansions[0].edition"));
+    let huge = json!({"seed": u64::MAX});
+    let reply = err(&mut s, json!({"cmd": "create", "config": huge}), "bad-config", Some("config.seed"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("is too large"), "{reply}");
+    let reply = err(&mut s, json!({"cmd": "create", "config": 7}), "bad-request", Some("config"));
+    assert_eq!(
+        reply["error"]["message"],
+        json!("expected a game config: TOML text, or an object with a config file's keys; got integer `7`")
+    );
+    // Nothing was created: the next game is the first.
+    assert_eq!(ok(&mut s, json!({"cmd": "create"}))["game"], json!("g1"));
+}
+
 /// The placed tiles as a client following the events sees them through the names.
 #[derive(Default)]
 struct Followed {

@@ -327,7 +327,7 @@ fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
 const MEANINGS: [(&str, &str); 20] = [
     ("game", "a game's id, such as \"g1\""),
     ("brief", "true or false"),
-    ("config", "a game config as TOML text"),
+    ("config", "a game config: TOML text, or an object with a config file's keys"),
     ("path", "the path of a config file"),
     ("seed", "a seed, a whole number from 0 to 9223372036854775807"),
     ("player", "a seat number, 0 for the first player"),

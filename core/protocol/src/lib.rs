@@ -3,6 +3,7 @@
 //! one request at a time; `meeple serve --stdio` puts it on stdin and stdout as JSON lines.
 //! The messages are Rust types ([`messages`]), and the JSON Schema is generated from them.
 
+mod config_text;
 mod error;
 mod fields;
 pub mod messages;

@@ -43,15 +43,50 @@ pub const COMMANDS: [&str; 11] =
 /// `create`: a config given inline or by path (neither: two players, base game).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 pub struct CreateArgs {
-    /// The config as TOML text (`docs/config.md`).
+    /// The config: TOML text, or an object with a config file's keys (`docs/config.md`).
     #[serde(default)]
-    pub config: Option<String>,
+    pub config: Option<ConfigSource>,
     /// A config file.
     #[serde(default)]
     pub path: Option<String>,
     /// The seed of the draws, over the config's own (default: the config's, else 1).
     #[serde(default)]
     pub seed: Option<u64>,
+}
+
+/// A config given in a request: a config file's text, or the same keys as a JSON object
+/// (`{"players": 3, "expansions": [{"id": "traders-builders"}]}`), which a program writes more
+/// easily than TOML.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(untagged)]
+pub enum ConfigSource {
+    /// The text of a config file.
+    Text(String),
+    /// A config file's keys as a JSON object.
+    Object(serde_json::Map<String, serde_json::Value>),
+}
+
+impl<'de> Deserialize<'de> for ConfigSource {
+    /// A string or an object; anything else is named as the field's meaning (serde's untagged
+    /// enums only say that no variant matched).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ConfigSource, D::Error> {
+        use serde::de::{Error, Unexpected};
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(text) => Ok(ConfigSource::Text(text)),
+            serde_json::Value::Object(object) => Ok(ConfigSource::Object(object)),
+            other => {
+                let got = match &other {
+                    serde_json::Value::Bool(b) => Unexpected::Bool(*b),
+                    serde_json::Value::Number(n) => {
+                        n.as_i64().map_or(Unexpected::Other("a number"), Unexpected::Signed)
+                    }
+                    serde_json::Value::Array(_) => Unexpected::Seq,
+                    _ => Unexpected::Unit,
+                };
+                Err(D::Error::invalid_type(got, &"a game config"))
+            }
+        }
+    }
 }
 
 /// A command on one game.

@@ -5,30 +5,15 @@
 //! reader of config files: a replay starts only a game that a config could start, and every
 //! problem is named by its field in the replay (`config.players`, `setup.players`).
 
-use crate::error::{Code, ProtocolError};
+pub use crate::config_text::ConfigFault;
+use crate::config_text::{self, Text, toml_key, toml_string};
+use crate::error::ProtocolError;
 use meeple_core::{Replay, Setup};
-use meeple_host::{GameConfig, Loaded, load};
-use std::fmt;
+use meeple_host::{GameConfig, Loaded};
 use std::path::PathBuf;
 
 /// The name the config's TOML text goes by in the reader's reports.
 const TEXT: &str = "the replay's config";
-
-/// A problem of a replay's config: the field, as a path in the replay (`config.players`,
-/// `config.base.options.meeples`), and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigFault {
-    /// The field's path in the replay.
-    pub field: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ConfigFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
 
 /// The config of a replay and its ruleset, checked as a config file would be, and the replay's
 /// setup checked against it; every problem if not. A replay without a config (`null`) plays the
@@ -38,10 +23,7 @@ pub fn load(replay: &Replay, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), V
         meeple_core::Value::Null => from_setup(&replay.setup),
         value => read(value)?,
     };
-    let text = Text::of(&stored)?;
-    // Problems of the config itself and of resolving it, together (as for a config file).
-    let (mut checked, problems) = GameConfig::parse_lenient(TEXT, &text.toml);
-    let loaded = load::with_problems(problems, load::from_config(&checked, mods)).map_err(|r| text.faults(r))?;
+    let (mut checked, loaded) = text_of(&stored)?.load(mods)?;
     // Only the file name differs; it stays the replay's own.
     checked.file = stored.file;
     setup_agrees(&replay.setup, &loaded.setup(replay.setup.seed))?;
@@ -82,12 +64,7 @@ fn setup_agrees(setup: &Setup, made: &Setup) -> Result<(), Vec<ConfigFault>> {
 
 /// The faults as one protocol error at `replay.config` (or the one field at fault).
 pub fn protocol_error(faults: &[ConfigFault]) -> ProtocolError {
-    let field = match faults {
-        [one] => format!("replay.{}", one.field),
-        _ => "replay.config".to_string(),
-    };
-    let lines: Vec<String> = faults.iter().map(|f| format!("replay.{f}")).collect();
-    ProtocolError::new(Code::BadConfig, lines.join("\n"), Some(&field))
+    config_text::protocol_error(faults, "replay.")
 }
 
 /// The stored config as serde reads it; every field that does not fit, if any.
@@ -106,99 +83,59 @@ fn read(value: &meeple_core::Value) -> Result<GameConfig, Vec<ConfigFault>> {
     })
 }
 
-/// A config as TOML text, with the field each line holds.
-struct Text {
-    toml: String,
-    /// `fields[n]`: the field on line n + 1 (empty: the config as a whole).
-    fields: Vec<String>,
+/// The stored config written out as a config file, with the field each line holds.
+fn text_of(config: &GameConfig) -> Result<Text, Vec<ConfigFault>> {
+    let mut t = Text::new(TEXT);
+    t.line("players", format!("players = {}", strings(&config.players)));
+    if let Some(seed) = config.seed {
+        t.line("seed", format!("seed = {seed}"));
+    }
+    if let Some(draw) = &config.draw {
+        t.line("draw", format!("draw = {}", strings(draw)));
+    }
+    if let Some(n) = config.tile_limit {
+        t.line("tile_limit", format!("tile_limit = {n}"));
+    }
+    choice(&mut t, &config.base, "base", "base", false)?;
+    for (i, c) in config.expansions.iter().enumerate() {
+        choice(&mut t, c, "expansions", &format!("expansions[{i}]"), true)?;
+    }
+    Ok(t)
 }
 
-impl Text {
-    /// The config written out; a value TOML cannot hold (a null option) is a fault.
-    fn of(config: &GameConfig) -> Result<Text, Vec<ConfigFault>> {
-        // Problems the ruleset cannot place are reported at line 1: the config as a whole.
-        let mut t = Text { toml: String::new(), fields: Vec::new() };
-        t.line("", format!("# {TEXT}"));
-        t.line("players", format!("players = {}", strings(&config.players)));
-        if let Some(seed) = config.seed {
-            t.line("seed", format!("seed = {seed}"));
-        }
-        if let Some(draw) = &config.draw {
-            t.line("draw", format!("draw = {}", strings(draw)));
-        }
-        if let Some(n) = config.tile_limit {
-            t.line("tile_limit", format!("tile_limit = {n}"));
-        }
-        t.choice(&config.base, "base", "base", false)?;
-        for (i, choice) in config.expansions.iter().enumerate() {
-            t.choice(choice, "expansions", &format!("expansions[{i}]"), true)?;
-        }
-        Ok(t)
+/// `[base]` or an `[[expansions]]` entry, with its options as a table of their own (one option a
+/// line, so that a problem is placed at the option).
+fn choice(
+    t: &mut Text,
+    choice: &meeple_host::config::ExpansionChoice,
+    table: &str,
+    field: &str,
+    listed: bool,
+) -> Result<(), Vec<ConfigFault>> {
+    t.line(field, if listed { format!("[[{table}]]") } else { format!("[{table}]") });
+    if listed {
+        t.line(&format!("{field}.id"), format!("id = {}", toml_string(&choice.id)));
     }
-
-    /// `[base]` or an `[[expansions]]` entry, with its options as a table of their own (one
-    /// option a line, so that a problem is placed at the option).
-    fn choice(
-        &mut self,
-        choice: &meeple_host::config::ExpansionChoice,
-        table: &str,
-        field: &str,
-        listed: bool,
-    ) -> Result<(), Vec<ConfigFault>> {
-        self.line(field, if listed { format!("[[{table}]]") } else { format!("[{table}]") });
-        if listed {
-            self.line(&format!("{field}.id"), format!("id = {}", toml_string(&choice.id)));
-        }
-        if let Some(edition) = &choice.edition {
-            self.line(&format!("{field}.edition"), format!("edition = {}", toml_string(edition)));
-        }
-        if !choice.options.is_empty() {
-            self.line(&format!("{field}.options"), format!("[{table}.options]"));
-        }
-        for (name, option) in &choice.options {
-            let at = format!("{field}.options.{name}");
-            let Some(value) = toml_value(&option.value) else {
-                let message = "expected a boolean, a number or a string; got null".to_string();
-                return Err(vec![ConfigFault { field: format!("config.{at}.value"), message }]);
-            };
-            self.line(&at, format!("{} = {value}", toml_key(name)));
-        }
-        Ok(())
+    if let Some(edition) = &choice.edition {
+        t.line(&format!("{field}.edition"), format!("edition = {}", toml_string(edition)));
     }
-
-    fn line(&mut self, field: &str, line: String) {
-        self.toml.push_str(&line);
-        self.toml.push('\n');
-        self.fields.push(field.to_string());
+    if !choice.options.is_empty() {
+        t.line(&format!("{field}.options"), format!("[{table}.options]"));
     }
-
-    /// A report on the text as faults of the replay's fields; a problem in another file (a
-    /// manifest) keeps its place there.
-    fn faults(&self, report: meeple_toml::Report) -> Vec<ConfigFault> {
-        let fault = |d: meeple_toml::Diagnostic| match self.fields.get(d.line.wrapping_sub(1)) {
-            Some(field) if d.file == TEXT => {
-                let field = if field.is_empty() { "config".to_string() } else { format!("config.{field}") };
-                ConfigFault { field, message: d.message }
-            }
-            _ => ConfigFault { field: "config".to_string(), message: d.to_string() },
+    for (name, option) in &choice.options {
+        let at = format!("{field}.options.{name}");
+        let Some(value) = toml_value(&option.value) else {
+            let message = "expected a boolean, a number or a string; got null".to_string();
+            return Err(vec![ConfigFault::at(&format!("{at}.value"), message)]);
         };
-        report.diagnostics.into_iter().map(fault).collect()
+        t.line(&at, format!("{} = {value}", toml_key(name)));
     }
+    Ok(())
 }
 
 fn strings(items: &[String]) -> String {
     let items: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
     format!("[{}]", items.join(", "))
-}
-
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// A key, quoted unless it is bare.
-fn toml_key(key: &str) -> String {
-    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare { key.to_string() } else { toml_string(key) }
 }
 
 /// A value as TOML; `None` for a null, which TOML cannot hold.

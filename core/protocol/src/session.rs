@@ -1,11 +1,12 @@
 //! A session: the games one client holds, and the handling of each request. Every request gets
 //! exactly one reply; a bad request changes nothing, and the session and its games stay usable.
 
+use crate::config_text::{self, Text};
 use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
-    ActArgs, COMMANDS, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs, Reply, Request,
-    ViewArgs,
+    ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs,
+    Reply, Request, ViewArgs,
 };
 use crate::table::Table;
 use meeple_host::ruleset::Catalog;
@@ -166,7 +167,10 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
     // Every problem of the config at once, its own and those of resolving it, as `meeple play`
     // reports them; those of a config file are the `path` field's.
     let mut loaded = match (&args.config, &args.path) {
-        (Some(text), None) => load::from_config_text("config", text, mods).map_err(ProtocolError::config),
+        (Some(ConfigSource::Text(text)), None) => {
+            load::from_config_text("config", text, mods).map_err(ProtocolError::config)
+        }
+        (Some(ConfigSource::Object(object)), None) => from_object(object, mods),
         (None, Some(path)) => {
             load::from_config_file(path.as_ref(), mods).map_err(|r| ProtocolError::config(r).at("path"))
         }
@@ -183,6 +187,13 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
         loaded.config.seed = Some(seed);
     }
     Table::start(loaded, 1)
+}
+
+/// A config given as a JSON object, checked as a file is; each problem named by its field.
+fn from_object(object: &serde_json::Map<String, Value>, mods: &[PathBuf]) -> Result<meeple_host::Loaded> {
+    let text = Text::of_object("config", object).map_err(|faults| config_text::protocol_error(&faults, ""))?;
+    let (_, loaded) = text.load(mods).map_err(|faults| config_text::protocol_error(&faults, ""))?;
+    Ok(loaded)
 }
 
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
