@@ -552,6 +552,15 @@ fn the_committed_json_schema_is_generated_from_the_types() {
         let name = r.strip_prefix("#/$defs/").unwrap_or_else(|| panic!("a reference outside $defs: {r}"));
         assert!(schema["$defs"][name].is_object(), "`{r}` resolves to nothing");
     }
+    // Fields that go together as the session takes them: `act` one of `action` and `index`
+    // (each form requires its own field and takes the other only as null), `create` not both
+    // `config` and `path`.
+    let forms = schema["$defs"]["ActArgs"]["oneOf"].as_array().unwrap();
+    let required: Vec<&Value> = forms.iter().map(|f| &f["allOf"][0]["required"][0]).collect();
+    assert_eq!(required, [&json!("action"), &json!("index")]);
+    assert_eq!(forms[0]["allOf"][1]["properties"]["index"], json!({"type": "null"}));
+    let both = &schema["$defs"]["CreateArgs"]["not"]["allOf"];
+    assert_eq!([&both[0]["required"][0], &both[1]["required"][0]], [&json!("config"), &json!("path")]);
     // A rotation is 0 to 3 quarter turns, as the server reads it.
     assert_eq!(schema["$defs"]["Rotation"]["maximum"], json!(3));
 }

@@ -42,6 +42,7 @@ pub const COMMANDS: [&str; 11] =
 
 /// `create`: a config given inline or by path (neither: two players, base game).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[schemars(transform = not_config_and_path)]
 pub struct CreateArgs {
     /// The config: TOML text, or an object with a config file's keys (`docs/config.md`).
     #[serde(default)]
@@ -109,6 +110,7 @@ pub struct ViewArgs {
 
 /// `act`: an action as the state's `legal` list gives it, or its index there.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[schemars(transform = one_of_action_or_index)]
 pub struct ActArgs {
     /// The game's id.
     pub game: String,
@@ -126,6 +128,30 @@ pub struct ActArgs {
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
     pub brief: bool,
+}
+
+/// A field given, in a schema: present and not null (null counts as not given).
+fn given(field: &str) -> serde_json::Value {
+    serde_json::json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}})
+}
+
+/// A field not given, in a schema: absent or null.
+fn not_given(field: &str) -> serde_json::Value {
+    serde_json::json!({"properties": {field: {"type": "null"}}})
+}
+
+/// `act` takes `action` or `index`, one of them, as the session does.
+fn one_of_action_or_index(schema: &mut schemars::Schema) {
+    let forms = serde_json::json!([
+        {"allOf": [given("action"), not_given("index")]},
+        {"allOf": [given("index"), not_given("action")]},
+    ]);
+    schema.insert("oneOf".into(), forms);
+}
+
+/// `create` takes `config` or `path`, or neither, not both.
+fn not_config_and_path(schema: &mut schemars::Schema) {
+    schema.insert("not".into(), serde_json::json!({"allOf": [given("config"), given("path")]}));
 }
 
 /// `load` and `verify`.
