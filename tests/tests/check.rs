@@ -432,3 +432,73 @@ fn a_folder_that_is_no_mod_is_told_so_with_the_mods_inside_it() {
         ["expansion.toml:0: not a folder: a mod is a folder with an expansion.toml"]
     );
 }
+
+/// A fresh folder of mods for `meeple new` (`new_mod::create`).
+fn new_mods_folder(test: &str) -> PathBuf {
+    let mods = std::env::temp_dir().join(format!("meeple-new-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&mods);
+    std::fs::create_dir_all(&mods).unwrap();
+    mods
+}
+
+#[test]
+fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
+    use meeple_host::new_mod;
+    let mods = new_mods_folder("sound");
+    let dir = mods.join("chapels");
+    let made = new_mod::create(&new_mod::template_dir(), &dir, None, &[]).unwrap();
+    assert_eq!(made.id, "chapels", "the id is the folder's name");
+    let names: Vec<String> =
+        made.files.iter().map(|f| f.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/")).collect();
+    assert_eq!(names, ["expansion.toml", "init.luau", "tests/chapel-beside-city.toml", "tiles.toml", "game.toml"]);
+    // It is an expansion of its own: it checks without clashing with the built-in template.
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
+    assert_eq!(checked.manifest.id, "chapels");
+    assert_eq!(checked.hooks, Some(vec!["modify_score"]));
+    // Its scenario plays the copy (a monastery beside a completed city: 5 points, not 3).
+    let scenario = dir.join("tests/chapel-beside-city.toml");
+    let text = std::fs::read_to_string(&scenario).unwrap();
+    assert!(text.contains("id = \"chapels\"") && !text.contains("template"), "{text}");
+    let with_copy = |c: &meeple_host::GameConfig| meeple_host::load::from_config(c, std::slice::from_ref(&mods));
+    meeple_host::scenario::run_scenario(&scenario, &with_copy).unwrap();
+    // Its game config plays the base game with it.
+    let loaded = meeple_host::load::from_config_file(&made.game, std::slice::from_ref(&mods)).unwrap();
+    let ids: Vec<&str> = loaded.selected.iter().map(|s| s.manifest.id.as_str()).collect();
+    assert_eq!(ids, ["base", "chapels"]);
+}
+
+#[test]
+fn a_new_mod_is_refused_for_a_used_folder_or_a_taken_or_bad_id_and_nothing_is_written() {
+    use meeple_host::new_mod::{create, template_dir};
+    let mods = new_mods_folder("refused");
+    let used = mods.join("used");
+    std::fs::create_dir_all(&used).unwrap();
+    std::fs::write(used.join("notes.txt"), "mine").unwrap();
+    let why = create(&template_dir(), &used, None, &[]).unwrap_err();
+    assert!(why.ends_with("used exists and is not an empty folder: give a new one"), "{why}");
+    assert_eq!(std::fs::read_dir(&used).unwrap().count(), 1, "the folder is as it was");
+    assert_eq!(std::fs::read_to_string(used.join("notes.txt")).unwrap(), "mine");
+
+    let why = create(&template_dir(), &mods.join("My Mod"), None, &[]).unwrap_err();
+    assert!(why.starts_with("`My Mod` (the folder's name) cannot be an expansion's id"), "{why}");
+    for taken in ["traders-builders", "template"] {
+        let why = create(&template_dir(), &mods.join("x"), Some(taken), &[]).unwrap_err();
+        assert!(why.starts_with(&format!("an expansion `{taken}` is installed already")), "{why}");
+    }
+    // A mod beside the new folder counts as installed: `check` and `test` would find both.
+    create(&template_dir(), &mods.join("first"), None, &[]).unwrap();
+    let why = create(&template_dir(), &mods.join("second"), Some("first"), &[]).unwrap_err();
+    assert!(why.starts_with("an expansion `first` is installed already"), "{why}");
+    let mut left: Vec<String> =
+        std::fs::read_dir(&mods).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    left.sort();
+    assert_eq!(left, ["first", "used"], "no folder was made for a refused mod");
+
+    // A template without an id line to replace gives no copy.
+    let bad = mods.join("bad-template");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("expansion.toml"), "[expansion]\nid=\"template\"\n").unwrap();
+    let why = create(&bad, &mods.join("other"), None, &[]).unwrap_err();
+    assert!(why.contains("has no line `id = \"template\"`"), "{why}");
+    assert!(!mods.join("other").exists());
+}

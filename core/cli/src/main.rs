@@ -4,6 +4,7 @@ mod api_docs;
 mod bench;
 mod check;
 mod common;
+mod new;
 mod play;
 mod render;
 mod replay;
@@ -48,6 +49,8 @@ enum Command {
     Check(check::Args),
     /// Run scenario files: a game, its actions, and the points, figures and events expected.
     Test(test::Args),
+    /// Start a mod: copy the template (a tile, a rule, a scenario test) under a new id.
+    New(new::Args),
     /// Write the Luau API reference and editor definitions (docs/lua-api.md, docs/meeple.d.luau)
     /// and the protocol's JSON Schema (docs/protocol.schema.json).
     ApiDocs(api_docs::Args),
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a, &cli.mods),
         Command::Check(a) => check::run(a, &cli.mods),
         Command::Test(a) => test::run(a, &cli.mods),
+        Command::New(a) => new::run(a, &cli.mods),
         Command::ApiDocs(a) => api_docs::run(a),
         Command::Serve(a) => serve::run(a, &cli.mods),
         Command::Render(a) => render::render(a, &cli.mods),

@@ -17,6 +17,7 @@ pub mod load;
 pub mod luau;
 pub mod manifest;
 pub mod native;
+pub mod new_mod;
 pub mod paths;
 mod plugin_files;
 pub mod ruleset;

@@ -351,7 +351,8 @@ fn is_version(s: &str) -> bool {
     !core.is_empty() && core.split('.').all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
-fn is_id(s: &str) -> bool {
+/// True for a string an expansion, tileset or figure may take as its id.
+pub(crate) fn is_id(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
 }
 

@@ -1,0 +1,206 @@
+//! `meeple new DIR`: a new mod, copied from the template mod (`scripts/template`: a tile, a rule
+//! and a scenario test) under an id of its own, with a game config that plays it.
+//!
+//! The copy is the template with its id replaced wherever the template names itself (the
+//! manifest's and the tileset's `id`, the scenario's expansion and `source`), then read back as
+//! a manifest: a template that named itself somewhere else would make a copy that installs a
+//! second `template`, and is refused rather than written.
+
+use crate::manifest::{Manifest, is_id};
+use crate::paths::{data_root, display_path, mod_roots};
+use crate::ruleset::Catalog;
+use std::path::{Path, PathBuf};
+
+/// The template's id, which the copy replaces.
+const TEMPLATE: &str = "template";
+
+/// A mod made by [`create`].
+#[derive(Debug)]
+pub struct NewMod {
+    /// Its id.
+    pub id: String,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// The files written, in the order written.
+    pub files: Vec<PathBuf>,
+    /// The game config that plays it (`game.toml` in its folder).
+    pub game: PathBuf,
+}
+
+/// The template mod shipped with meeple.
+pub fn template_dir() -> PathBuf {
+    data_root().join("scripts").join(TEMPLATE)
+}
+
+/// Makes a mod in `dir`, a folder that does not exist yet or is empty, from the template at
+/// `template`; its id is `id`, else the folder's name. `mods` are the extra mod folders, whose
+/// expansions the id may not repeat (nor those beside `dir`). On an error nothing is written.
+pub fn create(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
+    let id = choose_id(dir, id)?;
+    refuse_used(dir)?;
+    refuse_taken(&id, dir, mods)?;
+    let sources = template_files(template)?;
+    let copies = sources
+        .iter()
+        .map(|(rel, text)| Ok((dir.join(rel), renamed(rel, text, &id, dir)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let game = dir.join("game.toml");
+    let mut files = copies.clone();
+    files.push((game.clone(), game_config(&id, dir)));
+    let made = write_new(dir, &files)?;
+    // Read back: the copy must be an expansion of the new id and nothing else.
+    let manifest = dir.join("expansion.toml");
+    let read = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", display_path(&manifest)));
+    let parsed = read.and_then(|text| Manifest::parse(&manifest, &text).map_err(|r| r.to_string()));
+    match parsed {
+        Ok(m) if m.id == id => {}
+        Ok(m) => return Err(undo(dir, made, format!("the template's copy has the id `{}`, not `{id}`", m.id))),
+        Err(why) => return Err(undo(dir, made, format!("the template's copy does not read: {why}"))),
+    }
+    Ok(NewMod { id, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect(), game })
+}
+
+/// The id asked for, or the folder's name; either must be one an expansion may have.
+fn choose_id(dir: &Path, id: Option<&str>) -> Result<String, String> {
+    let (id, from) = match id {
+        Some(id) => (id.to_string(), "--id"),
+        None => {
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            (name, "the folder's name")
+        }
+    };
+    if !is_id(&id) {
+        return Err(format!(
+            "`{id}` ({from}) cannot be an expansion's id: it may use only a-z, 0-9, '-' and '_'; give one with --id"
+        ));
+    }
+    Ok(id)
+}
+
+/// Refuses an id an installed expansion has, or one beside the new folder (where `meeple check`
+/// and `meeple test` look too): two installed expansions may not share one.
+fn refuse_taken(id: &str, dir: &Path, mods: &[PathBuf]) -> Result<(), String> {
+    let mut roots = mod_roots(mods);
+    roots.extend(dir.parent().map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }));
+    let catalog = Catalog::discover(&roots);
+    if id == TEMPLATE || catalog.has(id) {
+        let at = catalog.manifests.get(id).map(|m| format!(" ({})", display_path(&m.path))).unwrap_or_default();
+        return Err(format!("an expansion `{id}` is installed already{at}; give another id with --id"));
+    }
+    Ok(())
+}
+
+/// Every file of the template, by its path inside it, with its text.
+fn template_files(template: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+    if !template.join("expansion.toml").is_file() {
+        return Err(format!(
+            "no template mod at {}: set MEEPLE_HOME to a copy of meeple's source tree",
+            display_path(template)
+        ));
+    }
+    let mut files = Vec::new();
+    let mut folders = vec![PathBuf::new()];
+    while let Some(rel) = folders.pop() {
+        let here = template.join(&rel);
+        let entries = std::fs::read_dir(&here).map_err(|e| format!("{}: {e}", display_path(&here)))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: {e}", display_path(&here)))?;
+            let (path, inner) = (entry.path(), rel.join(entry.file_name()));
+            if path.is_dir() {
+                folders.push(inner);
+            } else {
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", display_path(&path)))?;
+                files.push((inner, text));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// A template file as the new mod's: in TOML files, an `id = "template"` becomes the new id and
+/// a `source` in the template's folder one in the new folder. The manifest must have had its id
+/// replaced.
+fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, String> {
+    if rel.extension().is_none_or(|e| e != "toml") {
+        return Ok(text.to_string());
+    }
+    let (old_id, new_id) = (format!("id = \"{TEMPLATE}\""), format!("id = \"{id}\""));
+    let old_source = format!("source = \"scripts/{TEMPLATE}/");
+    let new_source = format!("source = \"{}/", display_path(dir).replace('\\', "/"));
+    let mut replaced = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            let rest = line.trim_start();
+            if let Some(after) = rest.strip_prefix(&old_id) {
+                replaced += 1;
+                format!("{indent}{new_id}{after}")
+            } else if let Some(after) = rest.strip_prefix(&old_source) {
+                format!("{indent}{new_source}{after}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    if rel == Path::new("expansion.toml") && replaced == 0 {
+        return Err(format!("the template's expansion.toml has no line `{old_id}` to give the new id"));
+    }
+    Ok(lines.join("\n") + "\n")
+}
+
+/// A config that plays the base game with the new mod.
+fn game_config(id: &str, dir: &Path) -> String {
+    let parent = dir.parent().map(display_path).unwrap_or_else(|| ".".into());
+    let parent = if parent.is_empty() { ".".to_string() } else { parent };
+    format!(
+        "# A game with `{id}`: meeple play --mods {parent} {}\nplayers = [\"Ann\", \"Bob\"]\nseed = 3\n\n\
+         [[expansions]]\nid = \"{id}\"\n",
+        display_path(&dir.join("game.toml"))
+    )
+}
+
+/// Refuses a folder that holds anything, or a file: the copy overwrites nothing.
+fn refuse_used(dir: &Path) -> Result<(), String> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let shown = display_path(dir);
+    let empty = dir.is_dir() && std::fs::read_dir(dir).map_err(|e| format!("{shown}: {e}"))?.next().is_none();
+    if empty { Ok(()) } else { Err(format!("{shown} exists and is not an empty folder: give a new one")) }
+}
+
+/// Writes the files into `dir` (checked by [`refuse_used`]); returns whether it made the folder.
+/// On an error, what it wrote is taken away again.
+fn write_new(dir: &Path, files: &[(PathBuf, String)]) -> Result<bool, String> {
+    let shown = display_path(dir);
+    let made = !dir.exists();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{shown}: {e}"))?;
+    for (path, text) in files {
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, text))
+            .map_err(|e| format!("{}: {e}", display_path(path)));
+        if let Err(why) = written {
+            return Err(undo(dir, made, why));
+        }
+    }
+    Ok(made)
+}
+
+/// Takes away what [`write_new`] wrote into `dir` (the folder too, if it made it), and passes
+/// `why` on.
+fn undo(dir: &Path, made: bool, why: String) -> String {
+    if made {
+        let _ = std::fs::remove_dir_all(dir);
+    } else if let Ok(entries) = std::fs::read_dir(dir) {
+        // The folder was empty before: everything in it is the copy's.
+        for entry in entries.flatten() {
+            let p = entry.path();
+            let _ = if p.is_dir() { std::fs::remove_dir_all(&p) } else { std::fs::remove_file(&p) };
+        }
+    }
+    why
+}
