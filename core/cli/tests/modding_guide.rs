@@ -76,16 +76,22 @@ fn the_modding_guide_works_as_written() {
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/modding.md")).unwrap();
     let dir = fresh_tree();
 
-    // 2. Copy the template, and give it its own id where the guide says.
+    // 2. Copy the template under its own id: what the guide shows is printed (up to its `…`),
+    // and the copy names itself everywhere the template named itself.
     let copy = blocks(section(&guide, "## 2.", "## 3."));
     let (ok, out) = shell(&dir, block(&copy, "sh"));
     assert!(ok, "step 2: {out}");
+    let shown = block(&copy, "");
+    let shown = &shown[..shown.find("  …").expect("step 2's output ends in `…`")];
+    assert!(out.starts_with(shown), "step 2 prints what the guide shows:\n{out}");
     let chapels = dir.join("mods/chapels");
-    edit(&chapels.join("expansion.toml"), "id = \"template\"", "id = \"chapels\"");
-    edit(&chapels.join("tiles.toml"), "id = \"template\"", "id = \"chapels\"");
     let scenario = chapels.join("tests/chapel-beside-city.toml");
-    edit(&scenario, "id = \"template\"", "id = \"chapels\"");
-    edit(&scenario, "source = \"scripts/template/init.luau\"", "source = \"mods/chapels/init.luau\"");
+    for file in [chapels.join("expansion.toml"), chapels.join("tiles.toml"), scenario.clone()] {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("id = \"chapels\"") && !text.contains("\"template\""), "{}:\n{text}", file.display());
+    }
+    let text = std::fs::read_to_string(&scenario).unwrap();
+    assert!(text.contains("source = \"mods/chapels/init.luau\""), "{text}");
 
     // 3. Check it: the output is the guide's, line for line.
     let check = blocks(section(&guide, "## 3.", "## 4."));
@@ -93,9 +99,15 @@ fn the_modding_guide_works_as_written() {
     assert!(ok, "step 3: {out}");
     assert_eq!(out, block(&check, ""), "step 3 prints what the guide shows");
 
-    // 4. Play it: the rule's log line shows, with the config's bonus.
+    // 4. Play it: the game config step 2 wrote is the guide's; with the bonus the guide asks for,
+    // the rule's log line shows.
     let play = blocks(section(&guide, "## 4.", "## 5."));
-    std::fs::write(chapels.join("game.toml"), block(&play, "toml")).unwrap();
+    let game = chapels.join("game.toml");
+    let written = std::fs::read_to_string(&game).unwrap();
+    let config: String = written.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    assert_eq!(config, block(&play, "toml"), "step 4 shows the game config step 2 wrote");
+    assert!(section(&guide, "## 4.", "## 5.").contains("`options = { bonus = 3 }` under `id = \"chapels\"`"));
+    edit(&game, "id = \"chapels\"\n", "id = \"chapels\"\noptions = { bonus = 3 }\n");
     let (ok, out) = shell(&dir, block(&play, "sh"));
     assert!(ok, "step 4: {out}");
     let said = section(&guide, "## 4.", "## 5.");
