@@ -763,6 +763,15 @@ fn a_misspelt_method_names_the_ones_meant() {
         ("local f = view.feature(1)", "view.feature was called with a dot: call it with a colon"),
         // A field an event lacks is named, with the one meant.
         ("local p = event.playr", "the tile_placed event has no field 'playr'; did you mean `player`? it has index,"),
+        // And one a record of the view lacks, built in Rust's fast path or through mlua.
+        (
+            "local c = view:feature(1).complted",
+            "a Feature has no field 'complted'; did you mean `completed`? it has arms, completed, id, kind, open, scored, tiles",
+        ),
+        ("local s = view:turn().stag", "a Turn has no field 'stag'; did you mean `stage`?"),
+        ("local r = view:tile(event.index).rotaton", "a Tile has no field 'rotaton'; did you mean `rotation`?"),
+        ("local k = view:segment(1).knd", "a Segment has no field 'knd'; did you mean `kind`?"),
+        ("local p = meeple.tile(\"U\").segmnts", "a TileKind has no field 'segmnts'; did you mean `segments`?"),
     ] {
         call_fails_at_its_line("misspelt", call, needle);
     }
@@ -772,6 +781,27 @@ fn a_misspelt_method_names_the_ones_meant() {
                   end)\n";
     let mut game = mod_game("meta", "", script, "\"U\", \"U\"", 2);
     placing_fails(&mut game, "readonly");
+}
+
+#[test]
+fn a_records_optional_fields_read_nil_and_a_script_may_add_its_own() {
+    // The start tile's turn: no tile placed yet (`placed` is optional); a field the script sets
+    // reads back; the metatable is the type's, and cannot be swapped for another.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   local turn = view:turn()\n\
+                  \x20   turn.seen = true\n\
+                  \x20   local segment = view:segment(1)\n\
+                  \x20   local fine = turn.seen and getmetatable(turn) == \"a Turn\" and segment.tile == 0\n\
+                  \x20   if event.player and fine and (segment.goods == nil) then out:add_points(1, 1) end\n\
+                  end)\n";
+    let mut game = mod_game("optional", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    assert_eq!(game.state().scores(), vec![1, 0], "every check in the handler held");
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then setmetatable(view:turn(), {}) end\n\
+                  end)\n";
+    let mut game = mod_game("swap", "", script, "\"U\", \"U\"", 2);
+    placing_fails(&mut game, "protected metatable");
 }
 
 #[test]

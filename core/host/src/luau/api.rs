@@ -6,6 +6,7 @@
 //! keys; figure kinds, tokens and categories are names (a bare name means the script's own
 //! expansion, e.g. `"builder"` → `"traders-builders:builder"`).
 
+use super::records::{self, Record};
 use super::vm::{Ctx, caller_place, context, with_out, with_view};
 use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
@@ -623,7 +624,7 @@ pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
     super::vm::with_candidates(lua, |list| {
         let t = lua.create_table_with_capacity(list.len(), 0)?;
         for (i, p) in list.iter().enumerate() {
-            let c = lua.create_table_with_capacity(0, 3)?;
+            let c = records::new(lua, Record::Candidate)?;
             c.raw_set("x", p.pos.x)?;
             c.raw_set("y", p.pos.y)?;
             c.raw_set("rotation", p.rotation.quarter_turns())?;
@@ -1166,7 +1167,7 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
 }
 
 fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
+    let t = records::new(lua, Record::Target)?;
     match *target {
         Target::None => t.raw_set("kind", "none")?,
         Target::Segment { pos, segment } => {
@@ -1194,7 +1195,7 @@ fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Tab
 fn def_segment_table(lua: &Lua, def: &TileDef, local: usize, first: Option<u16>) -> mlua::Result<Table> {
     let s = &def.segments[local];
     let id = |i: u8| first.map_or(i as i64 + 1, |f| f as i64 + i as i64);
-    let t = lua.create_table()?;
+    let t = records::new(lua, Record::Segment)?;
     if let Some(f) = first {
         t.raw_set("seg", f + local as u16)?;
     }
@@ -1228,7 +1229,7 @@ fn segment_table(lua: &Lua, view: &View<'_>, seg: u16) -> mlua::Result<Table> {
 fn points_table(lua: &Lua, def: &TileDef) -> mlua::Result<Table> {
     let list = lua.create_table()?;
     for (i, p) in def.points.iter().enumerate() {
-        let t = lua.create_table()?;
+        let t = records::new(lua, Record::NamedPoint)?;
         t.raw_set("point", i + 1)?;
         t.raw_set("id", p.id.as_str())?;
         t.raw_set("kind", p.kind.as_str())?;
@@ -1241,7 +1242,7 @@ fn illustrations_table(lua: &Lua, def: &TileDef, first: Option<u16>) -> mlua::Re
     let id = |i: u8| first.map_or(i as i64 + 1, |f| f as i64 + i as i64);
     let list = lua.create_table()?;
     for (i, ill) in def.illustrations.iter().enumerate() {
-        let t = lua.create_table()?;
+        let t = records::new(lua, Record::Illustration)?;
         t.raw_set("kind", ill.kind.as_str())?;
         t.raw_set("field", ill.field.map(id))?;
         t.raw_set("flanks", lua.create_sequence_from(ill.flanks.iter().map(|&c| id(c)))?)?;
@@ -1254,7 +1255,7 @@ fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table>
     let id = view.rules().tile_by_name(key).map_err(rt)?;
     let kind = view.rules().tile(id);
     let def = &kind.def;
-    let t = lua.create_table()?;
+    let t = records::new(lua, Record::TileKind)?;
     t.raw_set("key", &*kind.key)?;
     t.raw_set("id", def.id.as_str())?;
     t.raw_set("name", def.name.as_str())?;
@@ -1269,7 +1270,7 @@ fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table>
 }
 
 pub(crate) fn offer_table(lua: &Lua, view: &View<'_>, o: &Offer) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
+    let t = records::new(lua, Record::OfferInfo)?;
     t.raw_set("code", o.code)?;
     t.raw_set("target", target_table(lua, view, &o.target)?)?;
     t.raw_set("label", &*o.label)?;
@@ -1277,7 +1278,7 @@ pub(crate) fn offer_table(lua: &Lua, view: &View<'_>, o: &Offer) -> mlua::Result
 }
 
 pub(crate) fn decision_table(lua: &Lua, d: &Decision) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
+    let t = records::new(lua, Record::DecisionInfo)?;
     t.raw_set("player", d.player as i64 + 1)?;
     t.raw_set("kind", d.kind.as_str())?;
     t.raw_set("options", lua.create_sequence_from(d.options.iter().map(String::as_str))?)?;

@@ -69,10 +69,12 @@ pub fn lua_api_markdown() -> String {
     s += "`strength` each player's strength on it and `points` what each player is to score, both indexed by player\n";
     s += "with zeros included; `points` holds the changes of the expansions that ran `modify_score` before this one.\n";
     s += "`final` is true in the final scoring. A `FeatureScored` has no tile count: `view:feature(event.feature).tiles`.\n";
-    s += "Reading a field an event or a `ScoringInfo` does not have is an error that names it. The tables the view\n";
-    s += "returns are plain, so a misspelt field there reads as nil: give a handler's parameters their types\n";
-    s +=
-        "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags it.\n";
+    s += "Reading a field that an event, a `ScoringInfo` or a record the view returns (a `Tile`, a `Feature`, any\n";
+    s += "type above) does not have is an error that names it, with the field meant; a field its type marks optional\n";
+    s += "(`placed: number?`) reads as nil. A script may add fields of its own to a record (not to an event's lazy\n";
+    s += "fields), but a record's metatable is its type's and stays so. Give a handler's parameters their types\n";
+    s += "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags\n";
+    s += "a misspelt field before the game does.\n";
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";

@@ -10,6 +10,7 @@
 //! raises a Lua error: no Rust value is alive when Luau unwinds the stack.
 
 use super::api::{resolve, stage_name};
+use super::records::Record;
 use super::vm::{Ctx, current};
 use meeple_core::features::SegId;
 use meeple_core::figures::{Figure, FigureId, Location};
@@ -26,6 +27,8 @@ struct Stack {
     pushed: c_int,
     /// The VM's hard memory limit.
     limit: usize,
+    /// The registry references of the records' metatables (`Ctx::records`).
+    records: [c_int; Record::ALL.len()],
 }
 
 type Body = fn(&mut Stack, &View<'_>, &Ctx) -> Result<(), String>;
@@ -207,15 +210,16 @@ impl Stack {
 }
 
 impl Stack {
-    /// A table with string keys.
-    fn record_out(&mut self, fields: &[(&CStr, Field<'_>)]) -> Result<(), String> {
-        self.record_push(fields);
+    /// A record of type `r`.
+    fn record_out(&mut self, r: Record, fields: &[(&CStr, Field<'_>)]) -> Result<(), String> {
+        self.record_push(r, fields);
         self.pushed += 1;
         Ok(())
     }
 
-    /// Pushes a table with string keys (counted by the caller).
-    fn record_push(&self, fields: &[(&CStr, Field<'_>)]) {
+    /// Pushes a record of type `r`: a table with string keys and its type's metatable (counted
+    /// by the caller).
+    fn record_push(&self, r: Record, fields: &[(&CStr, Field<'_>)]) {
         // SAFETY: as in `int_out`: a new table, then each value pushed and stored in it.
         #[allow(unsafe_code)]
         unsafe {
@@ -231,6 +235,8 @@ impl Stack {
                 }
                 ffi::lua_rawsetfield(self.state, -2, key.as_ptr());
             }
+            ffi::lua_rawgeti(self.state, ffi::LUA_REGISTRYINDEX, self.records[r as usize] as ffi::lua_Integer);
+            ffi::lua_setmetatable(self.state, -2);
         }
     }
 
@@ -255,13 +261,16 @@ impl Stack {
         }
         for (i, (id, f)) in figures.iter().enumerate() {
             let attached = f.attached_to.map_or(Field::Nil, |a| Field::Int(a as i64));
-            self.record_push(&[
-                (c"id", Field::Int(*id as i64)),
-                (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
-                (c"owner", Field::Int(f.owner as i64 + 1)),
-                (c"face", Field::Int(f.face as i64)),
-                (c"attached_to", attached),
-            ]);
+            self.record_push(
+                Record::Figure,
+                &[
+                    (c"id", Field::Int(*id as i64)),
+                    (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
+                    (c"owner", Field::Int(f.owner as i64 + 1)),
+                    (c"face", Field::Int(f.face as i64)),
+                    (c"attached_to", attached),
+                ],
+            );
             self.location_push(view, &f.at);
             self.set_field(c"at");
             // SAFETY: the record is on top, the list below it.
@@ -277,19 +286,23 @@ impl Stack {
     /// Pushes a `Location` record.
     fn location_push(&self, view: &View<'_>, at: &Location) {
         match *at {
-            Location::Supply => self.record_push(&[(c"kind", Field::Str("supply"))]),
-            Location::Aside => self.record_push(&[(c"kind", Field::Str("aside"))]),
-            Location::Segment { segment } => {
-                self.record_push(&[(c"kind", Field::Str("segment")), (c"seg", Field::Int(segment as i64))])
-            }
+            Location::Supply => self.record_push(Record::Location, &[(c"kind", Field::Str("supply"))]),
+            Location::Aside => self.record_push(Record::Location, &[(c"kind", Field::Str("aside"))]),
+            Location::Segment { segment } => self.record_push(
+                Record::Location,
+                &[(c"kind", Field::Str("segment")), (c"seg", Field::Int(segment as i64))],
+            ),
             Location::Point { tile, point } => {
                 let id = view.placed(tile).map(|t| view.rules().tile(t.tile).def.points[point as usize].id.clone());
-                self.record_push(&[
-                    (c"kind", Field::Str("point")),
-                    (c"tile", Field::Int(tile as i64)),
-                    (c"point", Field::Int(point as i64 + 1)),
-                    (c"id", id.as_deref().map_or(Field::Nil, Field::Str)),
-                ])
+                self.record_push(
+                    Record::Location,
+                    &[
+                        (c"kind", Field::Str("point")),
+                        (c"tile", Field::Int(tile as i64)),
+                        (c"point", Field::Int(point as i64 + 1)),
+                        (c"id", id.as_deref().map_or(Field::Nil, Field::Str)),
+                    ],
+                )
             }
         }
     }
@@ -323,9 +336,10 @@ impl LastName {
 /// Runs a body for the C function `name` and returns its result count, or raises its error.
 fn run(state: *mut lua_State, name: &'static str, body: Body) -> c_int {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut stack = Stack { state, name, pushed: 0, limit: 0 };
+        let mut stack = Stack { state, name, pushed: 0, limit: 0, records: [0; Record::ALL.len()] };
         current(|view, ctx| {
             stack.limit = ctx.script.limits.hard_memory();
+            stack.records = ctx.records.get();
             room(state, stack.limit, 0).map_err(mlua::Error::runtime)?;
             body(&mut stack, view, ctx).map_err(mlua::Error::runtime)
         })
@@ -405,7 +419,7 @@ fast_functions! {
     tile_count => |s, v, _| s.int_out(v.tile_count() as i64),
     turn => |s, v, _| {
         let t = v.turn();
-        s.record_out(&[
+        s.record_out(Record::Turn, &[
             (c"number", Field::Int(t.number as i64)),
             (c"player", Field::Int(t.player as i64 + 1)),
             (c"part", Field::Int(t.part as i64)),
@@ -442,7 +456,7 @@ fast_functions! {
     },
     feature => |s, v, _| {
         let f = v.feature(s.seg(1, v)?);
-        s.record_out(&[
+        s.record_out(Record::Feature, &[
             (c"id", Field::Int(f.id as i64)),
             (c"kind", Field::Str(f.kind.name())),
             (c"completed", Field::Bool(f.completed)),
@@ -526,12 +540,15 @@ fn feature_root(view: &View<'_>, seg: SegId) -> SegId {
 fn tile_out(s: &mut Stack, view: &View<'_>, tile: Option<TileInfo>) -> Result<(), String> {
     let Some(t) = tile else { return s.nil_out() };
     let kind = view.rules().tile(t.tile);
-    s.record_out(&[
-        (c"index", Field::Int(t.index as i64)),
-        (c"tile", Field::Str(&kind.key)),
-        (c"id", Field::Str(&kind.def.id)),
-        (c"x", Field::Int(t.pos.x as i64)),
-        (c"y", Field::Int(t.pos.y as i64)),
-        (c"rotation", Field::Int(t.rotation.quarter_turns() as i64)),
-    ])
+    s.record_out(
+        Record::Tile,
+        &[
+            (c"index", Field::Int(t.index as i64)),
+            (c"tile", Field::Str(&kind.key)),
+            (c"id", Field::Str(&kind.def.id)),
+            (c"x", Field::Int(t.pos.x as i64)),
+            (c"y", Field::Int(t.pos.y as i64)),
+            (c"rotation", Field::Int(t.rotation.quarter_turns() as i64)),
+        ],
+    )
 }

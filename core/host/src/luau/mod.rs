@@ -16,6 +16,7 @@ mod clock;
 pub mod docs;
 mod fast;
 mod raw;
+mod records;
 mod vm;
 
 use crate::paths::display_path;

@@ -18,6 +18,7 @@
 
 use super::fast::LastName;
 use super::raw::{Caller, Ref};
+use super::records::{self, Record};
 use super::{Limits, Script};
 use super::{api, clock};
 use meeple_core::action::{Decision, Offer};
@@ -82,6 +83,9 @@ pub(crate) struct Ctx {
     candidates: Cell<(*const Placement, usize)>,
     /// Numbers `can_place_tile` calls.
     calls: Cell<u32>,
+    /// The registry references of the records' metatables, by [`Record`], for the view's
+    /// functions that build records on the Lua stack (`fast`).
+    pub records: Cell<[std::ffi::c_int; Record::ALL.len()]>,
     /// The figure kind the view's functions resolved last.
     pub figure_kind: LastName,
     /// The token the view's functions resolved last.
@@ -107,6 +111,7 @@ impl Ctx {
             given: Cell::new(0),
             candidates: Cell::new((std::ptr::null(), 0)),
             calls: Cell::new(0),
+            records: Cell::new([0; Record::ALL.len()]),
             figure_kind: LastName::default(),
             token: LastName::default(),
             registration: RefCell::new(Vec::new()),
@@ -257,19 +262,41 @@ impl Drop for Enter<'_> {
 /// costs ten times more than in Lua. Event tables and the candidate list are valid during the
 /// call only. The prelude also makes the `view` and `out` tables (see [`api::raw_view`]).
 const PRELUDE: &str = r#"
-local mail, fetch_candidates, raw_view, raw_out, suggest = ...
+local mail, fetch_candidates, raw_view, raw_out, suggest, record_fields = ...
 local handlers -- set by `install_dispatch`, once the script has registered them
 local rd = buffer.readi32
 local names = { tiles = {}, figures = {}, kinds = {} }
 local view, out = {}, {} -- filled below
+-- Per record type of the view (a `Tile`, a `Feature`), the metatable of its records: a field
+-- the type lacks is an error that names it, one it has but this record does not (an optional
+-- one) reads as nil. Frozen, and hidden behind `__metatable`: a VM serves many games, and a
+-- changed metatable would be state kept between them.
+local records = {}
+for name, fields in record_fields do
+    local known = table.clone(fields)
+    table.sort(known)
+    local has = {}
+    for _, k in known do has[k] = true end
+    local what = if string.find("AEIOU", string.sub(name, 1, 1), 1, true) then `an {name}` else `a {name}`
+    records[name] = table.freeze({
+        __index = function(_, key)
+            if has[key] then return nil end
+            local k = tostring(key)
+            error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
+        end,
+        __metatable = what,
+    })
+end
+local location = records.Location
 local function player(p) if p < 0 then return nil end return p + 1 end
 local function loc(o)
     local k = rd(mail, o)
-    if k == 0 then return { kind = "supply" }
-    elseif k == 1 then return { kind = "segment", seg = rd(mail, o + 4) }
-    elseif k == 2 then return { kind = "point", tile = rd(mail, o + 4), point = rd(mail, o + 8) + 1 }
+    if k == 0 then return setmetatable({ kind = "supply" }, location)
+    elseif k == 1 then return setmetatable({ kind = "segment", seg = rd(mail, o + 4) }, location)
+    elseif k == 2 then
+        return setmetatable({ kind = "point", tile = rd(mail, o + 4), point = rd(mail, o + 8) + 1 }, location)
     end
-    return { kind = "aside" }
+    return setmetatable({ kind = "aside" }, location)
 end
 local function list(o)
     local n, t = rd(mail, o), {}
@@ -443,7 +470,7 @@ strict_methods(out, "out")
 table.freeze(view)
 table.freeze(out)
 
-return install_dispatch, dispatch, candidates, set_names, view, out
+return install_dispatch, dispatch, candidates, set_names, view, out, records
 "#;
 
 /// Room for the largest event (a scoring of a feature touching many cities).
@@ -559,8 +586,10 @@ impl Vm {
         let host_globals = lua.globals();
         lua.sandbox(true).map_err(fail)?;
         let mail = Mailbox::new(&lua).map_err(fail)?;
-        let (install, dispatch_table, candidates, set_names, view, out) =
+        let (install, dispatch_table, candidates, set_names, view, out, metatables) =
             load_prelude(&lua, host_globals, &mail).map_err(fail)?;
+        records::keep_metatables(&lua, &metatables).map_err(fail)?;
+        ctx.records.set(metatable_refs(&lua, &metatables).map_err(fail)?);
         // The hard limit: what one C function allocates at once (`buffer.create`,
         // `string.rep`) is refused there. The interrupt holds scripts to half of it. It is
         // lifted while the VM is set up below, whose calls are not protected.
@@ -775,8 +804,8 @@ pub(crate) type OnBoard = Vec<(HookKind, Vec<String>, Option<String>)>;
 
 /// What the prelude gives back: the function that installs the handlers, the dispatch functions
 /// by hook number, the candidate list, the function that sets the names of tiles and figures,
-/// and the `view` and `out` tables.
-type Prelude = (Function, Table, Table, Function, Table, Table);
+/// the `view` and `out` tables, and the records' metatables by type name.
+type Prelude = (Function, Table, Table, Function, Table, Table, Table);
 
 /// Runs the prelude in the host's globals, with the hooks' numbers written into it.
 fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<Prelude> {
@@ -793,7 +822,32 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
         api::raw_view(lua)?,
         api::raw_out(lua)?,
         lua.create_function(api::suggest)?,
+        records::fields_table(lua)?,
     ))
+}
+
+/// A registry reference to each record type's metatable, in the order of [`Record::ALL`]. The
+/// references live as long as the VM.
+fn metatable_refs(lua: &Lua, metatables: &Table) -> mlua::Result<[std::ffi::c_int; Record::ALL.len()]> {
+    let mut refs = [0; Record::ALL.len()];
+    for (slot, r) in refs.iter_mut().zip(Record::ALL) {
+        let mt: Table = metatables.raw_get(r.name())?;
+        // SAFETY: pushes the metatable, takes a reference to it, and pops it: the stack is as
+        // before.
+        #[allow(unsafe_code)]
+        let made = lua.exec_raw_lua(|raw| unsafe {
+            let state = raw.state();
+            if mlua::ffi::lua_checkstack(state, 1) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(&mt)?;
+            let reference = mlua::ffi::lua_ref(state, -1);
+            mlua::ffi::lua_pop(state, 1);
+            Ok(reference)
+        })?;
+        *slot = made;
+    }
+    Ok(refs)
 }
 
 /// Which calls of its hooks the loaded script said can matter (the `only` arguments of
