@@ -624,22 +624,14 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
         "expansions": [{"id": "traders-builders", "options": {"goods_scoring": 2}}, {"id": "trader-builders"}],
         "draw": ["U", null],
     });
-    let bad = err(&mut s, json!({"cmd": "create", "config": object}), "bad-config", Some("config.draw"));
-    let message = bad["error"]["message"].as_str().unwrap();
-    // A null inside a list has no TOML form: reported before the rest is read.
-    assert_eq!(message, "config.draw: expected a value; got null, which has no place inside a list or table");
-    let object = json!({
-        "players": 1,
-        "sed": 5,
-        "base": {"edition": "C4", "options": {"meples": 3}},
-        "expansions": [{"id": "traders-builders", "options": {"goods_scoring": 2}}, {"id": "trader-builders"}],
-    });
     let bad = err(&mut s, json!({"cmd": "create", "config": object}), "bad-config", Some("config"));
     let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
     let fields: Vec<&str> = lines.iter().map(|l| l.split_once(": ").unwrap().0).collect();
+    // In the order of the config as written out: plain keys first, then the tables.
     assert_eq!(
         fields,
         [
+            "config.draw",
             "config.players",
             "config.sed",
             "config.base.edition",
@@ -649,9 +641,21 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
         ],
         "{bad}"
     );
-    assert_eq!(lines[0], "config.players: a game needs 2 to 6 players, not 1");
-    assert!(lines[1].contains("did you mean `seed`?"), "{bad}");
-    assert!(lines[5].contains("did you mean `traders-builders`?"), "{bad}");
+    // A null inside a list has no TOML form: it is left out, and said so among the rest.
+    assert_eq!(lines[0], "config.draw: expected a value; got null, which has no place inside a list or table");
+    assert_eq!(lines[1], "config.players: a game needs 2 to 6 players, not 1");
+    assert!(lines[2].contains("did you mean `seed`?"), "{bad}");
+    assert!(lines[6].contains("did you mean `traders-builders`?"), "{bad}");
+    // A value no TOML line holds (a null in a list) is one fault among the others, in order.
+    let nulls = json!({"players": ["Ann", null], "seed": -1});
+    let bad = err(&mut s, json!({"cmd": "create", "config": nulls}), "bad-config", Some("config"));
+    let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
+    assert_eq!(lines.len(), 2, "{bad}");
+    assert!(lines[0].starts_with("config.players: expected a value; got null"), "{bad}");
+    assert!(lines[1].starts_with("config.seed: "), "{bad}");
+    // A name holding a newline stays on its line: the fields after it are named right.
+    let newline = json!({"players": ["Ann\nBen", "Cy"], "seed": -1, "base": {"edition": "C1"}});
+    err(&mut s, json!({"cmd": "create", "config": newline}), "bad-config", Some("config.seed"));
     // One fault: the error's field is that field.
     let one = json!({"expansions": [{"id": "tollkeepers", "edition": "C1"}]});
     err(&mut s, json!({"cmd": "create", "config": one}), "bad-config", Some("config.expansions[0].edition"));

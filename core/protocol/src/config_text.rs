@@ -49,16 +49,20 @@ pub fn protocol_error(faults: &[ConfigFault], prefix: &str) -> ProtocolError {
 pub struct Text {
     /// The name the text goes by in the reader's reports.
     name: &'static str,
-    /// The text.
+    /// The text. Every value is written on one line, strings included (with `\n` escaped), so
+    /// that a line's number names its field.
     pub toml: String,
     /// `fields[n]`: the field on line n + 1, below `config` (empty: the config as a whole).
     fields: Vec<String>,
+    /// Values no TOML line can hold (a null in a list), left out of the text: each with the
+    /// line it would have had, so that they are told in order among the reader's problems.
+    unwritten: Vec<(usize, ConfigFault)>,
 }
 
 impl Text {
     /// An empty text, named `name` in the reader's reports; its first line says so.
     pub fn new(name: &'static str) -> Text {
-        let mut t = Text { name, toml: String::new(), fields: Vec::new() };
+        let mut t = Text { name, toml: String::new(), fields: Vec::new(), unwritten: Vec::new() };
         t.line("", format!("# {name}"));
         t
     }
@@ -67,87 +71,91 @@ impl Text {
     /// would be: the plain keys first, then each object as a table and each list of objects as
     /// a list of tables, their own objects (options) as tables below them. A field set to null
     /// is not given, as everywhere in the protocol.
-    pub fn of_object(name: &'static str, object: &Map<String, Value>) -> Result<Text, Vec<ConfigFault>> {
+    pub fn of_object(name: &'static str, object: &Map<String, Value>) -> Text {
         let mut t = Text::new(name);
-        let mut faults = Vec::new();
         // TOML holds a table's plain keys before its tables.
         for (key, value) in object.iter().filter(|(_, v)| !is_table(v) && !is_table_list(v)) {
-            t.entry("", key, value, &mut faults);
+            t.entry("", key, value);
         }
         for (key, value) in object {
             match value {
-                Value::Object(table) => t.table(&toml_key(key), key, table, false, &mut faults),
+                Value::Object(table) => t.table(&toml_key(key), key, table, false),
                 Value::Array(items) if is_table_list(value) => {
                     for (i, item) in items.iter().enumerate() {
                         let table = item.as_object().expect("a list of tables holds objects");
-                        t.table(&toml_key(key), &format!("{key}[{i}]"), table, true, &mut faults);
+                        t.table(&toml_key(key), &format!("{key}[{i}]"), table, true);
                     }
                 }
                 _ => {}
             }
         }
-        if faults.is_empty() { Ok(t) } else { Err(faults) }
+        t
     }
 
     /// `[header]` (or `[[header]]`, one of a list) and its keys, at the field `field`; its own
     /// objects as tables `[header.key]` below it, anything deeper inline.
-    fn table(
-        &mut self,
-        header: &str,
-        field: &str,
-        table: &Map<String, Value>,
-        listed: bool,
-        faults: &mut Vec<ConfigFault>,
-    ) {
+    fn table(&mut self, header: &str, field: &str, table: &Map<String, Value>, listed: bool) {
         self.line(field, if listed { format!("[[{header}]]") } else { format!("[{header}]") });
         for (key, value) in table.iter().filter(|(_, v)| !is_table(v)) {
-            self.entry(field, key, value, faults);
+            self.entry(field, key, value);
         }
         for (key, value) in table {
             let Value::Object(inner) = value else { continue };
             let at = format!("{field}.{key}");
             self.line(&at, format!("[{header}.{}]", toml_key(key)));
             for (key, value) in inner {
-                self.entry(&at, key, value, faults);
+                self.entry(&at, key, value);
             }
         }
     }
 
     /// `key = value` at the field `parent.key`; nothing for a null.
-    fn entry(&mut self, parent: &str, key: &str, value: &Value, faults: &mut Vec<ConfigFault>) {
+    fn entry(&mut self, parent: &str, key: &str, value: &Value) {
         let field = if parent.is_empty() { key.to_string() } else { format!("{parent}.{key}") };
         if value.is_null() {
             return;
         }
-        match toml_of_json(value) {
-            Ok(v) => self.line(&field, format!("{} = {v}", toml_key(key))),
-            Err(why) => faults.push(ConfigFault::at(&field, why)),
+        let mut written = String::new();
+        match inline(value, &mut written) {
+            Ok(()) => self.line(&field, format!("{} = {written}", toml_key(key))),
+            Err(why) => self.unwritten.push((self.fields.len() + 1, ConfigFault::at(&field, why))),
         }
     }
 
     /// Adds a line holding `field`.
     pub fn line(&mut self, field: &str, line: String) {
+        debug_assert!(!line.contains('\n'), "one line: {line}");
         self.toml.push_str(&line);
         self.toml.push('\n');
         self.fields.push(field.to_string());
     }
 
-    /// The config the text holds and its ruleset; every problem of either, as faults.
+    /// The config the text holds and its ruleset; every problem of either, and of the values
+    /// left out of the text, as faults.
     pub fn load(&self, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
         // Problems of the config itself and of resolving it, together (as for a config file).
         let (config, problems) = GameConfig::parse_lenient(self.name, &self.toml);
-        let loaded = load::with_problems(problems, load::from_config(&config, mods)).map_err(|r| self.faults(r))?;
-        Ok((config, loaded))
+        match load::with_problems(problems, load::from_config(&config, mods)) {
+            Ok(loaded) if self.unwritten.is_empty() => Ok((config, loaded)),
+            Ok(_) => Err(self.faults(meeple_toml::Report::default())),
+            Err(report) => Err(self.faults(report)),
+        }
     }
 
-    /// A report on the text as faults of its fields; a problem in another file (a manifest)
-    /// keeps its place there, at the config as a whole.
+    /// A report on the text, and the values left out of it, as faults of their fields in line
+    /// order; a problem in another file (a manifest) keeps its place there, at the config as a
+    /// whole, after the config's own.
     fn faults(&self, report: meeple_toml::Report) -> Vec<ConfigFault> {
         let fault = |d: meeple_toml::Diagnostic| match self.fields.get(d.line.wrapping_sub(1)) {
-            Some(field) if d.file == self.name => ConfigFault::at(field, d.message),
-            _ => ConfigFault::at("", d.to_string()),
+            Some(field) if d.file == self.name => (d.line, ConfigFault::at(field, d.message)),
+            _ => (usize::MAX, ConfigFault::at("", d.to_string())),
         };
-        let mut faults: Vec<ConfigFault> = report.diagnostics.into_iter().map(fault).collect();
+        // A value left out would have had the line the next value took: it goes first there.
+        let mut faults = self.unwritten.clone();
+        faults.extend(report.diagnostics.into_iter().map(fault));
+        // Stable: problems of one line keep the reader's order.
+        faults.sort_by_key(|(line, _)| *line);
+        let mut faults: Vec<ConfigFault> = faults.into_iter().map(|(_, f)| f).collect();
         // Two items of one list on one line, both wrong alike, are one fault of its field.
         faults.dedup();
         faults
@@ -164,9 +172,28 @@ fn is_table_list(value: &Value) -> bool {
     matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
 }
 
-/// A quoted TOML string.
+/// A quoted TOML string on one line: a basic string, with quotes, backslashes and control
+/// characters escaped (the toml crate writes a string holding a newline over several lines).
 pub fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    push_string(s, &mut out);
+    out
+}
+
+fn push_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// A key, quoted unless it is bare.
@@ -175,22 +202,58 @@ pub fn toml_key(key: &str) -> String {
     if bare { key.to_string() } else { toml_string(key) }
 }
 
-/// A JSON value as an inline TOML value, or what keeps it from being one (a null inside it, a
-/// number past TOML's integers).
-fn toml_of_json(value: &Value) -> Result<toml::Value, String> {
-    Ok(match value {
+/// Writes a JSON value as an inline TOML value on one line, or says what keeps it from being one
+/// (a null inside it, a number past TOML's integers).
+pub(crate) fn inline(value: &Value, out: &mut String) -> Result<(), String> {
+    match value {
         Value::Null => return Err("expected a value; got null, which has no place inside a list or table".into()),
-        Value::Bool(b) => toml::Value::Boolean(*b),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => toml::Value::Integer(i),
+            (Some(i), _, _) => out.push_str(&i.to_string()),
             (None, Some(u), _) => return Err(format!("{u} is too large: whole numbers go up to {}", i64::MAX)),
-            (None, None, Some(f)) => toml::Value::Float(f),
+            (None, None, Some(f)) => out.push_str(&toml::Value::Float(f).to_string()),
             _ => return Err(format!("{n} is no number a config can hold")),
         },
-        Value::String(s) => toml::Value::String(s.clone()),
-        Value::Array(items) => toml::Value::Array(items.iter().map(toml_of_json).collect::<Result<_, _>>()?),
-        Value::Object(map) => toml::Value::Table(
-            map.iter().map(|(k, v)| Ok((k.clone(), toml_of_json(v)?))).collect::<Result<toml::Table, String>>()?,
-        ),
-    })
+        Value::String(s) => push_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                inline(item, out)?;
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(if i > 0 { ", " } else { " " });
+                out.push_str(&toml_key(k));
+                out.push_str(" = ");
+                inline(v, out)?;
+            }
+            out.push_str(if map.is_empty() { "}" } else { " }" });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_and_key_is_written_on_one_line_and_reads_back_as_given() {
+        let object = serde_json::json!({
+            "players": ["Ann\nBen \"the\" \\ 2", "tab\there", "bell\u{7}"],
+            "a\nb": {"x.y": [1, -2, 2.5, true, {"k": "v"}, []], "empty": {}},
+        });
+        let t = Text::of_object("t", object.as_object().unwrap());
+        assert_eq!(t.toml.lines().count(), t.fields.len(), "{}", t.toml);
+        let read: toml::Table = t.toml.parse().unwrap_or_else(|e| panic!("{e}\n{}", t.toml));
+        let back = serde_json::to_value(read).unwrap();
+        assert_eq!(back["players"], object["players"]);
+        assert_eq!(back["a\nb"]["x.y"], object["a\nb"]["x.y"]);
+    }
 }

@@ -138,21 +138,11 @@ fn strings(items: &[String]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// A value as TOML; `None` for a null, which TOML cannot hold.
+/// A value as TOML on one line; `None` for a null (or a value holding one), which TOML cannot
+/// hold.
 fn toml_value(value: &meeple_core::Value) -> Option<String> {
-    toml_of(value).map(|v| v.to_string())
-}
-
-fn toml_of(value: &meeple_core::Value) -> Option<toml::Value> {
-    use meeple_core::Value as V;
-    Some(match value {
-        V::Null => return None,
-        V::Bool(b) => toml::Value::Boolean(*b),
-        V::Int(n) => toml::Value::Integer(*n),
-        V::Str(s) => toml::Value::String(s.clone()),
-        V::List(items) => toml::Value::Array(items.iter().map(toml_of).collect::<Option<_>>()?),
-        V::Map(map) => toml::Value::Table(
-            map.iter().map(|(k, v)| Some((k.clone(), toml_of(v)?))).collect::<Option<toml::Table>>()?,
-        ),
-    })
+    let json = serde_json::to_value(value).ok()?;
+    let mut written = String::new();
+    config_text::inline(&json, &mut written).ok()?;
+    Some(written)
 }

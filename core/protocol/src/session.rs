@@ -191,7 +191,7 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
 
 /// A config given as a JSON object, checked as a file is; each problem named by its field.
 fn from_object(object: &serde_json::Map<String, Value>, mods: &[PathBuf]) -> Result<meeple_host::Loaded> {
-    let text = Text::of_object("config", object).map_err(|faults| config_text::protocol_error(&faults, ""))?;
+    let text = Text::of_object("config", object);
     let (_, loaded) = text.load(mods).map_err(|faults| config_text::protocol_error(&faults, ""))?;
     Ok(loaded)
 }
