@@ -501,4 +501,17 @@ fn a_new_mod_is_refused_for_a_used_folder_or_a_taken_or_bad_id_and_nothing_is_wr
     let why = create(&bad, &mods.join("other"), None, &[]).unwrap_err();
     assert!(why.contains("has no line `id = \"template\"`"), "{why}");
     assert!(!mods.join("other").exists());
+    // One whose copy does not read is taken away again, with the folders made for it.
+    std::fs::write(bad.join("expansion.toml"), "[expansion]\nid = \"template\"\n").unwrap();
+    let why = create(&bad, &mods.join("deep/er/other"), None, &[]).unwrap_err();
+    assert!(why.starts_with("the template's copy does not read"), "{why}");
+    assert!(!mods.join("deep").exists(), "the folders made for it are gone");
+
+    // A folder named as `.` is the folder itself: its name is the id, and the mods beside it
+    // are those of the folder above.
+    let dots = mods.join("dots");
+    std::fs::create_dir_all(&dots).unwrap();
+    let why = create(&template_dir(), &dots.join("."), Some("first"), &[]).unwrap_err();
+    assert!(why.starts_with("an expansion `first` is installed already"), "{why}");
+    assert_eq!(create(&template_dir(), &dots.join("."), None, &[]).unwrap().id, "dots");
 }

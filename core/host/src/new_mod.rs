@@ -7,7 +7,7 @@
 //! second `template`, and is refused rather than written.
 
 use crate::manifest::{Manifest, is_id};
-use crate::paths::{data_root, display_path, mod_roots};
+use crate::paths::{data_root, display_path, mod_roots, normalise};
 use crate::ruleset::Catalog;
 use std::path::{Path, PathBuf};
 
@@ -36,6 +36,8 @@ pub fn template_dir() -> PathBuf {
 /// `template`; its id is `id`, else the folder's name. `mods` are the extra mod folders, whose
 /// expansions the id may not repeat (nor those beside `dir`). On an error nothing is written.
 pub fn create(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
+    // Absolute and folded, so that `.` and `mods/..` have a name and the folder above them.
+    let dir = &normalise(&std::path::absolute(dir).map_err(|e| format!("{}: {e}", display_path(dir)))?);
     let id = choose_id(dir, id)?;
     refuse_used(dir)?;
     refuse_taken(&id, dir, mods)?;
@@ -81,7 +83,7 @@ fn choose_id(dir: &Path, id: Option<&str>) -> Result<String, String> {
 /// and `meeple test` look too): two installed expansions may not share one.
 fn refuse_taken(id: &str, dir: &Path, mods: &[PathBuf]) -> Result<(), String> {
     let mut roots = mod_roots(mods);
-    roots.extend(dir.parent().map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }));
+    roots.extend(dir.parent().map(Path::to_path_buf));
     let catalog = Catalog::discover(&roots);
     if id == TEMPLATE || catalog.has(id) {
         let at = catalog.manifests.get(id).map(|m| format!(" ({})", display_path(&m.path))).unwrap_or_default();
@@ -171,12 +173,15 @@ fn refuse_used(dir: &Path) -> Result<(), String> {
     if empty { Ok(()) } else { Err(format!("{shown} exists and is not an empty folder: give a new one")) }
 }
 
-/// Writes the files into `dir` (checked by [`refuse_used`]); returns whether it made the folder.
-/// On an error, what it wrote is taken away again.
-fn write_new(dir: &Path, files: &[(PathBuf, String)]) -> Result<bool, String> {
+/// Writes the files into `dir` (checked by [`refuse_used`]); returns the outermost folder it
+/// made for it (`dir`, or a folder above it that was missing too), if any. On an error, what it
+/// wrote is taken away again.
+fn write_new(dir: &Path, files: &[(PathBuf, String)]) -> Result<Option<PathBuf>, String> {
     let shown = display_path(dir);
-    let made = !dir.exists();
-    std::fs::create_dir_all(dir).map_err(|e| format!("{shown}: {e}"))?;
+    let made = dir.ancestors().take_while(|a| !a.exists()).last().map(Path::to_path_buf);
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(undo(dir, made, format!("{shown}: {e}")));
+    }
     for (path, text) in files {
         let written = path
             .parent()
@@ -190,11 +195,11 @@ fn write_new(dir: &Path, files: &[(PathBuf, String)]) -> Result<bool, String> {
     Ok(made)
 }
 
-/// Takes away what [`write_new`] wrote into `dir` (the folder too, if it made it), and passes
-/// `why` on.
-fn undo(dir: &Path, made: bool, why: String) -> String {
-    if made {
-        let _ = std::fs::remove_dir_all(dir);
+/// Takes away what [`write_new`] wrote into `dir` (the folders it made too: `made`, the
+/// outermost), and passes `why` on.
+fn undo(dir: &Path, made: Option<PathBuf>, why: String) -> String {
+    if let Some(made) = made {
+        let _ = std::fs::remove_dir_all(made);
     } else if let Ok(entries) = std::fs::read_dir(dir) {
         // The folder was empty before: everything in it is the copy's.
         for entry in entries.flatten() {
