@@ -785,23 +785,32 @@ fn a_misspelt_method_names_the_ones_meant() {
 
 #[test]
 fn a_records_optional_fields_read_nil_and_a_script_may_add_its_own() {
-    // The start tile's turn: no tile placed yet (`placed` is optional); a field the script sets
-    // reads back; the metatable is the type's, and cannot be swapped for another.
+    // A segment of the start tile: no goods (`goods` is optional); a field the script sets reads
+    // back; a record can be copied (`table.clone` keeps the strict metatable) and given a
+    // metatable of the script's own.
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
                   \x20   local turn = view:turn()\n\
                   \x20   turn.seen = true\n\
                   \x20   local segment = view:segment(1)\n\
-                  \x20   local fine = turn.seen and getmetatable(turn) == \"a Turn\" and segment.tile == 0\n\
+                  \x20   local copy = table.clone(segment)\n\
+                  \x20   local own = setmetatable(view:turn(), {})\n\
+                  \x20   local fine = turn.seen and segment.tile == 0 and copy.tile == 0 and own.anything == nil\n\
                   \x20   if event.player and fine and (segment.goods == nil) then out:add_points(1, 1) end\n\
                   end)\n";
     let mut game = mod_game("optional", "", script, "\"U\", \"U\"", 2);
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
     assert_eq!(game.state().scores(), vec![1, 0], "every check in the handler held");
+    // The copy is as strict as the record; the shared metatable cannot be changed.
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
-                  \x20   if event.player then setmetatable(view:turn(), {}) end\n\
+                  \x20   if event.player then local k = table.clone(view:segment(1)).knd end\n\
+                  end)\n";
+    let mut game = mod_game("copied", "", script, "\"U\", \"U\"", 2);
+    placing_fails(&mut game, "a Segment has no field 'knd'");
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then getmetatable(view:turn()).__index = nil end\n\
                   end)\n";
     let mut game = mod_game("swap", "", script, "\"U\", \"U\"", 2);
-    placing_fails(&mut game, "protected metatable");
+    placing_fails(&mut game, "readonly");
 }
 
 #[test]

@@ -72,7 +72,8 @@ pub fn lua_api_markdown() -> String {
     s += "Reading a field that an event, a `ScoringInfo` or a record the view returns (a `Tile`, a `Feature`, any\n";
     s += "type above) does not have is an error that names it, with the field meant; a field its type marks optional\n";
     s += "(`placed: number?`) reads as nil. A script may add fields of its own to a record (not to an event's lazy\n";
-    s += "fields), but a record's metatable is its type's and stays so. Give a handler's parameters their types\n";
+    s += "fields), copy one (`table.clone`) or give it a metatable of its own; its type's metatable is read-only.\n";
+    s += "Give a handler's parameters their types\n";
     s += "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags\n";
     s += "a misspelt field before the game does.\n";
     s += "\n## The sandbox\n\n";

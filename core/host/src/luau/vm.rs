@@ -269,8 +269,9 @@ local names = { tiles = {}, figures = {}, kinds = {} }
 local view, out = {}, {} -- filled below
 -- Per record type of the view (a `Tile`, a `Feature`), the metatable of its records: a field
 -- the type lacks is an error that names it, one it has but this record does not (an optional
--- one) reads as nil. Frozen, and hidden behind `__metatable`: a VM serves many games, and a
--- changed metatable would be state kept between them.
+-- one) reads as nil. Frozen: a VM serves many games, and a changed metatable would be state kept
+-- between them. Not hidden behind `__metatable`, which `table.clone` refuses: a script may copy
+-- a record, or give one a metatable of its own.
 local records = {}
 for name, fields in record_fields do
     local known = table.clone(fields)
@@ -284,7 +285,6 @@ for name, fields in record_fields do
             local k = tostring(key)
             error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
         end,
-        __metatable = what,
     })
 end
 local location = records.Location
