@@ -129,7 +129,11 @@ fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, Strin
     }
     let (old_id, new_id) = (format!("id = \"{TEMPLATE}\""), format!("id = \"{id}\""));
     let old_source = format!("source = \"scripts/{TEMPLATE}/");
-    let new_source = format!("source = \"{}/", display_path(dir).replace('\\', "/"));
+    // The new folder's path may hold a quote: the value is written as TOML writes a string.
+    let new_source = |file: &str| {
+        let path = format!("{}/{file}", display_path(dir).replace('\\', "/"));
+        format!("source = {}", toml::Value::String(path))
+    };
     let mut replaced = 0;
     let lines: Vec<String> = text
         .lines()
@@ -139,8 +143,8 @@ fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, Strin
             if let Some(after) = rest.strip_prefix(&old_id) {
                 replaced += 1;
                 format!("{indent}{new_id}{after}")
-            } else if let Some(after) = rest.strip_prefix(&old_source) {
-                format!("{indent}{new_source}{after}")
+            } else if let Some((file, after)) = rest.strip_prefix(&old_source).and_then(|r| r.split_once('"')) {
+                format!("{indent}{}{after}", new_source(file))
             } else {
                 line.to_string()
             }
