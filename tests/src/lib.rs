@@ -77,9 +77,13 @@ pub fn build_plugins() {
         if !cfg!(debug_assertions) {
             cmd.arg("--release");
         }
-        for p in
-            ["meeple-fixture-noop", "meeple-fixture-panicking", "meeple-fixture-wrong-abi", "meeple-fixture-no-entry"]
-        {
+        for p in [
+            "meeple-fixture-noop",
+            "meeple-fixture-panicking",
+            "meeple-fixture-wrong-abi",
+            "meeple-fixture-no-entry",
+            "meeple-fixture-long-roads",
+        ] {
             cmd.args(["-p", p]);
         }
         let status = cmd.status().expect("cargo runs");

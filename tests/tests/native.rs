@@ -245,3 +245,19 @@ fn an_expansion_whose_id_is_not_its_manifests_is_refused() {
     let err = load_toml("wrong-id.toml", text).unwrap_err().to_string();
     assert!(err.contains("`Expansion::id()` says `someone-else`, the manifest `native-panicking`"), "{err}");
 }
+
+#[test]
+fn the_modding_guides_native_plugin_is_the_fixture_that_is_built_and_tested() {
+    // The guide's plugin is `plugins/fixtures/long-roads`, below its header comment: built with
+    // the other fixtures, and played by its scenario (`tests/scenarios.rs` runs it: a six-tile
+    // road scores 6 and the bonus).
+    let guide = std::fs::read_to_string(meeple_tests::repo().join("docs/modding.md")).unwrap();
+    let from = guide.find("`mods/long-roads/src/lib.rs`").expect("the guide shows the whole plugin");
+    let start = from + guide[from..].find("```rust\n").unwrap() + "```rust\n".len();
+    let shown = &guide[start..start + guide[start..].find("```").unwrap()];
+    let file = meeple_tests::repo().join("plugins/fixtures/long-roads/src/lib.rs");
+    let fixture = std::fs::read_to_string(file).unwrap();
+    let code: String =
+        fixture.lines().skip_while(|l| l.starts_with("//!") || l.is_empty()).map(|l| format!("{l}\n")).collect();
+    assert_eq!(shown, code, "docs/modding.md's native plugin differs from plugins/fixtures/long-roads/src/lib.rs");
+}

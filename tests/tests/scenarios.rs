@@ -5,10 +5,12 @@ use meeple_tests::{repo, run_scenario, scenario_files};
 
 #[test]
 fn every_scenario_holds() {
+    // The fixture plugins some scenarios play (the guide's `long-roads`).
+    meeple_tests::build_plugins();
     let mut files = scenario_files(&repo().join("tests/scenarios"));
-    // Each expansion's own scenarios: the shipped ones (the template's among them) and the test
-    // expansions, whose Rust code only this crate holds.
-    for root in ["scripts", "plugins", "tests/mods"] {
+    // Each expansion's own scenarios: the shipped ones (the template's among them), the test
+    // expansions, whose Rust code only this crate holds, and the fixture plugins.
+    for root in ["scripts", "plugins", "tests/mods", "plugins/fixtures"] {
         for dir in std::fs::read_dir(repo().join(root)).unwrap().flatten() {
             files.extend(scenario_files(&dir.path().join("tests")));
         }
