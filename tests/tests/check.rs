@@ -515,3 +515,38 @@ fn a_new_mod_is_refused_for_a_used_folder_or_a_taken_or_bad_id_and_nothing_is_wr
     assert!(why.starts_with("an expansion `first` is installed already"), "{why}");
     assert_eq!(create(&template_dir(), &dots.join("."), None, &[]).unwrap().id, "dots");
 }
+
+#[test]
+fn a_new_native_plugin_is_the_guides_under_its_own_id_in_a_crate_of_its_own() {
+    use meeple_host::new_mod::{create_native, native_template_dir};
+    let mods = new_mods_folder("native");
+    let dir = mods.join("bridges");
+    let made = create_native(&native_template_dir(), &dir, None, &[]).unwrap();
+    let names: Vec<String> =
+        made.files.iter().map(|f| f.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/")).collect();
+    assert_eq!(names, ["expansion.toml", "src/lib.rs", "tests/six-tile-road.toml", "Cargo.toml", "game.toml"]);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    // The crate names the id, builds on this tree's SDK, and is a workspace of its own.
+    let cargo: toml::Table = read("Cargo.toml").parse().unwrap();
+    assert_eq!(cargo["package"]["name"].as_str(), Some("bridges"));
+    let sdk = cargo["dependencies"]["meeple-plugin-sdk"]["path"].as_str().unwrap();
+    assert!(std::path::Path::new(sdk).join("Cargo.toml").is_file(), "{sdk}");
+    assert!(cargo.contains_key("workspace"));
+    // The manifest names the library the crate makes; the code and the scenario the new id.
+    let manifest =
+        meeple_host::manifest::Manifest::parse(&dir.join("expansion.toml"), &read("expansion.toml")).unwrap();
+    assert_eq!(
+        (manifest.id.as_str(), &manifest.entry),
+        ("bridges", &meeple_host::manifest::Entry::Native("bridges".into()))
+    );
+    let code = read("src/lib.rs");
+    assert_eq!(code.matches("\"bridges\"").count(), 2, "fn id and declare_plugin!");
+    assert!(!code.contains("long-roads") && !code.starts_with("//!"), "{code}");
+    assert!(read("tests/six-tile-road.toml").contains("id = \"bridges\""));
+    // A dash in the id is an underscore in the library's name; a leading digit names no crate.
+    let made = create_native(&native_template_dir(), &mods.join("rope-bridges"), None, &[]).unwrap();
+    assert!(std::fs::read_to_string(made.dir.join("expansion.toml")).unwrap().contains("library = \"rope_bridges\""));
+    let why = create_native(&native_template_dir(), &mods.join("2nd"), None, &[]).unwrap_err();
+    assert!(why.contains("must start with a letter"), "{why}");
+    assert!(!mods.join("2nd").exists());
+}

@@ -1,4 +1,4 @@
-//! `meeple new DIR`: a new mod from the template, ready to check, test and play.
+//! `meeple new DIR`: a new mod from a template, ready to check, test and play.
 
 use crate::common::{CliError, say};
 use meeple_host::new_mod;
@@ -13,22 +13,44 @@ pub struct Args {
     /// The expansion's id (default: the folder's name).
     #[arg(long)]
     id: Option<String>,
+    /// A native plugin (a Rust crate on meeple's SDK, copied from the modding guide's) rather
+    /// than a Luau script.
+    #[arg(long)]
+    native: bool,
 }
 
 /// Copies the template into the new folder and says what to run next.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let made =
-        new_mod::create(&new_mod::template_dir(), &args.dir, args.id.as_deref(), mods).map_err(CliError::Usage)?;
+    let id = args.id.as_deref();
+    let made = if args.native {
+        new_mod::create_native(&new_mod::native_template_dir(), &args.dir, id, mods)
+    } else {
+        new_mod::create(&new_mod::template_dir(), &args.dir, id, mods)
+    }
+    .map_err(CliError::Usage)?;
     let dir = display_path(&made.dir);
     let parent = made.dir.parent().map(display_path).filter(|p| !p.is_empty()).unwrap_or_else(|| ".".into());
-    say!("made {dir}: the expansion `{}`, copied from the template (a tile, a rule, a scenario test)", made.id);
+    let from = if args.native {
+        "the native plugin of docs/modding.md (a rule in Rust, a scenario test)"
+    } else {
+        "the template (a tile, a rule, a scenario test)"
+    };
+    say!("made {dir}: the expansion `{}`, copied from {from}", made.id);
     for file in &made.files {
         say!("  {}", display_path(file));
     }
     say!("next:");
-    say!("  meeple check {dir}                  # manifest, tiles and script; plays ten games with it");
+    if args.native {
+        say!("  cargo build --release --manifest-path {dir}/Cargo.toml   # its library");
+    }
+    let code = if args.native { "library" } else { "script" };
+    say!("  meeple check {dir}                  # manifest, tiles and {code}; plays ten games with it");
     say!("  meeple test {dir}                   # its scenario test");
     say!("  meeple play --mods {parent} {}   # a game with it", display_path(&made.game));
-    say!("then change the rule in {dir}/init.luau (docs/modding.md; the API: docs/lua-api.md)");
+    if args.native {
+        say!("then change the rule in {dir}/src/lib.rs (docs/modding.md, \"Native plugins\")");
+    } else {
+        say!("then change the rule in {dir}/init.luau (docs/modding.md; the API: docs/lua-api.md)");
+    }
     Ok(())
 }

@@ -36,18 +36,57 @@ pub fn template_dir() -> PathBuf {
 /// `template`; its id is `id`, else the folder's name. `mods` are the extra mod folders, whose
 /// expansions the id may not repeat (nor those beside `dir`). On an error nothing is written.
 pub fn create(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
+    make(dir, id, mods, |dir, id| {
+        let sources = template_files(template)?;
+        sources.iter().map(|(rel, text)| Ok((dir.join(rel), renamed(rel, text, id, dir)?))).collect()
+    })
+}
+
+/// The plugin of the modding guide, `plugins/fixtures/long-roads`: the template of a native
+/// plugin.
+pub fn native_template_dir() -> PathBuf {
+    data_root().join("plugins").join("fixtures").join(NATIVE_TEMPLATE)
+}
+
+/// The native template's id, which the copy replaces.
+const NATIVE_TEMPLATE: &str = "long-roads";
+
+/// Makes a native plugin in `dir`, as [`create`] makes a script mod, from the native template
+/// at `template` ([`native_template_dir`]): a Rust crate of its own (its `Cargo.toml` names the
+/// SDK of this source tree), its manifest, its scenario, and a game config. Its id names the
+/// crate too, so it starts with a letter.
+pub fn create_native(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
+    make(dir, id, mods, |dir, id| {
+        if !id.starts_with(|c: char| c.is_ascii_lowercase()) {
+            return Err(format!("`{id}` cannot name a native plugin: its Rust crate's name must start with a letter"));
+        }
+        let mut files = Vec::new();
+        for (rel, text) in template_files(template)? {
+            // The template's Cargo.toml is a member of meeple's workspace: the copy gets its own.
+            if rel != Path::new("Cargo.toml") {
+                files.push((dir.join(&rel), native_renamed(&rel, &text, id)?));
+            }
+        }
+        files.push((dir.join("Cargo.toml"), native_cargo_toml(id)));
+        Ok(files)
+    })
+}
+
+/// What [`create`] and [`create_native`] share: the folder and the id checked, the files that
+/// `files` makes for them written with a game config, and the copy read back.
+fn make(
+    dir: &Path,
+    id: Option<&str>,
+    mods: &[PathBuf],
+    files: impl FnOnce(&Path, &str) -> Result<Vec<(PathBuf, String)>, String>,
+) -> Result<NewMod, String> {
     // Absolute and folded, so that `.` and `mods/..` have a name and the folder above them.
     let dir = &normalise(&std::path::absolute(dir).map_err(|e| format!("{}: {e}", display_path(dir)))?);
     let id = choose_id(dir, id)?;
     refuse_used(dir)?;
     refuse_taken(&id, dir, mods)?;
-    let sources = template_files(template)?;
-    let copies = sources
-        .iter()
-        .map(|(rel, text)| Ok((dir.join(rel), renamed(rel, text, &id, dir)?)))
-        .collect::<Result<Vec<_>, String>>()?;
+    let mut files = files(dir, &id)?;
     let game = dir.join("game.toml");
-    let mut files = copies.clone();
     files.push((game.clone(), game_config(&id, dir)));
     let made = write_new(dir, &files)?;
     // Read back: the copy must be an expansion of the new id and nothing else.
@@ -60,6 +99,52 @@ pub fn create(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -
         Err(why) => return Err(undo(dir, made, format!("the template's copy does not read: {why}"))),
     }
     Ok(NewMod { id, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect(), game })
+}
+
+/// A native template's file as the new plugin's: its id (and its library's name, the id with
+/// `_` for `-`) replaced where it names itself, and the comments that say it is the guide's
+/// left out. Each place must be found, or the template has changed under this code.
+fn native_renamed(rel: &Path, text: &str, id: &str) -> Result<String, String> {
+    let library = id.replace('-', "_");
+    let old_library = NATIVE_TEMPLATE.replace('-', "_");
+    let quoted = |s: &str| format!("\"{s}\"");
+    let (replace, comment): (Vec<(String, String, usize)>, &str) = match rel.to_str() {
+        Some("expansion.toml") => (
+            vec![
+                (format!("id = {}", quoted(NATIVE_TEMPLATE)), format!("id = {}", quoted(id)), 1),
+                (format!("library = {}", quoted(&old_library)), format!("library = {}", quoted(&library)), 1),
+            ],
+            "#",
+        ),
+        Some("src/lib.rs") => (vec![(quoted(NATIVE_TEMPLATE), quoted(id), 2)], "//!"),
+        _ if rel.extension().is_some_and(|e| e == "toml") => {
+            (vec![(format!("id = {}", quoted(NATIVE_TEMPLATE)), format!("id = {}", quoted(id)), 1)], "#")
+        }
+        _ => return Ok(text.to_string()),
+    };
+    // The header comment is the template's own story.
+    let body: String =
+        text.lines().skip_while(|l| l.starts_with(comment) || l.is_empty()).map(|l| format!("{l}\n")).collect();
+    let mut out = body;
+    for (from, to, times) in replace {
+        let found = out.matches(&from).count();
+        if found != times {
+            return Err(format!("the native template's {} has {found} `{from}`, not {times}", rel.display()));
+        }
+        out = out.replace(&from, &to);
+    }
+    Ok(out)
+}
+
+/// The new plugin's `Cargo.toml`: a crate of its own, built on this source tree's SDK.
+fn native_cargo_toml(id: &str) -> String {
+    let sdk = normalise(&data_root().join("plugins").join("sdk")).display().to_string().replace('\\', "/");
+    format!(
+        "[package]\nname = \"{id}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n\n\
+         [dependencies]\nmeeple-plugin-sdk = {{ path = {} }}\n\n\
+         # A crate of its own, not a member of meeple's workspace.\n[workspace]\n",
+        toml::Value::String(sdk)
+    )
 }
 
 /// The id asked for, or the folder's name; either must be one an expansion may have.
