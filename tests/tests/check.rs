@@ -462,7 +462,7 @@ fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
     let with_copy = |c: &meeple_host::GameConfig| meeple_host::load::from_config(c, std::slice::from_ref(&mods));
     meeple_host::scenario::run_scenario(&scenario, &with_copy).unwrap();
     // Its game config plays the base game with it.
-    let loaded = meeple_host::load::from_config_file(&made.game, std::slice::from_ref(&mods)).unwrap();
+    let loaded = meeple_host::load::from_config_file(&made.game(), std::slice::from_ref(&mods)).unwrap();
     let ids: Vec<&str> = loaded.selected.iter().map(|s| s.manifest.id.as_str()).collect();
     assert_eq!(ids, ["base", "chapels"]);
 }

@@ -29,7 +29,6 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     }
     .map_err(CliError::Usage)?;
     let dir = display_path(&made.dir);
-    let parent = made.dir.parent().map(display_path).filter(|p| !p.is_empty()).unwrap_or_else(|| ".".into());
     let from = if args.native {
         "the native plugin of docs/modding.md (a rule in Rust, a scenario test)"
     } else {
@@ -46,7 +45,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let code = if args.native { "library" } else { "script" };
     say!("  meeple check {dir}                  # manifest, tiles and {code}; plays ten games with it");
     say!("  meeple test {dir}                   # its scenario test");
-    say!("  meeple play --mods {parent} {}   # a game with it", display_path(&made.game));
+    say!("  {}   # a game with it", made.play_command());
     if args.native {
         say!("then change the rule in {dir}/src/lib.rs (docs/modding.md, \"Native plugins\")");
     } else {

@@ -23,8 +23,27 @@ pub struct NewMod {
     pub dir: PathBuf,
     /// The files written, in the order written.
     pub files: Vec<PathBuf>,
+}
+
+impl NewMod {
     /// The game config that plays it (`game.toml` in its folder).
-    pub game: PathBuf,
+    pub fn game(&self) -> PathBuf {
+        self.dir.join(GAME)
+    }
+
+    /// The command that plays that game, from the working folder.
+    pub fn play_command(&self) -> String {
+        play_command(&self.dir)
+    }
+}
+
+/// The name of the game config a new mod comes with.
+const GAME: &str = "game.toml";
+
+/// `meeple play` with the folder above the mod's as a mod folder, and the mod's game config.
+fn play_command(dir: &Path) -> String {
+    let mods = dir.parent().map_or_else(|| ".".into(), display_path);
+    format!("meeple play --mods {mods} {}", display_path(&dir.join(GAME)))
 }
 
 /// The template mod shipped with meeple.
@@ -86,8 +105,7 @@ fn make(
     refuse_used(dir)?;
     refuse_taken(&id, dir, mods)?;
     let mut files = files(dir, &id)?;
-    let game = dir.join("game.toml");
-    files.push((game.clone(), game_config(&id, dir)));
+    files.push((dir.join(GAME), game_config(&id, dir)));
     let made = write_new(dir, &files)?;
     // Read back: the copy must be an expansion of the new id and nothing else.
     let manifest = dir.join("expansion.toml");
@@ -98,7 +116,7 @@ fn make(
         Ok(m) => return Err(undo(dir, made, format!("the template's copy has the id `{}`, not `{id}`", m.id))),
         Err(why) => return Err(undo(dir, made, format!("the template's copy does not read: {why}"))),
     }
-    Ok(NewMod { id, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect(), game })
+    Ok(NewMod { id, dir: dir.to_path_buf(), files: files.into_iter().map(|(p, _)| p).collect() })
 }
 
 /// A native template's file as the new plugin's: its id (and its library's name, the id with
@@ -243,12 +261,9 @@ fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, Strin
 
 /// A config that plays the base game with the new mod.
 fn game_config(id: &str, dir: &Path) -> String {
-    let parent = dir.parent().map(display_path).unwrap_or_else(|| ".".into());
-    let parent = if parent.is_empty() { ".".to_string() } else { parent };
     format!(
-        "# A game with `{id}`: meeple play --mods {parent} {}\nplayers = [\"Ann\", \"Bob\"]\nseed = 3\n\n\
-         [[expansions]]\nid = \"{id}\"\n",
-        display_path(&dir.join("game.toml"))
+        "# A game with `{id}`: {}\nplayers = [\"Ann\", \"Bob\"]\nseed = 3\n\n[[expansions]]\nid = \"{id}\"\n",
+        play_command(dir)
     )
 }
 

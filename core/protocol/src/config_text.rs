@@ -51,7 +51,7 @@ pub struct Text {
     name: &'static str,
     /// The text. Every value is written on one line, strings included (with `\n` escaped), so
     /// that a line's number names its field.
-    pub toml: String,
+    toml: String,
     /// `fields[n]`: the field on line n + 1, below `config` (empty: the config as a whole).
     fields: Vec<String>,
     /// Values no TOML line can hold (a null in a list), left out of the text: each with the
@@ -61,7 +61,7 @@ pub struct Text {
 
 impl Text {
     /// An empty text, named `name` in the reader's reports; its first line says so.
-    pub fn new(name: &'static str) -> Text {
+    fn new(name: &'static str) -> Text {
         let mut t = Text { name, toml: String::new(), fields: Vec::new(), unwritten: Vec::new() };
         t.line("", format!("# {name}"));
         t
@@ -74,7 +74,7 @@ impl Text {
     pub fn of_object(name: &'static str, object: &Map<String, Value>) -> Text {
         let mut t = Text::new(name);
         // TOML holds a table's plain keys before its tables.
-        for (key, value) in object.iter().filter(|(_, v)| !is_table(v) && !is_table_list(v)) {
+        for (key, value) in object.iter().filter(|(_, v)| !v.is_object() && !is_table_list(v)) {
             t.entry("", key, value);
         }
         for (key, value) in object {
@@ -96,7 +96,7 @@ impl Text {
     /// objects as tables `[header.key]` below it, anything deeper inline.
     fn table(&mut self, header: &str, field: &str, table: &Map<String, Value>, listed: bool) {
         self.line(field, if listed { format!("[[{header}]]") } else { format!("[{header}]") });
-        for (key, value) in table.iter().filter(|(_, v)| !is_table(v)) {
+        for (key, value) in table.iter().filter(|(_, v)| !v.is_object()) {
             self.entry(field, key, value);
         }
         for (key, value) in table {
@@ -123,7 +123,7 @@ impl Text {
     }
 
     /// Adds a line holding `field`.
-    pub fn line(&mut self, field: &str, line: String) {
+    fn line(&mut self, field: &str, line: String) {
         debug_assert!(!line.contains('\n'), "one line: {line}");
         self.toml.push_str(&line);
         self.toml.push('\n');
@@ -162,11 +162,6 @@ impl Text {
     }
 }
 
-/// An object: a table of its own.
-fn is_table(value: &Value) -> bool {
-    value.is_object()
-}
-
 /// A list of objects, and nothing else: a list of tables (`[[expansions]]`).
 fn is_table_list(value: &Value) -> bool {
     matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
@@ -174,7 +169,7 @@ fn is_table_list(value: &Value) -> bool {
 
 /// A quoted TOML string on one line: a basic string, with quotes, backslashes and control
 /// characters escaped (the toml crate writes a string holding a newline over several lines).
-pub fn toml_string(s: &str) -> String {
+fn toml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_string(s, &mut out);
     out
@@ -197,7 +192,7 @@ fn push_string(s: &str, out: &mut String) {
 }
 
 /// A key, quoted unless it is bare.
-pub fn toml_key(key: &str) -> String {
+fn toml_key(key: &str) -> String {
     let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if bare { key.to_string() } else { toml_string(key) }
 }

@@ -6,10 +6,12 @@
 //! problem is named by its field in the replay (`config.players`, `setup.players`).
 
 pub use crate::config_text::ConfigFault;
-use crate::config_text::{self, Text, toml_key, toml_string};
+use crate::config_text::{self, Text};
 use crate::error::ProtocolError;
 use meeple_core::{Replay, Setup};
+use meeple_host::config::ExpansionChoice;
 use meeple_host::{GameConfig, Loaded};
+use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 
 /// The name the config's TOML text goes by in the reader's reports.
@@ -83,66 +85,37 @@ fn read(value: &meeple_core::Value) -> Result<GameConfig, Vec<ConfigFault>> {
     })
 }
 
-/// The stored config written out as a config file, with the field each line holds.
+/// The stored config written out as a config file, with the field each line holds: its fields
+/// as a config file's keys, written as `create` writes a config given as an object. An option
+/// holding a null, which no config file can, is refused first, at its stored `value`.
 fn text_of(config: &GameConfig) -> Result<Text, Vec<ConfigFault>> {
-    let mut t = Text::new(TEXT);
-    t.line("players", format!("players = {}", strings(&config.players)));
-    if let Some(seed) = config.seed {
-        t.line("seed", format!("seed = {seed}"));
-    }
-    if let Some(draw) = &config.draw {
-        t.line("draw", format!("draw = {}", strings(draw)));
-    }
-    if let Some(n) = config.tile_limit {
-        t.line("tile_limit", format!("tile_limit = {n}"));
-    }
-    choice(&mut t, &config.base, "base", "base", false)?;
-    for (i, c) in config.expansions.iter().enumerate() {
-        choice(&mut t, c, "expansions", &format!("expansions[{i}]"), true)?;
-    }
-    Ok(t)
+    let mut object = Map::new();
+    object.insert("players".into(), json!(config.players));
+    object.insert("seed".into(), json!(config.seed));
+    object.insert("draw".into(), json!(config.draw));
+    object.insert("tile_limit".into(), json!(config.tile_limit));
+    object.insert("base".into(), choice(&config.base, "base", false)?);
+    let expansions = config.expansions.iter().enumerate().map(|(i, c)| choice(c, &format!("expansions[{i}]"), true));
+    object.insert("expansions".into(), Value::Array(expansions.collect::<Result<_, _>>()?));
+    Ok(Text::of_object(TEXT, &object))
 }
 
-/// `[base]` or an `[[expansions]]` entry, with its options as a table of their own (one option a
-/// line, so that a problem is placed at the option).
-fn choice(
-    t: &mut Text,
-    choice: &meeple_host::config::ExpansionChoice,
-    table: &str,
-    field: &str,
-    listed: bool,
-) -> Result<(), Vec<ConfigFault>> {
-    t.line(field, if listed { format!("[[{table}]]") } else { format!("[{table}]") });
-    if listed {
-        t.line(&format!("{field}.id"), format!("id = {}", toml_string(&choice.id)));
-    }
-    if let Some(edition) = &choice.edition {
-        t.line(&format!("{field}.edition"), format!("edition = {}", toml_string(edition)));
-    }
-    if !choice.options.is_empty() {
-        t.line(&format!("{field}.options"), format!("[{table}.options]"));
-    }
+/// `base` or an entry of `expansions` as a config file's keys (`field` names it in a fault).
+fn choice(choice: &ExpansionChoice, field: &str, listed: bool) -> Result<Value, Vec<ConfigFault>> {
+    let mut options = Map::new();
     for (name, option) in &choice.options {
-        let at = format!("{field}.options.{name}");
-        let Some(value) = toml_value(&option.value) else {
+        let value = serde_json::to_value(&option.value).unwrap_or_default();
+        if config_text::inline(&value, &mut String::new()).is_err() {
             let message = "expected a boolean, a number or a string; got null".to_string();
-            return Err(vec![ConfigFault::at(&format!("{at}.value"), message)]);
-        };
-        t.line(&at, format!("{} = {value}", toml_key(name)));
+            return Err(vec![ConfigFault::at(&format!("{field}.options.{name}.value"), message)]);
+        }
+        options.insert(name.clone(), value);
     }
-    Ok(())
-}
-
-fn strings(items: &[String]) -> String {
-    let items: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
-    format!("[{}]", items.join(", "))
-}
-
-/// A value as TOML on one line; `None` for a null (or a value holding one), which TOML cannot
-/// hold.
-fn toml_value(value: &meeple_core::Value) -> Option<String> {
-    let json = serde_json::to_value(value).ok()?;
-    let mut written = String::new();
-    config_text::inline(&json, &mut written).ok()?;
-    Some(written)
+    let mut keys = Map::new();
+    if listed {
+        keys.insert("id".into(), json!(choice.id));
+    }
+    keys.insert("edition".into(), json!(choice.edition));
+    keys.insert("options".into(), Value::Object(options));
+    Ok(Value::Object(keys))
 }
