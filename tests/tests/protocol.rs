@@ -659,6 +659,10 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     // One fault: the error's field is that field.
     let one = json!({"expansions": [{"id": "tollkeepers", "edition": "C1"}]});
     err(&mut s, json!({"cmd": "create", "config": one}), "bad-config", Some("config.expansions[0].edition"));
+    // A list where a table belongs is the list's fault, not its first item's.
+    let listed = json!({"base": [{"edition": "C3"}]});
+    let reply = err(&mut s, json!({"cmd": "create", "config": listed}), "bad-config", Some("config.base"));
+    assert_eq!(reply["error"]["message"], json!("config.base: `base` must be a table, found an array"));
     let huge = json!({"seed": u64::MAX});
     let reply = err(&mut s, json!({"cmd": "create", "config": huge}), "bad-config", Some("config.seed"));
     assert!(reply["error"]["message"].as_str().unwrap().contains("is too large"), "{reply}");

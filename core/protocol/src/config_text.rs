@@ -54,6 +54,9 @@ pub struct Text {
     toml: String,
     /// `fields[n]`: the field on line n + 1, below `config` (empty: the config as a whole).
     fields: Vec<String>,
+    /// The first line of each list of tables, with the list's key: a problem the reader finds
+    /// with the list as a whole (`base` given as a list) is the list's, not its first item's.
+    lists: Vec<(usize, String)>,
     /// Values no TOML line can hold (a null in a list), left out of the text: each with the
     /// line it would have had, so that they are told in order among the reader's problems.
     unwritten: Vec<(usize, ConfigFault)>,
@@ -62,7 +65,7 @@ pub struct Text {
 impl Text {
     /// An empty text, named `name` in the reader's reports; its first line says so.
     fn new(name: &'static str) -> Text {
-        let mut t = Text { name, toml: String::new(), fields: Vec::new(), unwritten: Vec::new() };
+        let mut t = Text { name, toml: String::new(), fields: Vec::new(), lists: Vec::new(), unwritten: Vec::new() };
         t.line("", format!("# {name}"));
         t
     }
@@ -81,6 +84,7 @@ impl Text {
             match value {
                 Value::Object(table) => t.table(&toml_key(key), key, table, false),
                 Value::Array(items) if is_table_list(value) => {
+                    t.lists.push((t.fields.len() + 1, key.clone()));
                     for (i, item) in items.iter().enumerate() {
                         let table = item.as_object().expect("a list of tables holds objects");
                         t.table(&toml_key(key), &format!("{key}[{i}]"), table, true);
@@ -147,7 +151,10 @@ impl Text {
     /// whole, after the config's own.
     fn faults(&self, report: meeple_toml::Report) -> Vec<ConfigFault> {
         let fault = |d: meeple_toml::Diagnostic| match self.fields.get(d.line.wrapping_sub(1)) {
-            Some(field) if d.file == self.name => (d.line, ConfigFault::at(field, d.message)),
+            Some(field) if d.file == self.name => {
+                let field = self.list_as_a_whole(&d).unwrap_or(field);
+                (d.line, ConfigFault::at(field, d.message))
+            }
             _ => (usize::MAX, ConfigFault::at("", d.to_string())),
         };
         // A value left out would have had the line the next value took: it goes first there.
@@ -159,6 +166,13 @@ impl Text {
         // Two items of one list on one line, both wrong alike, are one fault of its field.
         faults.dedup();
         faults
+    }
+
+    /// The key of the list a diagnostic is about, when it is about a list of tables as a whole:
+    /// on the list's first line, naming the list's key.
+    fn list_as_a_whole(&self, d: &meeple_toml::Diagnostic) -> Option<&str> {
+        let (_, key) = self.lists.iter().find(|(line, _)| *line == d.line)?;
+        d.message.starts_with(&format!("`{key}` ")).then_some(key.as_str())
     }
 }
 
