@@ -35,6 +35,7 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
         &[
             ("ping", "depends = [\"pong\"]", ""),
             ("pong", "depends = [\"ping\"]", ""),
+            ("tail", "depends = [\"ping\"]", ""),
             ("loner", "depends = [\"absent\"]", ""),
             ("rival", "conflicts = [\"loner\"]", ""),
             ("solo", "", ""),
@@ -43,7 +44,11 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
     );
     let err =
         resolve(&root, "players = 2\n[[expansions]]\nid = \"ping\"\n[[expansions]]\nid = \"pong\"\n").unwrap_err();
-    assert_eq!(err, "game.toml:3:6: dependency cycle among: ping → pong");
+    assert_eq!(err, "game.toml:3:6: dependency cycle: ping → pong → ping");
+    // One that only waits on the cycle is not on it; the cycle is told where it is chosen.
+    let tail =
+        "players = 2\n[[expansions]]\nid = \"tail\"\n[[expansions]]\nid = \"pong\"\n[[expansions]]\nid = \"ping\"\n";
+    assert_eq!(resolve(&root, tail).unwrap_err(), "game.toml:7:6: dependency cycle: ping → pong → ping");
 
     let err =
         resolve(&root, "players = 2\n[[expansions]]\nid = \"loner\"\n[[expansions]]\nid = \"rival\"\n").unwrap_err();

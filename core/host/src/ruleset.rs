@@ -418,7 +418,7 @@ fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&Expansi
     }
 }
 
-/// Dependencies first, then by id; a cycle is an error naming its members.
+/// Dependencies first, then by id; a cycle is an error naming the expansions on it.
 fn load_order(mut selected: Vec<Selected>, choices: &[&ExpansionChoice], p: &mut Problems<'_>) -> Vec<Selected> {
     let ids: BTreeSet<String> = selected.iter().map(|s| s.manifest.id.clone()).collect();
     let needs = |s: &Selected| -> BTreeSet<String> {
@@ -440,14 +440,33 @@ fn load_order(mut selected: Vec<Selected>, choices: &[&ExpansionChoice], p: &mut
                 order.push(s);
             }
             None => {
-                let cycle: Vec<&str> = selected.iter().map(|s| s.manifest.id.as_str()).collect();
+                let cycle = a_cycle(&selected, |s| needs(s).into_iter().filter(|d| !done.contains(d)).collect());
                 let at = choices.iter().find(|c| c.id == cycle[0]).and_then(|c| c.id_at.as_ref());
-                p.at(at, format!("dependency cycle among: {}", cycle.join(" → ")));
+                p.at(at, format!("dependency cycle: {}", cycle.join(" → ")));
                 break;
             }
         }
     }
     order
+}
+
+/// A dependency cycle among expansions none of which is ready (each waits on another of them,
+/// `waits_on` giving the ids): followed from the first one until an id comes round again, and
+/// told from there, closed (`a → b → a`). An expansion that only waits on the cycle is left out.
+fn a_cycle(waiting: &[Selected], waits_on: impl Fn(&Selected) -> Vec<String>) -> Vec<String> {
+    let by_id = |id: &str| waiting.iter().find(|s| s.manifest.id == id);
+    let mut path: Vec<String> = vec![waiting[0].manifest.id.clone()];
+    loop {
+        let last = by_id(path.last().expect("the path starts with one id")).expect("a waiting expansion");
+        // Each waits on at least one other waiting expansion, or it would be ready.
+        let next = waits_on(last).into_iter().next().expect("a waiting expansion waits on another");
+        if let Some(start) = path.iter().position(|id| *id == next) {
+            let mut cycle = path.split_off(start);
+            cycle.push(next);
+            return cycle;
+        }
+        path.push(next);
+    }
 }
 
 fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
