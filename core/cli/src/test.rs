@@ -15,6 +15,15 @@ pub struct Args {
 
 /// Runs every scenario; fails if one does.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    let missing: Vec<String> = args
+        .paths
+        .iter()
+        .filter(|p| !p.exists())
+        .map(|p| format!("{}: no such file or folder{}", p.display(), meeple_host::paths::hint_for_missing(p)))
+        .collect();
+    if !missing.is_empty() {
+        return Err(CliError::Usage(missing.join("\n")));
+    }
     let mut files = Vec::new();
     for p in &args.paths {
         if p.is_dir() { files.extend(scenario_files(p)) } else { files.push(p.clone()) }

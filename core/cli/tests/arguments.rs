@@ -71,3 +71,27 @@ fn a_saved_game_given_for_a_config_is_named_as_one() {
     assert_eq!(stderr.lines().count(), 21, "{stderr}");
     assert!(stderr.trim_end().ends_with("more lines (is this a TOML file?)"), "{stderr}");
 }
+
+#[test]
+fn a_path_of_the_tour_tried_from_another_folder_points_at_meeples_own() {
+    let elsewhere = std::env::temp_dir();
+    let run_there = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&elsewhere).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let root = meeple_host::paths::normalise(concat!(env!("CARGO_MANIFEST_DIR"), "/../..").as_ref());
+    let root = root.display();
+    let (code, stderr) = run_there(&["play", "configs/base.toml", "-q"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.ends_with(&format!("; meeple's own is {root}/configs/base.toml\n")), "{stderr}");
+    // A scenario path that is not there is a mistyped argument, not a failed scenario.
+    let (code, stderr) = run_there(&["test", "plugins/tollkeepers", "no/such/scenarios"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            format!("plugins/tollkeepers: no such file or folder; meeple's own is {root}/plugins/tollkeepers").as_str(),
+            "no/such/scenarios: no such file or folder"
+        ]
+    );
+}

@@ -57,7 +57,8 @@ fn mods_inside(dir: &Path) -> Vec<String> {
 pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Checked, Report> {
     let path = dir.join("expansion.toml");
     if !dir.exists() {
-        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), "no such folder")] });
+        let message = format!("no such folder{}", crate::paths::hint_for_missing(dir));
+        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), message)] });
     }
     if !dir.is_dir() {
         return Err(Report {

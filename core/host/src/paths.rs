@@ -30,6 +30,18 @@ pub fn mods_from_env() -> Vec<PathBuf> {
     std::env::var_os("MEEPLE_MODS").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default()
 }
 
+/// For a relative path that is not there: the same path below [`data_root`] when that one is,
+/// told as a hint to append to "no such file" (the README's paths are relative to the source
+/// tree, and are tried from other folders too). Empty otherwise.
+pub fn hint_for_missing(path: &Path) -> String {
+    let home = data_root().join(path);
+    if path.is_relative() && !path.exists() && home.exists() {
+        format!("; meeple's own is {}", display_path(&home))
+    } else {
+        String::new()
+    }
+}
+
 /// A path as people want to read it: relative to the current folder when possible, `..` folded.
 pub fn display_path(path: &Path) -> String {
     let clean = normalise(path);

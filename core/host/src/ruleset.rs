@@ -103,7 +103,11 @@ pub fn read_text(path: &Path) -> Result<String, Report> {
 
 /// A report with one problem about a file that could not be read.
 pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
-    let message = if path.is_dir() { "is a folder, not a file".to_string() } else { format!("cannot read: {e}") };
+    let message = if path.is_dir() {
+        "is a folder, not a file".to_string()
+    } else {
+        format!("cannot read: {e}{}", crate::paths::hint_for_missing(path))
+    };
     Report { diagnostics: vec![Diagnostic::of_file(display_path(path), message)] }
 }
 
