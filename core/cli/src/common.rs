@@ -66,19 +66,29 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     written.map_err(io)
 }
 
-/// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one: a mistyped folder would
-/// otherwise only show as "unknown expansion".
+/// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one, and one holding no
+/// expansion is warned of: a mistyped folder would otherwise only show as "unknown expansion".
 pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
     let from_env = meeple_host::paths::mods_from_env();
-    let named = mods.iter().map(|m| ("--mods", m)).chain(from_env.iter().map(|m| ("MEEPLE_MODS", m)));
-    let missing: Vec<String> = named
+    let named = || mods.iter().map(|m| ("--mods", m)).chain(from_env.iter().map(|m| ("MEEPLE_MODS", m)));
+    let missing: Vec<String> = named()
         .filter(|(_, dir)| !dir.as_os_str().is_empty() && !dir.is_dir())
         .map(|(from, dir)| {
             let what = if dir.exists() { "not a folder (give the folder that holds mods)" } else { "no such folder" };
             format!("{from}: {}: {what}", dir.display())
         })
         .collect();
-    if missing.is_empty() { Ok(()) } else { Err(CliError::Usage(missing.join("\n"))) }
+    if !missing.is_empty() {
+        return Err(CliError::Usage(missing.join("\n")));
+    }
+    // An empty folder may be on its way to holding mods: a warning, not a refusal.
+    for (from, dir) in named().filter(|(_, dir)| dir.is_dir() && meeple_host::ruleset::expansion_dirs(dir).is_empty()) {
+        eprintln!(
+            "warning: {from}: {}: holds no expansion (no expansion.toml in it or in a folder directly inside it)",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// A count of at least 1 (for clap).

@@ -47,6 +47,13 @@ fn a_folder_of_mods_that_is_not_there_is_named() {
     assert_eq!((code, stderr.trim()), (Some(2), "MEEPLE_MODS: no/such/mods: no such folder"));
     let (code, stderr) = run(&["--mods", "tests/mods", "simulate", "-n", "1"], &[]);
     assert_eq!(code, Some(0), "{stderr}");
+    // A folder holding no mod is played without, and said so.
+    let (code, stderr) = run(&["--mods", "docs", "simulate", "-n", "1"], &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        "warning: --mods: docs: holds no expansion (no expansion.toml in it or in a folder directly inside it)"
+    );
 }
 
 #[test]

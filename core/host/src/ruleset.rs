@@ -24,6 +24,22 @@ pub struct Catalog {
     pub duplicates: BTreeMap<String, Vec<PathBuf>>,
 }
 
+/// The expansions' folders in a folder of mods: the folder itself if it is one, and each folder
+/// directly inside it that holds an `expansion.toml`, in name order.
+pub fn expansion_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if root.join("expansion.toml").is_file() {
+        dirs.push(root.to_path_buf());
+    }
+    if let Ok(entries) = std::fs::read_dir(root) {
+        let mut found: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("expansion.toml").is_file()).collect();
+        found.sort();
+        dirs.extend(found);
+    }
+    dirs
+}
+
 impl Catalog {
     /// True when an expansion with this id is installed, sound or not.
     pub fn has(&self, id: &str) -> bool {
@@ -34,19 +50,7 @@ impl Catalog {
     pub fn discover(roots: &[PathBuf]) -> Catalog {
         let mut cat = Catalog::default();
         for root in roots {
-            let mut dirs = Vec::new();
-            if root.join("expansion.toml").is_file() {
-                dirs.push(root.clone());
-            }
-            if let Ok(entries) = std::fs::read_dir(root) {
-                let mut found: Vec<PathBuf> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.join("expansion.toml").is_file())
-                    .collect();
-                found.sort();
-                dirs.extend(found);
-            }
-            for dir in dirs {
+            for dir in expansion_dirs(root) {
                 cat.add(&dir.join("expansion.toml"));
             }
         }
