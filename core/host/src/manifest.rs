@@ -749,6 +749,7 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
     for (name, body) in t.entries() {
         let Some(mut ot) = doc.table_in(body, &format!("[options.{}]", name.value)) else { continue };
         let help = ot.str(doc, "help").map(|h| h.value.to_string()).unwrap_or_default();
+        let mut int_out_of_order = false;
         let ty = match ot.req_str(doc, "type") {
             Some(k) if k.value == "bool" => Some(OptionType::Bool),
             Some(k) if k.value == "int" => {
@@ -757,8 +758,10 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
                 if let Some(m) = &max
                     && m.value < min
                 {
-                    // No default could fit: that is not a second problem.
+                    // No default could fit the range: that is not a second problem (one that
+                    // is no integer is, below).
                     doc.error(m.span.clone(), format!("`max = {}` is below `min = {min}`", m.value));
+                    int_out_of_order = true;
                     None
                 } else {
                     Some(OptionType::Int { min, max: max.map_or(i64::MAX, |n| n.value) })
@@ -799,13 +802,16 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
         let default = ot.get("default");
         let per_edition = ot.get("edition_defaults");
         ot.finish(doc);
-        let (Some(ty), Some(default)) = (
-            ty,
-            default.or_else(|| {
-                doc.error(body.span(), format!("[options.{}] needs a `default`", name.value));
-                None
-            }),
-        ) else {
+        let Some(default) = default.or_else(|| {
+            doc.error(body.span(), format!("[options.{}] needs a `default`", name.value));
+            None
+        }) else {
+            continue;
+        };
+        let Some(ty) = ty else {
+            if int_out_of_order && !matches!(default.get_ref(), DeValue::Integer(_)) {
+                doc.error(default.span(), "the default does not fit: expected a whole number");
+            }
             continue;
         };
         let mut def = OptionDef {
@@ -1000,6 +1006,25 @@ entry = "init.luau"
         assert!(lines[1].starts_with("x/expansion.toml:19:13: `placement = \"sometimes\"`: expected one of"), "{err}");
         assert!(lines[2].starts_with("x/expansion.toml:31:11: the default does not fit"), "{err}");
         assert!(lines[3].starts_with("x/expansion.toml:34:2: unknown key `scripts` in the manifest"), "{err}");
+    }
+
+    #[test]
+    fn a_range_out_of_order_hides_no_default_of_the_wrong_type() {
+        let parse = |default: &str| {
+            let bad = GOOD.replace("min = 0\nmax = 5\ndefault = 1", &format!("min = 5\nmax = 1\ndefault = {default}"));
+            Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string()
+        };
+        // Any integer misses an empty range: one problem.
+        assert_eq!(parse("3"), "x/expansion.toml:30:7: `max = 1` is below `min = 5`");
+        let err = parse("\"a\"");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "x/expansion.toml:30:7: `max = 1` is below `min = 5`",
+                "x/expansion.toml:31:11: the default does not fit: expected a whole number"
+            ]
+        );
     }
 
     #[test]
