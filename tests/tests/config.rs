@@ -259,3 +259,25 @@ fn editions_not_made_for_each_other_are_played_with_a_warning() {
     );
     assert!(with_base("C2").is_empty() && with_base("C3").is_empty());
 }
+
+#[test]
+fn two_tilesets_of_one_id_are_named_both() {
+    let tileset = "[editions.default]\ntileset = \"tiles.toml\"";
+    let root = write_mods("tileset-ids", &[("chapels", tileset, ""), ("copy", tileset, "")]);
+    let template = meeple_tests::repo().join("scripts/template/tiles.toml");
+    for id in ["chapels", "copy"] {
+        std::fs::copy(&template, root.join(id).join("tiles.toml")).unwrap();
+    }
+    let config = "players = 2\n[[expansions]]\nid = \"chapels\"\n[[expansions]]\nid = \"copy\"\n";
+    let shown = |id: &str, file: &str| meeple_host::paths::display_path(&root.join(id).join(file));
+    assert_eq!(
+        resolve(&root, config).unwrap_err(),
+        format!(
+            "{}:7:11: tileset `template` ({}) has the id of `chapels`'s tileset {}: tilesets played together \
+             need ids of their own, as the id names their tiles (`template:…`)",
+            shown("copy", "expansion.toml"),
+            shown("copy", "tiles.toml"),
+            shown("chapels", "tiles.toml"),
+        )
+    );
+}

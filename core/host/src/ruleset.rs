@@ -9,7 +9,7 @@ use meeple_core::hash::StableHasher;
 use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
 use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
 use meeple_toml::{Diagnostic, Report};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -485,6 +485,9 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
     let mut report = Report::default();
     let mut b = Rules::builder();
     let mut hash = StableHasher::new();
+    // Each tileset's id, with its file and the expansion that added it: a second one of an id
+    // would define its tiles again, under the same names.
+    let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
     for s in selected {
         let m = &s.manifest;
         hash.str(&m.id);
@@ -506,6 +509,19 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
             match tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
                     hash.str(&text);
+                    if let Some((file, by)) = tilesets.get(&ts.id) {
+                        let why = format!(
+                            "tileset `{}` ({}) has the id of `{by}`'s tileset {}: tilesets played \
+                             together need ids of their own, as the id names their tiles (`{}:…`)",
+                            ts.id,
+                            display_path(path),
+                            display_path(file),
+                            ts.id
+                        );
+                        report.diagnostics.push(m.problem_at(&at, why));
+                        continue;
+                    }
+                    tilesets.insert(ts.id.clone(), (path.clone(), m.id.clone()));
                     if let Err(e) = b.tileset(&ts, inner) {
                         report.diagnostics.push(m.problem_at(&at, e.to_string()));
                     }
