@@ -139,6 +139,31 @@ fn what_only_a_game_would_refuse_is_found_too() {
 }
 
 #[test]
+fn a_tileset_id_another_installed_expansion_uses_is_refused() {
+    // A copy of the template renamed in its manifest only: its tiles are still `template:…`.
+    let dir = template_copy("tileset-id", "chapels", |name, text| match name {
+        "tiles.toml" => text.replace("id = \"chapels\"", "id = \"template\""),
+        _ => text,
+    });
+    let line = line_of(&dir.join("expansion.toml"), "tileset = ");
+    let theirs = meeple_host::paths::display_path(&repo().join("scripts/template/tiles.toml"));
+    assert_eq!(
+        problems(&dir),
+        vec![format!(
+            "expansion.toml:{line}: tileset `template` ({}) has the id of `template`'s tileset {theirs}: the two \
+             cannot be played together, as the id names their tiles (`template:…`); give it an id of its own",
+            meeple_host::paths::display_path(&dir.join("tiles.toml"))
+        )]
+    );
+    // Unless it says it conflicts with that one: the two are then never played together.
+    let dir = template_copy("tileset-id-conflict", "chapels", |name, text| match name {
+        "tiles.toml" => text.replace("id = \"chapels\"", "id = \"template\""),
+        _ => text.replace("depends = [\"base\"]", "depends = [\"base\"]\nconflicts = [\"template\"]"),
+    });
+    assert!(meeple_host::check::check_mod(&dir, &[]).is_ok());
+}
+
+#[test]
 fn a_mod_is_checked_with_the_expansions_it_depends_on() {
     let dir = template_copy("depends", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"river\"]"),

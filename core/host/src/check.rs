@@ -13,7 +13,7 @@ use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
 use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
 use meeple_toml::{Diagnostic, Report};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -77,6 +77,9 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
+    if report.is_empty() {
+        tileset_ids_taken(&manifest, mods, &mut report);
+    }
     let mut hooks = match &manifest.entry {
         Entry::Script(entry) => Some(script_hooks(&manifest, entry, report.is_empty()).unwrap_or_else(|r| {
             report.extend(r);
@@ -136,6 +139,52 @@ fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)>
         }
     }
     tiles
+}
+
+/// Every tileset a manifest names, with the key it is named at: each edition's own and those it
+/// adds beside another expansion.
+fn tileset_keys(m: &Manifest) -> Vec<(&Path, String)> {
+    let mut named = Vec::new();
+    for ed in &m.editions {
+        named.extend(ed.tileset.as_deref().map(|p| (p, format!("editions.{}.tileset", ed.name))));
+        for (i, extra) in ed.if_chosen.iter().enumerate() {
+            named.push((extra.tileset.as_path(), format!("editions.{}.if_chosen.{i}.tileset", ed.name)));
+        }
+    }
+    named
+}
+
+/// A tileset of the mod whose id another installed expansion's tileset has: the two could not
+/// be played together (the id names the tiles), so it is said now rather than in a game. An
+/// expansion the mod conflicts with is never played with it.
+fn tileset_ids_taken(manifest: &Manifest, mods: &[PathBuf], report: &mut Report) {
+    let catalog = catalog_with(manifest, mods);
+    let others = catalog.manifests.values().filter(|m| m.id != manifest.id && !manifest.conflicts.contains(&m.id));
+    let mut taken: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
+    for other in others {
+        for (path, _) in tileset_keys(other) {
+            if let Ok((ts, _)) = crate::ruleset::load_tileset(path) {
+                taken.entry(ts.id).or_insert_with(|| (normalise(path), other.id.clone()));
+            }
+        }
+    }
+    let mut told = BTreeSet::new();
+    for (path, key) in tileset_keys(manifest) {
+        let Ok((ts, _)) = crate::ruleset::load_tileset(path) else { continue };
+        if let Some((file, by)) = taken.get(&ts.id).filter(|(file, _)| *file != normalise(path))
+            && told.insert(path)
+        {
+            let why = format!(
+                "tileset `{}` ({}) has the id of `{by}`'s tileset {}: the two cannot be played together, \
+                 as the id names their tiles (`{}:…`); give it an id of its own",
+                ts.id,
+                display_path(path),
+                display_path(file),
+                ts.id
+            );
+            report.diagnostics.push(manifest.problem_at(&key, why));
+        }
+    }
 }
 
 /// Reads a tileset file a manifest names at `key` (each file once) and finds in it the edition
