@@ -47,6 +47,9 @@ struct Geometry<'t> {
     sides: Option<[SideKind; 4]>,
     segments: Vec<RawSegmentRef<'t>>,
     points: Vec<(At<&'t str>, String)>,
+    /// The ids of segments whose kind is unknown (left out of `segments`): the geometry is then
+    /// incomplete, and only what they cannot have caused is checked.
+    unknown: Vec<&'t str>,
 }
 
 type RawSegmentRef<'t> = std::rc::Rc<RawSegment<'t>>;
@@ -134,7 +137,8 @@ fn read_tile<'t>(
         }
         g
     });
-    let mut geometry = like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new() });
+    let mut geometry =
+        like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new(), unknown: Vec::new() });
 
     // A side that does not match its segments is reported at this tile's `sides`, if it has one.
     let mut sides_at = item.span();
@@ -147,12 +151,9 @@ fn read_tile<'t>(
     } else if geometry.sides.is_none() {
         doc.error(t.span(), format!("{what} needs `sides` (four letters N E S W from C R F W), or `like`"));
     }
-    // A segment of an unknown kind leaves its tile's geometry unknown: checked, it would only
-    // add problems of the missing segment (a road side with no road) to the one that matters.
-    let mut kind_unknown = false;
     if let Some(list) = t.array(doc, "segments") {
         for v in list.value.iter() {
-            if let Some(seg) = read_segment(doc, v, &what, &mut kind_unknown) {
+            if let Some(seg) = read_segment(doc, v, &what, &mut geometry.unknown) {
                 geometry.segments.push(std::rc::Rc::new(seg));
             }
         }
@@ -178,11 +179,12 @@ fn read_tile<'t>(
     t.finish(doc);
     geometries.push((id.value.to_string(), geometry.clone()));
 
-    if kind_unknown {
-        return None;
-    }
     // Each check runs whatever the others found, so that one run reports all of a tile's problems.
     let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, geometry.sides, &geometry);
+    if !geometry.unknown.is_empty() {
+        // Illustrations stand on segments: one of the unknown might be the one they name.
+        return None;
+    }
     let illustrations = resolve_illustrations(doc, &what, &segments, raw_illustrations);
     if doc.error_count() > errors_before {
         return None;
@@ -288,12 +290,13 @@ fn unknown_edition(e: &str, editions: &[At<&str>]) -> String {
     format!("unknown edition `{e}`; the tileset declares: {}", known.join(", "))
 }
 
-/// Reads a segment; `kind_unknown` is set when its kind is none of the known ones.
+/// Reads a segment; one whose kind is none of the known ones is left out, its id added to
+/// `unknown`.
 fn read_segment<'t>(
     doc: &mut Doc<'_>,
     v: &'t Spanned<DeValue<'_>>,
     tile: &str,
-    kind_unknown: &mut bool,
+    unknown: &mut Vec<&'t str>,
 ) -> Option<RawSegment<'t>> {
     let mut t = doc.table_in(v, &format!("a segment of {tile}"))?;
     let id = t.req_str(doc, "id");
@@ -312,7 +315,7 @@ fn read_segment<'t>(
     });
     if kind_at.is_some() && kind.is_none() {
         // Which keys a segment may have depends on its kind: none is checked.
-        *kind_unknown = true;
+        unknown.push(id.map_or("", |id| id.value));
         return None;
     }
     let tags = t.str_list(doc, "tags").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
@@ -434,6 +437,9 @@ fn resolve_geometry(
             tags: raw.tags.clone(),
         };
         let mut claim = |doc: &mut Doc<'_>, port: Port, at: &Span, seg: &mut Segment| match owner[port.index()] {
+            Some(prev) if prev == i => {
+                doc.error(at.clone(), format!("{what}: `{}` covers port {port} twice", raw.id.value))
+            }
             Some(prev) => doc.error(
                 at.clone(),
                 format!("{what}: port {port} is covered by both `{}` and `{}`", ids[prev], raw.id.value),
@@ -501,7 +507,8 @@ fn resolve_geometry(
         }
         segments.push(seg);
     }
-    if let Some(sides) = sides {
+    // A side left without its segment may be the unknown segment's: not told.
+    if let Some(sides) = sides.filter(|_| g.unknown.is_empty()) {
         check_sides(doc, what, &sides_at, sides, &mut segments, &mut owner);
     }
     let mut port_segment = [0u8; 12];
@@ -621,6 +628,8 @@ fn references(
                     kind.name()
                 ),
             ),
+            // It may name a segment of an unknown kind, whose problem is told.
+            None if g.unknown.contains(&n.value) => {}
             None => doc.error(
                 n.span.clone(),
                 format!("{what}: `{key}` names `{}`, which is no segment of this tile", n.value),
@@ -760,6 +769,23 @@ mod tests {
             errors(&text),
             [
                 "t.toml:9:22: unknown segment kind `rood`; did you mean `road`? expected one of: city, road, field, monastery, river, garden"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_misspelt_segment_kind_hides_no_problem_it_cannot_cause() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"R\"\ncount = 1\nsides = \"CRFR\"\nsegments = [\n  {{ id = \"c\", kind = \"cty\", sides = [\"N\"] }},\n  {{ id = \"r\", kind = \"road\", ends = [\"E\", \"W\"] }},\n  {{ id = \"n\", kind = \"field\", halves = [\"EL\", \"WR\", \"EL\"], cities = [\"c\", \"town\"] }},\n  {{ id = \"s\", kind = \"field\", halves = [\"SL\", \"SR\", \"ER\", \"WL\"] }},\n]\n"
+        );
+        // Not side N without its city, nor `cities` naming the city of the misspelt kind: the
+        // port covered twice and the city that is nowhere are told with it.
+        assert_eq!(
+            errors(&text),
+            [
+                "t.toml:9:22: unknown segment kind `cty`; did you mean `city`? expected one of: city, road, field, monastery, river, garden",
+                "t.toml:11:53: tile `R`: `n` covers port EL twice",
+                "t.toml:11:75: tile `R`: `cities` names `town`, which is no segment of this tile",
             ]
         );
     }
