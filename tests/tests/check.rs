@@ -575,3 +575,25 @@ fn a_new_native_plugin_is_the_guides_under_its_own_id_in_a_crate_of_its_own() {
     assert!(why.contains("must start with a letter"), "{why}");
     assert!(!mods.join("2nd").exists());
 }
+
+#[test]
+fn a_misspelt_dependency_gets_a_hint_and_problems_come_in_line_order() {
+    let dir = template_copy("depends-slip", "chapels", |name, text| match name {
+        "expansion.toml" => {
+            text.replace("depends = [\"base\"]", "depends = [\"bsae\"]").replace("type = \"int\"", "type = \"str\"")
+        }
+        _ => text,
+    });
+    let found = problems(&dir);
+    let (depends, ty) = (line_of(&dir.join("expansion.toml"), "bsae"), line_of(&dir.join("expansion.toml"), "\"str\""));
+    assert!(depends < ty);
+    assert_eq!(
+        found,
+        [
+            format!(
+                "expansion.toml:{depends}: `chapels` depends on `bsae`, which is not installed; did you mean `base`?"
+            ),
+            format!("expansion.toml:{ty}: option type `str`: expected bool, int or enum; did you mean `enum`?"),
+        ]
+    );
+}

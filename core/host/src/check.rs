@@ -97,7 +97,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         // for all the same.
         let catalog = catalog_with(&manifest, mods);
         for d in manifest.depends.iter().filter(|d| !catalog.has(d)) {
-            let why = format!("`{}` depends on `{d}`, which is not installed", manifest.id);
+            let why = format!("`{}` depends on `{d}`{}", manifest.id, catalog.not_installed(d));
             report.diagnostics.push(manifest.problem_at(&format!("depends.{d}"), why));
         }
         // And so is its library, which loading would have looked for.
@@ -108,11 +108,25 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
     }
     if !report.is_empty() {
-        report.diagnostics.dedup();
-        return Err(report);
+        return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
     Ok(Checked { manifest, tiles, hooks, games })
+}
+
+/// Problems by file, the files in the order they were first told, each file's in line order
+/// (the manifest is read in passes: its problems are found out of order); repeats dropped.
+fn in_file_order(mut report: Report) -> Report {
+    let mut files: Vec<String> = Vec::new();
+    for d in &report.diagnostics {
+        if !files.contains(&d.file) {
+            files.push(d.file.clone());
+        }
+    }
+    let rank = |file: &String| files.iter().position(|f| f == file);
+    report.diagnostics.sort_by_key(|d| (rank(&d.file), d.line, d.col));
+    report.diagnostics.dedup();
+    report
 }
 
 /// The tiles of each edition, reading each tileset file once (editions may share one). The

@@ -46,6 +46,17 @@ impl Catalog {
         self.manifests.contains_key(id) || self.broken.contains_key(id) || self.duplicates.contains_key(id)
     }
 
+    /// ", which is not installed" for an id the catalog lacks, with the installed id it is
+    /// likely a slip of, if any.
+    pub fn not_installed(&self, id: &str) -> String {
+        let known: Vec<&str> = self.manifests.keys().map(String::as_str).collect();
+        let hint = meeple_toml::did_you_mean(id, &known);
+        format!(
+            ", which is not installed{}",
+            if hint.is_empty() { String::new() } else { format!("; {}", hint.trim_end()) }
+        )
+    }
+
     /// Reads `*/expansion.toml` in each root folder (a root may itself hold an `expansion.toml`).
     pub fn discover(roots: &[PathBuf]) -> Catalog {
         let mut cat = Catalog::default();
@@ -363,7 +374,7 @@ fn add_companions(catalog: &Catalog, selected: &mut Vec<Selected>, choices: &[&E
             if !installed && !catalog.broken.contains_key(&id) {
                 // The manifest's mistake, not the config's.
                 let (m, edition) = (&selected[i].manifest, &selected[i].edition);
-                let why = format!("edition `{edition}` brings along `{id}` (`with`), which is not installed");
+                let why = format!("edition `{edition}` brings along `{id}` (`with`){}", catalog.not_installed(&id));
                 p.report.diagnostics.push(m.problem_at(&format!("editions.{edition}.with"), why));
                 continue;
             }
@@ -413,7 +424,7 @@ fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&Expansi
             if !chosen.contains(d.as_str()) && !catalog.has(d) {
                 let (line, _) = s.manifest.place(&format!("depends.{d}"));
                 let file = crate::paths::display_path(&s.manifest.path);
-                p.at(at, format!("`{}` depends on `{d}` ({file}:{line}), which is not installed", s.manifest.id));
+                p.at(at, format!("`{}` depends on `{d}` ({file}:{line}){}", s.manifest.id, catalog.not_installed(d)));
             } else if !chosen.contains(d.as_str()) {
                 p.at(at, format!("`{}` depends on `{d}`; add it to the config's [[expansions]]", s.manifest.id));
             }
