@@ -81,7 +81,9 @@ fn a_saved_game_given_for_a_config_is_named_as_one() {
 
 #[test]
 fn a_path_of_the_tour_tried_from_another_folder_points_at_meeples_own() {
-    let elsewhere = std::env::temp_dir();
+    // A folder of its own: the temporary folder itself may hold the source tree.
+    let elsewhere = std::env::temp_dir().join(format!("meeple-elsewhere-{}", std::process::id()));
+    std::fs::create_dir_all(&elsewhere).unwrap();
     let run_there = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&elsewhere).args(args).output().unwrap();
         (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
