@@ -44,11 +44,22 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
     hash["state_hash"] = json!("0000000000000000");
     let mut refused = good.clone();
     refused["actions"][0] = json!({"type": "place-tile", "pos": {"x": 40, "y": 40}, "rotation": 0});
+    // Actions past the end, which name what is not there: told by their numbers, not blanks.
+    let mut after = good.clone();
+    let actions = after["actions"].as_array_mut().unwrap();
+    actions.push(json!({"type": "place-tile", "pos": {"x": 99, "y": 99}, "rotation": 0}));
+    let mut offer = after.clone();
+    offer["actions"][total] = json!({"type": "expansion", "expansion": 3, "code": 1, "target": {"kind": "none"}});
+    let mut choose = after.clone();
+    choose["actions"][total] = json!({"type": "choose", "option": 2});
     let mut beyond = good.clone();
     beyond["checkpoints"].as_array_mut().unwrap().push(json!({"actions": 9999, "hash": "00"}));
     let cases = [
         ("hash.json", hash, format!("after {total} actions the state hash is ")),
-        ("refused.json", refused, "action 0 (`place base:".to_string()),
+        ("refused.json", refused, "actions[0] (`place base:".to_string()),
+        ("after.json", after, format!("actions[{total}] (`place a tile at (99, 99) turned 0°`) was refused: ")),
+        ("offer.json", offer, format!("actions[{total}] (`expansion 3: action 1`) was refused: ")),
+        ("choose.json", choose, format!("actions[{total}] (`no question: option 2`) was refused: ")),
         (
             "beyond.json",
             beyond,

@@ -64,6 +64,10 @@ pub enum ActionInfo {
 impl std::fmt::Display for ActionInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            // No tile drawn: a refused action, told without one.
+            ActionInfo::PlaceTile { tile, pos, rotation, .. } if tile.is_empty() => {
+                write!(f, "place a tile at ({}, {}) turned {}°", pos.x, pos.y, rotation.quarter_turns() as u32 * 90)
+            }
             ActionInfo::PlaceTile { tile, pos, rotation, sides } => {
                 // Strings written as they are rather than through `{}`: a state describes every
                 // placement, and the formatting machinery cost more than the text.
@@ -192,16 +196,23 @@ impl Game {
                     .iter()
                     .find(|(e, o)| *e == expansion && o.code == code && o.target == target)
                     .map(|(_, o)| o.label.to_string())
-                    .unwrap_or_default();
-                let id = rules.expansions().get(expansion as usize).map(|e| e.id().to_string()).unwrap_or_default();
+                    // Not offered: a refused action, told by its numbers.
+                    .unwrap_or_else(|| format!("action {code}"));
+                let id = rules
+                    .expansions()
+                    .get(expansion as usize)
+                    .map_or_else(|| format!("expansion {expansion}"), |e| e.id().to_string());
                 ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target) }
             }
             Action::Pass => ActionInfo::Pass,
             Action::Choose { option } => {
                 let d = st.pending().first();
                 ActionInfo::Choose {
-                    decision: d.map(|d| d.kind.clone()).unwrap_or_default(),
-                    option: d.and_then(|d| d.options.get(option as usize)).cloned().unwrap_or_default(),
+                    decision: d.map_or_else(|| "no question".to_string(), |d| d.kind.clone()),
+                    option: d
+                        .and_then(|d| d.options.get(option as usize))
+                        .cloned()
+                        .unwrap_or_else(|| format!("option {option}")),
                 }
             }
         }

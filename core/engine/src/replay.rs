@@ -58,7 +58,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// An action was refused.
-    #[error("action {index} (`{described}`) was refused: {error}")]
+    #[error("actions[{index}] (`{described}`) was refused: {error}")]
     Action {
         /// Index of the action.
         index: usize,

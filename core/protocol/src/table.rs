@@ -180,7 +180,7 @@ fn replay_failed(e: ReplayError) -> ProtocolError {
     match e {
         ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::expansion_failed(h.to_string()),
         ReplayError::Action { index, error, .. } if matches!(*error, ActionError::Hook(_)) => {
-            ProtocolError::expansion_failed(format!("action {index}: {error}"))
+            ProtocolError::expansion_failed(format!("replay.actions[{index}]: {error}"))
         }
         other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some("replay")),
     }
