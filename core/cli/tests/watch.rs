@@ -158,7 +158,8 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
         &dir.join("game.toml"),
         &format!("players = 3\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n"),
     );
-    let refused = out.wait_for("not reloaded (game.toml)");
+    // The bag's change, still not applied, is named with it.
+    let refused = out.wait_for("not reloaded (mods/watched/expansion.toml, game.toml)");
     assert!(refused.ends_with("game.toml: its players changed, which only a new game takes"), "{refused}");
 
     let status = child.0.wait().unwrap();
@@ -198,5 +199,37 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     let status = child.0.wait().unwrap();
     out.wait_for("Winner");
     assert!(status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_reload_names_every_change_it_applies_even_those_refused_before() {
+    let dir = scratch("pending");
+    let (mut child, mut out) = play(&dir);
+    let script_file = dir.join("mods/watched/init.luau");
+    out.wait_for("version 1");
+
+    edit(&script_file, "local x = = 1\n");
+    out.wait_for("not reloaded (mods/watched/init.luau): ");
+    // The manifest's change is not applied either while the script does not load: it is named.
+    let with_option =
+        format!("{MANIFEST}\n[options.word]\ntype = \"enum\"\nvalues = [\"three\"]\ndefault = \"three\"\n");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_option);
+    let refused = out.wait_for("not reloaded (");
+    assert!(refused.starts_with("not reloaded (mods/watched/init.luau, mods/watched/expansion.toml): "), "{refused}");
+
+    edit(&script_file, &script("version \" .. meeple.options.word .. \""));
+    let reloaded = out.wait_for("reloaded mods/");
+    assert!(
+        reloaded.starts_with("reloaded mods/watched/init.luau, mods/watched/expansion.toml and replayed "),
+        "both changes are applied, and said: {reloaded}"
+    );
+    out.wait_for("version three");
+    // What was applied is not named again.
+    edit(&script_file, &script("version 4"));
+    let reloaded = out.wait_for("reloaded mods/");
+    assert!(reloaded.starts_with("reloaded mods/watched/init.luau and replayed "), "{reloaded}");
+
+    assert!(child.0.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&dir);
 }

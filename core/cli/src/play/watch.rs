@@ -15,13 +15,16 @@ pub(super) struct Watch {
     /// Whether `--seed` chose the seed: the config's then plays no part.
     seed_given: bool,
     files: Vec<(PathBuf, Option<std::time::SystemTime>)>,
+    /// The files changed since the rules were last reloaded, in the order seen: a reload reads
+    /// every file, so it applies the changes a refused one left, and names them.
+    pending: Vec<String>,
 }
 
 impl Watch {
     pub(super) fn new(config: Option<&std::path::Path>, seed_given: bool, loaded: &meeple_host::Loaded) -> Watch {
         let config = config.map(PathBuf::from);
         let files = files_of(config.as_deref(), loaded).into_iter().map(|p| (p.clone(), modified(&p))).collect();
-        Watch { files, config, seed_given }
+        Watch { files, config, seed_given, pending: Vec::new() }
     }
 
     /// Rebuilds the ruleset and replays the game on it when one of the files changed. Rules that
@@ -46,6 +49,12 @@ impl Watch {
         if changed.is_empty() {
             return false;
         }
+        for file in changed {
+            if !self.pending.contains(&file) {
+                self.pending.push(file);
+            }
+        }
+        let changed = self.pending.join(", ");
         let config = self.config.as_deref();
         match load_config(config, mods).map_err(|e| e.to_string()).and_then(|new| {
             if let Some(what) = self.setup_change(&new, loaded, game.setup()) {
@@ -72,7 +81,8 @@ impl Watch {
             Ok((new, again))
         }) {
             Ok((new, again)) => {
-                say!("reloaded {} and replayed {} actions", changed.join(", "), game.history().len());
+                say!("reloaded {changed} and replayed {} actions", game.history().len());
+                self.pending.clear();
                 *loaded = new;
                 *game = again;
                 // The new rules may come from other files (an expansion added, a module required).
@@ -89,7 +99,7 @@ impl Watch {
                 true
             }
             Err(e) => {
-                say!("not reloaded ({}): {e}", changed.join(", "));
+                say!("not reloaded ({changed}): {e}");
                 false
             }
         }
