@@ -1,10 +1,11 @@
 //! `meeple play`: one game with bots, told turn by turn.
 
 use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
+use meeple_core::bots::Bot;
 use meeple_core::describe::ActionInfo;
-use meeple_core::{Action, ActionError, Event, Game, Rules};
+use meeple_core::{Action, ActionError, Event, Game, Rules, SetupError};
 use std::path::PathBuf;
-use watch::Watch;
+use watch::{Reloaded, Watch};
 
 mod watch;
 
@@ -26,7 +27,8 @@ pub struct Args {
     #[arg(long, short)]
     quiet: bool,
     /// Reload changed scripts, manifests, tilesets and config between turns, and replay the game
-    /// so far on them.
+    /// so far on them (or start a new game, when they change its players, seed, draw, tile limit
+    /// or bag).
     #[arg(long)]
     watch: bool,
     /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).
@@ -34,26 +36,17 @@ pub struct Args {
     delay: u64,
 }
 
-/// Plays and narrates one game.
+/// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let loaded = load_config(args.config.as_deref(), mods)?;
-    let seed = args.seed.or(loaded.config.seed).unwrap_or_else(clock_seed);
-    let setup = loaded.setup_seeded(seed);
-    let names = setup.players.clone();
-    let mut bots = make_bots(&args.bots, names.len(), seed)?;
-    let mut game = Game::new(loaded.rules.clone(), setup)?;
-    game.record_checkpoints();
+    let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone() };
+    let mut table = deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?;
+    let mut story = Story::new(table.names.clone(), args.quiet);
+    story.begin(&table);
 
-    let seats: Vec<String> = names.iter().zip(&bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
-    say!("meeple · {} · {} · seed {seed}", ruleset_title(&loaded), seats.join(", "));
-    let mut story = Story { names: &names, lines: Vec::new(), quiet: args.quiet, ended: None };
-    story.events(game.rules(), game.events());
-    story.flush("setup");
-
-    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), args.seed.is_some(), &loaded));
-    let mut loaded = loaded;
-    while let Some(p) = game.to_act() {
-        let action = bots[p as usize].choose(&game);
+    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), deal, &table.loaded));
+    while let Some(p) = table.game.to_act() {
+        let Table { game, bots, names, loaded, seed } = &mut table;
+        let action = bots[p as usize].choose(game);
         let told = !matches!(action, Action::Pass);
         if told {
             // An answer may come from another player than the turn's (pig owners in turn): it
@@ -68,15 +61,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             (Ok(events), _) => events.to_vec(),
             // What led up to it is saved, to be replayed and looked into.
             (Err(e), None) => {
-                let path = replay_path(args.replay.as_deref(), seed);
-                write_replay(&game, &mut loaded, seed, &path)?;
+                let path = replay_path(args.replay.as_deref(), *seed);
+                write_replay(game, loaded, *seed, &path)?;
                 if !told {
                     story.lines.push("pass".into());
                 }
                 let turn = game.state().turn().number;
                 story.flush(&format!("turn {turn:>3} · {}, whose last action stopped the game", names[p as usize]));
                 say!("the replay up to it: {}", path.display());
-                say_failing_line(&loaded, &e);
+                say_failing_line(loaded, &e);
                 return Err(e.into());
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
@@ -85,9 +78,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                     story.lines.pop();
                 }
                 say!("{e}");
-                say_failing_line(&loaded, &e);
+                say_failing_line(loaded, &e);
                 say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)");
-                while !w.reload_if_changed(mods, &mut loaded, &mut game) {
+                while !reload(w, mods, &mut table, &mut story) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
                 continue;
@@ -99,21 +92,86 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
             }
             if let Some(w) = &mut watched {
-                w.reload_if_changed(mods, &mut loaded, &mut game);
+                reload(w, mods, &mut table, &mut story);
             }
         }
     }
 
-    say!("\n{}", outcome(&game, &names));
+    let Table { game, names, loaded, seed, .. } = &mut table;
+    say!("\n{}", outcome(game, names));
 
-    let path = replay_path(args.replay.as_deref(), seed);
+    let path = replay_path(args.replay.as_deref(), *seed);
     // The default name is the seed's: another config played with it replaces that game.
     let over = args.replay.is_none() && path.exists();
-    write_replay(&game, &mut loaded, seed, &path)?;
+    write_replay(game, loaded, *seed, &path)?;
     let over =
         if over { format!(" (over an earlier game of seed {seed}; -o names another file)") } else { String::new() };
     say!("Replay written to {}{over}", path.display());
     Ok(())
+}
+
+/// Reloads the rules when their files changed; a new game is told from its start. Whether the
+/// game now runs on reloaded rules.
+fn reload(watch: &mut Watch, mods: &[PathBuf], table: &mut Table, story: &mut Story) -> bool {
+    match watch.reload_if_changed(mods, table) {
+        Reloaded::No => false,
+        Reloaded::Replayed => true,
+        Reloaded::NewGame => {
+            *story = Story::new(table.names.clone(), story.quiet);
+            story.begin(table);
+            true
+        }
+    }
+}
+
+/// A game in play, with what it was started from: its rules, seed, players and their bots.
+struct Table {
+    loaded: meeple_host::Loaded,
+    seed: u64,
+    names: Vec<String>,
+    bots: Vec<Box<dyn Bot + Send>>,
+    game: Game,
+}
+
+/// What a game starts from besides its config: `--seed`, a seed from the clock for a config
+/// without one (drawn once, so that a new game under `--watch` keeps it), and `--bots`.
+#[derive(Clone)]
+struct Deal {
+    seed: Option<u64>,
+    clock: u64,
+    bots: Vec<BotKind>,
+}
+
+/// Why a game could not start, with the failing line (as a path from here) when a hook failed.
+struct NotStarted {
+    /// Boxed: an error is large, and this one is rare.
+    error: Box<CliError>,
+    line: Option<String>,
+}
+
+impl Deal {
+    /// The seed a game of these rules plays: `--seed`, else the config's, else the clock's.
+    fn seed_for(&self, loaded: &meeple_host::Loaded) -> u64 {
+        self.seed.or(loaded.config.seed).unwrap_or(self.clock)
+    }
+
+    /// Seats the bots and starts a game on these rules.
+    fn table(&self, loaded: meeple_host::Loaded) -> Result<Table, NotStarted> {
+        let seed = self.seed_for(&loaded);
+        let setup = loaded.setup_seeded(seed);
+        let names = setup.players.clone();
+        let bots = make_bots(&self.bots, names.len(), seed)
+            .map_err(|error| NotStarted { error: Box::new(error), line: None })?;
+        let mut game = Game::new(loaded.rules.clone(), setup).map_err(|e| {
+            let line = match &e {
+                SetupError::Hook(hook) => loaded.file_of(hook),
+                _ => None,
+            };
+            NotStarted { error: Box::new(e.into()), line }
+        })?;
+        game.record_checkpoints();
+        Ok(Table { loaded, seed, names, bots, game })
+    }
 }
 
 /// Where the replay goes: `-o FILE`, or `replays/game-SEED.json`.
@@ -148,15 +206,28 @@ pub fn write_json<T: serde::Serialize>(path: &std::path::Path, value: &T) -> Res
 }
 
 /// Collects what happens in a turn and prints one paragraph per turn.
-struct Story<'a> {
-    names: &'a [String],
+struct Story {
+    names: Vec<String>,
     lines: Vec<String>,
     quiet: bool,
     /// The title of a turn that ended, told once what its `turn_end` handlers did is known.
     ended: Option<String>,
 }
 
-impl Story<'_> {
+impl Story {
+    fn new(names: Vec<String>, quiet: bool) -> Story {
+        Story { names, lines: Vec::new(), quiet, ended: None }
+    }
+
+    /// Tells who plays with which bot, on what and with which seed, and what the setup did.
+    fn begin(&mut self, table: &Table) {
+        let seats: Vec<String> =
+            self.names.iter().zip(&table.bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
+        say!("meeple · {} · {} · seed {}", ruleset_title(&table.loaded), seats.join(", "), table.seed);
+        self.events(table.game.rules(), table.game.events());
+        self.flush("setup");
+    }
+
     fn who(&self, players: impl IntoIterator<Item = u8>) -> String {
         players.into_iter().map(|p| self.names[p as usize].as_str()).collect::<Vec<_>>().join(" & ")
     }

@@ -35,9 +35,7 @@ fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(dir.join("mods/watched")).unwrap();
     std::fs::write(dir.join("mods/watched/expansion.toml"), MANIFEST).unwrap();
     std::fs::write(dir.join("mods/watched/init.luau"), script("version 1")).unwrap();
-    let config =
-        format!("players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n");
-    std::fs::write(dir.join("game.toml"), config).unwrap();
+    std::fs::write(dir.join("game.toml"), config(4, "[\"Ann\", \"Bob\"]")).unwrap();
     dir
 }
 
@@ -141,33 +139,88 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     edit(&script_file, &script("version 2").replace("\"version 2\"", "\"version \" .. meeple.options.word"));
     out.wait_for("version three");
 
-    // So is the bag: tiles added to it would change the draws of the game so far.
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tiles.toml");
-    std::fs::copy(template, dir.join("mods/watched/tiles.toml")).unwrap();
-    let with_tiles = with_option.replace("[editions.default]", "[editions.default]\ntileset = \"tiles.toml\"");
-    edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
-    let refused = out.wait_for("not reloaded (mods/watched/expansion.toml)");
-    assert!(
-        refused
-            .ends_with("the tiles in the bag changed (which kinds, or how many of each), which only a new game takes"),
-        "{refused}"
-    );
-
-    // Players are the game's: a config that changes them is refused.
-    edit(
-        &dir.join("game.toml"),
-        &format!("players = 3\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n"),
-    );
-    // The bag's change, still not applied, is named with it.
-    let refused = out.wait_for("not reloaded (mods/watched/expansion.toml, game.toml)");
-    assert!(refused.ends_with("game.toml: its players changed, which only a new game takes"), "{refused}");
-
     let status = child.0.wait().unwrap();
     out.wait_for("Winner");
     assert!(status.success());
     let replay: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
     assert_eq!(replay["config"]["players"], serde_json::json!(["Ann", "Bob"]), "the game's own config");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game's config with another seed or number of players.
+fn config(seed: u64, players: &str) -> String {
+    format!("players = {players}\nseed = {seed}\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n")
+}
+
+/// The line that tells a new game started because of `why`.
+fn new_game(files: &str, why: &str) -> String {
+    format!("reloaded {files}; {why}, which only a new game takes: this game ends here and a new one starts")
+}
+
+#[test]
+fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
+    let dir = scratch("new-game");
+    let (mut child, mut out) = play(&dir);
+    let script_file = dir.join("mods/watched/init.luau");
+    out.wait_for("version 1");
+
+    // Another seed would make the game so far another game: a new one starts, with that seed.
+    edit(&dir.join("game.toml"), &config(5, "[\"Ann\", \"Bob\"]"));
+    assert_eq!(out.wait_for("reloaded game.toml"), new_game("game.toml", "the seed in game.toml changed"));
+    assert!(out.wait_for("meeple · ").ends_with(" · seed 5"), "the new game's header");
+    let first = out.wait_for("version 1");
+    assert!(first.starts_with("turn   1 · "), "{first}");
+    // The script is still reloaded, into the new game.
+    edit(&script_file, &script("version 2"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+    out.wait_for("version 2");
+
+    // So with the bag: tiles added to it, and then a count changed.
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tiles.toml");
+    std::fs::copy(template, dir.join("mods/watched/tiles.toml")).unwrap();
+    let with_tiles = MANIFEST.replace("[editions.default]", "[editions.default]\ntileset = \"tiles.toml\"");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
+    let said = out.wait_for("reloaded mods/watched/expansion.toml");
+    assert_eq!(said, new_game("mods/watched/expansion.toml", "the tiles in the bag changed (template:chapel: 0 → 2)"));
+    out.wait_for("meeple · ");
+    let tiles = std::fs::read_to_string(dir.join("mods/watched/tiles.toml")).unwrap();
+    edit(&dir.join("mods/watched/tiles.toml"), &tiles.replace("count = 2", "count = 3"));
+    let said = out.wait_for("reloaded mods/watched/tiles.toml");
+    assert_eq!(said, new_game("mods/watched/tiles.toml", "the tiles in the bag changed (template:chapel: 2 → 3)"));
+    out.wait_for("meeple · ");
+    edit(&script_file, &script("version 3"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+    out.wait_for("version 3");
+
+    // A new game whose setup fails is not started: the game goes on until a fix comes.
+    let failing =
+        format!("meeple.on(\"setup\", function(view, out)\n    error(\"setup boom\")\nend)\n{}", script("version 4"));
+    edit(&script_file, &failing);
+    out.wait_for("not reloaded (mods/watched/init.luau): the game so far does not replay");
+    edit(&dir.join("game.toml"), &config(5, "3"));
+    let refused = out.wait_for("not reloaded (");
+    assert!(
+        refused.starts_with("not reloaded (mods/watched/init.luau, game.toml): the players in game.toml changed, which only a new game takes: ")
+            && refused.ends_with("setup boom"),
+        "{refused}"
+    );
+    assert_eq!(out.wait_for("the failing line"), "the failing line: mods/watched/init.luau:2");
+    edit(&script_file, &script("version 4"));
+    assert_eq!(
+        out.wait_for("reloaded "),
+        new_game("mods/watched/init.luau, game.toml", "the players in game.toml changed")
+    );
+    let header = out.wait_for("meeple · ");
+    assert!(header.contains("Player 3 (greedy)"), "{header}");
+    out.wait_for("version 4");
+
+    assert!(child.0.wait().unwrap().success());
+    out.wait_for("Winner");
+    let replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
+    assert_eq!(replay["config"]["players"].as_array().map(Vec::len), Some(3), "the last game's own config");
+    assert_eq!(replay["config"]["seed"], 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
