@@ -39,11 +39,15 @@ pub struct Args {
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone() };
-    let mut table = deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?;
+    let (mut table, mut watched) = if args.watch {
+        let (watch, table) = Watch::start(args.config.as_deref(), deal, mods)?;
+        (table, Some(watch))
+    } else {
+        (deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?, None)
+    };
     let mut story = Story::new(table.names.clone(), args.quiet);
     story.begin(&table);
 
-    let mut watched = args.watch.then(|| Watch::new(args.config.as_deref(), deal, &table.loaded));
     while let Some(p) = table.game.to_act() {
         let Table { game, bots, names, loaded, seed } = &mut table;
         let action = bots[p as usize].choose(game);

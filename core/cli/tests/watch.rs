@@ -286,3 +286,42 @@ fn a_reload_names_every_change_it_applies_even_those_refused_before() {
     assert!(child.0.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rules_broken_at_the_start_are_told_and_waited_on() {
+    let dir = scratch("start");
+    let script_file = dir.join("mods/watched/init.luau");
+    edit(&script_file, "local x = = 1\n");
+    // Without --watch, the mistake ends the command, as bad input.
+    let once = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["play", "game.toml", "--mods", "mods", "-q", "-o", "game.json"])
+        .output()
+        .unwrap();
+    assert_eq!(once.status.code(), Some(2));
+
+    let (mut child, mut out) = play(&dir);
+    let error = out.wait_for("init.luau");
+    assert!(error.starts_with("mods/watched/init.luau:1: "), "the problem is located: {error}");
+    assert_eq!(out.wait_for("the game waits"), "the game waits to start; save a fix to go on (Ctrl-C to stop)");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.0.try_wait().unwrap().is_none(), "the game waits rather than ending");
+
+    // A script that loads but whose setup fails does not start the game either.
+    let failing = format!("meeple.on(\"setup\", function(view, out)\n    error(\"setup boom\")\nend)\n{}", script("v"));
+    edit(&script_file, &failing);
+    let refused = out.wait_for("not started");
+    assert_eq!(refused, "not started (mods/watched/init.luau): watched: setup: watched/init.luau:2: setup boom");
+    assert_eq!(out.wait_for("the failing line"), "the failing line: mods/watched/init.luau:2");
+
+    edit(&script_file, &script("fixed"));
+    assert!(out.wait_for("meeple · ").ends_with(" · seed 4"), "the game starts");
+    let first = out.wait_for("fixed");
+    assert!(first.starts_with("turn   1 · "), "{first}");
+    // It is watched as any game is.
+    edit(&script_file, &script("fixed again"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+    out.wait_for("fixed again");
+    assert!(child.0.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

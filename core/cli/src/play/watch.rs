@@ -1,10 +1,15 @@
 //! `meeple play --watch`: the files a game's rules come from, watched between turns, and the
 //! game replayed on them when they change.
 
-use super::{Deal, Table, failing_line};
-use crate::common::{load_config, say};
+use super::{Deal, NotStarted, Table, failing_line};
+use crate::common::{CliError, load_config, say};
 use meeple_core::{Game, Rules};
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Files and when they last changed (`None`: not there).
+type Times = BTreeMap<PathBuf, Option<SystemTime>>;
 
 /// The files a game's rules come from, and when they last changed: the config, and each
 /// expansion's manifest, tilesets and (for a script) Luau files. A native library is not among
@@ -14,8 +19,8 @@ pub(super) struct Watch {
     config: Option<PathBuf>,
     /// What a new game starts from besides its config.
     deal: Deal,
-    files: Vec<(PathBuf, Option<std::time::SystemTime>)>,
-    /// The files changed since the rules were last reloaded, in the order seen: a reload reads
+    files: Times,
+    /// The files changed since the rules were last (re)loaded, in the order seen: a reload reads
     /// every file, so it applies the changes a refused one left, and names them.
     pending: Vec<String>,
 }
@@ -37,10 +42,76 @@ enum Next {
 }
 
 impl Watch {
-    pub(super) fn new(config: Option<&std::path::Path>, deal: Deal, loaded: &meeple_host::Loaded) -> Watch {
-        let config = config.map(PathBuf::from);
-        let files = files_of(config.as_deref(), loaded).into_iter().map(|p| (p.clone(), modified(&p))).collect();
-        Watch { files, config, deal, pending: Vec::new() }
+    /// Starts the first game, to be watched. Rules that do not load, or whose setup fails, are
+    /// told with their line, and the game waits for a change that lets it start: a mistake is
+    /// fixed the same way before the first turn as after it. Other errors (a config file that is
+    /// not there, bots for more players than the game has) end the command.
+    pub(super) fn start(config: Option<&Path>, deal: Deal, mods: &[PathBuf]) -> Result<(Watch, Table), CliError> {
+        let mut watch = Watch { config: config.map(PathBuf::from), deal, files: Times::new(), pending: Vec::new() };
+        loop {
+            // Read before loading: a file saved while the rules load is seen as changed after.
+            let before = times(every_file(config, mods));
+            let started = load_config(config, mods)
+                .map_err(|e| NotStarted { error: Box::new(e), line: None })
+                .and_then(|loaded| watch.deal.table(loaded));
+            let no = match started {
+                Ok(table) => {
+                    watch.files = before;
+                    watch.refresh(&table.loaded);
+                    watch.pending.clear();
+                    return Ok((watch, table));
+                }
+                Err(no) if !waits_for_fix(&no.error, config) => return Err(*no.error),
+                Err(no) => no,
+            };
+            watch.tell_not_started(&no);
+            watch.wait_for_change(before, || times(every_file(config, mods)));
+        }
+    }
+
+    /// Tells why the first game did not start: at first as `meeple play` would, then after each
+    /// change, with the files changed.
+    fn tell_not_started(&self, no: &NotStarted) {
+        if self.pending.is_empty() {
+            say!("{}", no.error);
+        } else {
+            // "cannot start the game" was said once: the setup's error alone says what is new.
+            let why = match &*no.error {
+                CliError::Setup(e) => e.to_string(),
+                e => e.to_string(),
+            };
+            say!("not started ({}): {why}", self.pending.join(", "));
+        }
+        if let Some(line) = &no.line {
+            say!("the failing line: {line}");
+        }
+        if self.pending.is_empty() {
+            say!("the game waits to start; save a fix to go on (Ctrl-C to stop)");
+        }
+    }
+
+    /// Waits until the files differ from `before`, and notes those that changed.
+    fn wait_for_change(&mut self, before: Times, now: impl Fn() -> Times) {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(250));
+            let now = now();
+            let keys: std::collections::BTreeSet<&PathBuf> = before.keys().chain(now.keys()).collect();
+            let changed: Vec<String> =
+                keys.into_iter().filter(|p| before.get(*p) != now.get(*p)).map(|p| p.display().to_string()).collect();
+            if !changed.is_empty() {
+                self.note(changed);
+                return;
+            }
+        }
+    }
+
+    /// Adds files to those changed since the rules were last (re)loaded.
+    fn note(&mut self, changed: Vec<String>) {
+        for file in changed {
+            if !self.pending.contains(&file) {
+                self.pending.push(file);
+            }
+        }
     }
 
     /// Rebuilds the ruleset when one of the files changed, and replays the game on it. When the
@@ -53,11 +124,7 @@ impl Watch {
         if changed.is_empty() {
             return Reloaded::No;
         }
-        for file in changed {
-            if !self.pending.contains(&file) {
-                self.pending.push(file);
-            }
-        }
+        self.note(changed);
         let files = self.pending.join(", ");
         let next =
             load_config(self.config.as_deref(), mods).map_err(|e| e.to_string()).and_then(|new| self.next(new, table));
@@ -86,7 +153,7 @@ impl Watch {
     fn changed_files(&mut self) -> Vec<String> {
         self.files
             .iter_mut()
-            .filter(|(p, t)| modified(p) != *t)
+            .filter(|(p, t)| modified(p) != **t)
             .map(|(p, t)| {
                 *t = modified(p);
                 p.display().to_string()
@@ -98,7 +165,7 @@ impl Watch {
     /// added, a module required). Known files keep the times read before loading: one changed
     /// since is still new.
     fn refresh(&mut self, loaded: &meeple_host::Loaded) {
-        let known: std::collections::HashMap<PathBuf, _> = std::mem::take(&mut self.files).into_iter().collect();
+        let known = std::mem::take(&mut self.files);
         self.files = files_of(self.config.as_deref(), loaded)
             .into_iter()
             .map(|p| {
@@ -179,6 +246,35 @@ fn bag_change(old: &Rules, new: &Rules) -> Option<String> {
         n => format!("{}, and {} more", counts[..SHOWN].join(", "), n - SHOWN),
     };
     Some(format!("the tiles in the bag changed ({what})"))
+}
+
+/// Whether an error at the start is one to wait on a fix of: rules that do not load or whose
+/// setup fails. A config file that is not there is a mistyped argument, not a file being edited.
+fn waits_for_fix(error: &CliError, config: Option<&Path>) -> bool {
+    matches!(error, CliError::Load(_) | CliError::Setup(_)) && config.is_none_or(Path::exists)
+}
+
+/// The files that rules which do not load may come from: the config, and the manifests,
+/// tilesets and scripts of every expansion found (a fix may be in any of them, or make one).
+fn every_file(config: Option<&Path>, mods: &[PathBuf]) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = config.map(PathBuf::from).into_iter().collect();
+    for root in meeple_host::paths::mod_roots(mods) {
+        for dir in meeple_host::ruleset::expansion_dirs(&root) {
+            meeple_host::ruleset::collect_files(&dir, "toml", &mut paths);
+            meeple_host::ruleset::collect_files(&dir, "luau", &mut paths);
+        }
+    }
+    paths
+}
+
+fn times(paths: Vec<PathBuf>) -> Times {
+    paths
+        .into_iter()
+        .map(|p| {
+            let time = modified(&p);
+            (p, time)
+        })
+        .collect()
 }
 
 /// The files [`Watch`] watches.
