@@ -1,6 +1,7 @@
 //! `meeple play --watch`: a script, manifest or tileset edited while a game runs is reloaded
 //! between turns and the game so far replayed on it; one that no longer loads leaves the game
-//! on its old rules.
+//! on its old rules; one that changes what only a new game takes starts a new game; one broken
+//! at the start is waited on.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! `meeple play --watch`: the files a game's rules come from, watched between turns, and the
-//! game replayed on them when they change.
+//! game replayed on them when they change (or a new game started, when they change what only a
+//! new game takes); rules broken at the start are waited on as those broken mid-game are.
 
 use super::{Deal, NotStarted, Table, failing_line};
 use crate::common::{CliError, load_config, say};
