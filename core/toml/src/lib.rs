@@ -111,6 +111,14 @@ pub struct Doc<'s> {
     last_located: std::cell::Cell<(usize, usize)>,
 }
 
+/// The table header (`[base]`) on the line of byte `at`, if that line is one.
+fn header_of(text: &str, at: usize) -> Option<&str> {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    let header = line.split('#').next().unwrap_or("").trim();
+    (header.starts_with('[') && header.ends_with(']')).then_some(header)
+}
+
 /// A syntax error as told: the parser's words, and what was most likely left open when the
 /// error stands at a line's start (the line above did not close its array or table).
 fn syntax_message(parser: &str, at_line_start: bool) -> String {
@@ -156,6 +164,19 @@ impl<'s> Doc<'s> {
         // A syntax error throws the parser off for the rest of its line: what else it finds
         // there (an `=` in an array, a string not quoted) is that error again.
         let (mut told, mut broken_lines, mut untold) = (Vec::new(), Vec::new(), std::collections::BTreeSet::new());
+        // A table header given again, by its lines (header, next header): its keys are read
+        // into the first table, each a key given twice, which the file does not show.
+        let repeated_tables: Vec<(usize, usize)> = errors
+            .iter()
+            .filter(|e| e.message() == "duplicate key")
+            .filter_map(|e| e.span())
+            .filter(|span| header_of(text, span.start).is_some())
+            .map(|span| {
+                let from = doc.line_col(span.start).0;
+                let next = text.lines().enumerate().skip(from).find(|(_, l)| l.trim_start().starts_with('['));
+                (from, next.map_or(usize::MAX, |(i, _)| i + 1))
+            })
+            .collect();
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             let line = doc.line_col(span.start).0;
@@ -167,7 +188,13 @@ impl<'s> Doc<'s> {
                 untold.insert(line);
                 continue;
             }
-            if duplicate {
+            if duplicate && repeated_tables.iter().any(|(from, to)| (*from + 1..*to).contains(&line)) {
+                // A key of a table given twice: the table's problem, told at its header.
+                continue;
+            }
+            if duplicate && let Some(header) = header_of(text, span.start) {
+                doc.record(span, format!("table `{header}` is given twice; TOML takes each table once"));
+            } else if duplicate {
                 // The parser keeps the first and every key stays in its own table: what follows
                 // is read as written, so its own problems are still reported.
                 let key = text.get(span.clone()).unwrap_or("").trim_matches(['"', '\'']);
@@ -702,6 +729,18 @@ mod tests {
         let report = doc.finish().unwrap_err();
         let messages: Vec<&str> = report.diagnostics.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["a seed is a number", "TOML syntax: unclosed array, expected `]`"]);
+    }
+
+    #[test]
+    fn a_table_given_twice_is_one_problem_at_its_header() {
+        let text = "seed = 1\n[base]\nedition = \"C3\"\n[base] # again\nedition = \"C2\"\n[x]\ny = 1\ny = 2\n";
+        let doc = Doc::parse("t.toml", text);
+        let report = doc.finish().unwrap_err().to_string();
+        assert_eq!(
+            report,
+            "t.toml:4:2: table `[base]` is given twice; TOML takes each table once\n\
+             t.toml:8:1: `y` is given twice in one table; TOML takes each key once"
+        );
     }
 
     #[test]
