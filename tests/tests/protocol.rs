@@ -653,9 +653,13 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     assert_eq!(lines.len(), 2, "{bad}");
     assert!(lines[0].starts_with("config.players: expected a value; got null"), "{bad}");
     assert!(lines[1].starts_with("config.seed: "), "{bad}");
-    // A name holding a newline stays on its line: the fields after it are named right.
+    // A name holding a newline (refused) stays on its line: the fields after it are named right.
     let newline = json!({"players": ["Ann\nBen", "Cy"], "seed": -1, "base": {"edition": "C1"}});
-    err(&mut s, json!({"cmd": "create", "config": newline}), "bad-config", Some("config.seed"));
+    let bad = err(&mut s, json!({"cmd": "create", "config": newline}), "bad-config", Some("config"));
+    let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
+    assert_eq!(lines.len(), 2, "{bad}");
+    assert!(lines[0].starts_with("config.players: a player name must not hold control"), "{bad}");
+    assert!(lines[1].starts_with("config.seed: "), "{bad}");
     // One fault: the error's field is that field.
     let one = json!({"expansions": [{"id": "tollkeepers", "edition": "C1"}]});
     err(&mut s, json!({"cmd": "create", "config": one}), "bad-config", Some("config.expansions[0].edition"));

@@ -16,6 +16,14 @@ pub const CONFIG_VERSION: i64 = 1;
 /// Fewest and most players a config may name.
 pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=6;
 
+/// A character a name is not shown right with: a control character (a newline breaks the score
+/// table's line), or one that turns the direction of the text after it (so that a name reads as
+/// another in every frontend).
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The longest player name, in characters: names head the columns of score tables.
 pub const NAME_CHARS: usize = 40;
 
@@ -289,6 +297,16 @@ fn read_players(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Vec<Strin
                         item.span(),
                         format!("a player name has at most {NAME_CHARS} characters, this one {}", s.chars().count()),
                     ),
+                    DeValue::String(s) if s.chars().any(unprintable) => {
+                        let (i, c) = s.chars().enumerate().find(|(_, c)| unprintable(*c)).expect("one is");
+                        let why = format!(
+                            "a player name must not hold control or text-direction characters \
+                             (U+{:04X} at character {})",
+                            c as u32,
+                            i + 1
+                        );
+                        doc.error(item.span(), why)
+                    }
                     DeValue::String(s) if !s.trim().is_empty() => names.push(s.to_string()),
                     DeValue::String(_) => doc.error(item.span(), "a player name must not be empty"),
                     other => doc
@@ -407,6 +425,13 @@ mod tests {
         assert_eq!(
             problems("players = [\"Alice\", \"Alice\"]\n"),
             ["g.toml:1:21: the player name \"Alice\" is given twice"]
+        );
+        assert_eq!(
+            problems("players = [\"Al\\nice\", \"\\u202Eevil\", \"Zoë\"]\n"),
+            [
+                "g.toml:1:12: a player name must not hold control or text-direction characters (U+000A at character 3)",
+                "g.toml:1:23: a player name must not hold control or text-direction characters (U+202E at character 1)",
+            ]
         );
     }
 
