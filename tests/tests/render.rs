@@ -111,3 +111,32 @@ fn segment_names_on_a_sheet_keep_clear_of_the_illustrations_names() {
         assert!(pictures >= 8, "{file}: the illustrations are drawn ({pictures})");
     }
 }
+
+#[test]
+fn a_figure_with_faces_shows_the_one_it_is_turned_to() {
+    let config = "players = 3\nseed = 9\n[[expansions]]\nid = \"tollkeepers\"\n";
+    let loaded = load_toml("r.toml", config).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(9)).unwrap();
+    let mut bot = RandomBot::new(9);
+    let rules = loaded.rules.clone();
+    let turned = |game: &Game| {
+        game.state()
+            .figures()
+            .iter()
+            .filter(|f| !rules.figure(f.kind).faces.is_empty() && !matches!(f.at, Location::Supply))
+            .map(|f| (f.owner, f.face))
+            .collect::<Vec<_>>()
+    };
+    while !game.is_over() && !turned(&game).iter().any(|(_, face)| *face == 2) {
+        let a = bot.choose(&game);
+        game.apply(a).unwrap();
+    }
+    let on_board = turned(&game);
+    assert!(on_board.iter().any(|(_, face)| *face == 2), "a tollhouse was turned to its face 2");
+    let svg = meeple_render::board(&game);
+    for (owner, face) in on_board {
+        let name = &game.setup().players[owner as usize];
+        assert!(svg.contains(&format!("<title>{name}'s tollkeepers:tollhouse, face {face}</title>")), "{svg}");
+        assert!(svg.contains(&format!(r#"class="fig">T{face}</text>"#)));
+    }
+}

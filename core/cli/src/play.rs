@@ -3,7 +3,7 @@
 use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
 use meeple_core::bots::Bot;
 use meeple_core::describe::ActionInfo;
-use meeple_core::{Action, ActionError, Event, Game, Rules, SetupError};
+use meeple_core::{Action, ActionError, Event, Game, SetupError};
 use std::path::PathBuf;
 use watch::{Reloaded, Watch};
 
@@ -90,7 +90,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 continue;
             }
         };
-        story.events(game.rules(), &events);
+        story.events(game, &events);
         if events.iter().any(|e| matches!(e, Event::TurnEnd { .. })) {
             if args.delay > 0 {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
@@ -228,7 +228,7 @@ impl Story {
         let seats: Vec<String> =
             self.names.iter().zip(&table.bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
         say!("meeple · {} · {} · seed {}", ruleset_title(&table.loaded), seats.join(", "), table.seed);
-        self.events(table.game.rules(), table.game.events());
+        self.events(&table.game, table.game.events());
         self.flush("setup");
     }
 
@@ -236,7 +236,9 @@ impl Story {
         players.into_iter().map(|p| self.names[p as usize].as_str()).collect::<Vec<_>>().join(" & ")
     }
 
-    fn events(&mut self, rules: &Rules, events: &[Event]) {
+    /// Tells the events of `game` (its state after them names the figures they name).
+    fn events(&mut self, game: &Game, events: &[Event]) {
+        let rules = game.rules();
         for e in events {
             // What follows a turn's end until the game moves on is what handlers of `turn_end`
             // did: it belongs to the turn's line.
@@ -294,6 +296,12 @@ impl Story {
                     rules.tokens()[*token as usize].id
                 )),
                 Event::Log { message, .. } => self.lines.push(message.clone()),
+                // A face changes what the figure does (a tollhouse's toll): worth a line.
+                Event::FigureTurned { figure, face } => {
+                    let f = &game.state().figures()[*figure as usize];
+                    let (kind, who) = (&rules.figure(f.kind).id, &self.names[f.owner as usize]);
+                    self.lines.push(format!("{who}'s {kind} turned to face {face}"));
+                }
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
                     self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]));

@@ -91,3 +91,19 @@ fn a_replay_written_over_an_earlier_one_of_its_seed_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_figure_turned_to_another_face_is_told_with_its_owner() {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["play", "configs/traders-builders-tollkeepers.toml", "--seed", "9", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // A tollhouse collects by its face: placed on 1, turned over at the end of a turn in which
+    // it scored a traveller group.
+    let turned: Vec<&str> = text.lines().filter(|l| l.contains("'s tollkeepers:tollhouse turned to face 2")).collect();
+    assert!(!turned.is_empty(), "{text}");
+    assert!(turned.iter().all(|l| l.contains("tollkeepers: ") && l.starts_with("turn ")), "{turned:#?}");
+}

@@ -96,11 +96,20 @@ pub fn board(game: &Game) -> String {
         let (cx, cy) = turn_point((ax, ay), placed.rotation.quarter_turns());
         let (ox, oy) = origin(placed.pos);
         let colour = COLOURS[f.owner as usize % COLOURS.len()];
-        let kind = &rules.figure(f.kind).id;
-        let letter = kind.rsplit(':').next().and_then(|k| k.chars().next()).unwrap_or('?').to_ascii_uppercase();
+        let kind = rules.figure(f.kind);
+        let letter = kind.id.rsplit(':').next().and_then(|k| k.chars().next()).unwrap_or('?').to_ascii_uppercase();
+        // A figure with faces shows the one it is turned to (a tollhouse's toll: T1, T2).
+        let (label, face) = if kind.faces.is_empty() {
+            (letter.to_string(), String::new())
+        } else {
+            (format!("{letter}{}", f.face), format!(", face {}", f.face))
+        };
+        let owner =
+            game.setup().players.get(f.owner as usize).cloned().unwrap_or_else(|| format!("player {}", f.owner + 1));
+        let title = esc(&format!("{owner}'s {}{face}", kind.id));
         let _ = write!(
             body,
-            r#"<g class="figure" data-id="{id}"><circle cx="{:.1}" cy="{:.1}" r="9" fill="{colour}" stroke="white" stroke-width="2"/><text x="{:.1}" y="{:.1}" class="fig">{letter}</text></g>"#,
+            r#"<g class="figure" data-id="{id}"><title>{title}</title><circle cx="{:.1}" cy="{:.1}" r="9" fill="{colour}" stroke="white" stroke-width="2"/><text x="{:.1}" y="{:.1}" class="fig">{label}</text></g>"#,
             ox + cx,
             oy + cy,
             ox + cx,
