@@ -412,16 +412,18 @@ fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
         .expect_err("some game has a long road");
     let message = &report.diagnostics[0].message;
     let seed: u64 = message.split("(seed ").nth(1).and_then(|r| r.split(')').next()?.parse().ok()).unwrap();
-    let command = format!("--seed {seed} --bots random GAME.toml");
-    assert!(message.contains(&command) && message.contains("meeple play --mods "), "{message}");
-    assert!(message.contains("`players = 2` and `[[expansions]] id = \"long-road\"`"), "{message}");
-    // What that command does: the config it names, the seed, a random bot in each seat seeded
+    let command = format!("--seed {seed} --bots random long-road-game.toml");
+    assert!(message.contains(&command) && message.contains("&& meeple play --mods "), "{message}");
+    // What that command does: the config it writes, the seed, a random bot in each seat seeded
     // as `meeple play` seats them. It meets the same slip.
-    let config = "players = 2\n[[expansions]]\nid = \"long-road\"\n";
+    let printed = message.split("printf '").nth(1).and_then(|r| r.split("' > long-road-game.toml").next());
+    let config = printed.unwrap_or_else(|| panic!("{message}")).replace("\\n", "\n");
+    assert_eq!(config, "players = 2\n[[expansions]]\nid = \"long-road\"\n");
     // In a folder named otherwise than the mod, which a script's own places do not show.
     let renamed = root.join("renamed");
     std::fs::rename(root.join("long-road"), &renamed).unwrap();
-    let loaded = meeple_host::load::from_config_text("GAME.toml", config, std::slice::from_ref(&root)).unwrap();
+    let loaded =
+        meeple_host::load::from_config_text("long-road-game.toml", &config, std::slice::from_ref(&root)).unwrap();
     let mut game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
     let mut bots: Vec<_> =
         (0..2).map(|p| meeple_core::bots::RandomBot::new(meeple_core::bots::seat_seed(seed, p))).collect();

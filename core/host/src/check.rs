@@ -331,13 +331,14 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), R
 }
 
 /// How to play a game `check` names again, step by step: the config it plays is two players, the
-/// base game and this mod with its defaults, which `meeple play` gets from a config file.
+/// base game and this mod with its defaults, which `meeple play` gets from a config file. Told as
+/// one command line that writes that file and plays it (ids hold no quote, so they need none).
 fn again(manifest: &Manifest, seed: u64) -> String {
     let mods = folder_above(manifest.dir()).map(|d| format!(" --mods {}", display_path(&d))).unwrap_or_default();
+    let (id, file) = (&manifest.id, format!("{}-game.toml", manifest.id));
     format!(
-        "  to play it again: `meeple play{mods} --seed {seed} --bots random GAME.toml`, where GAME.toml holds \
-         `players = 2` and `[[expansions]] id = \"{}\"`",
-        manifest.id
+        "  to play it again: printf 'players = 2\\n[[expansions]]\\nid = \"{id}\"\\n' > {file} && \
+         meeple play{mods} --seed {seed} --bots random {file}"
     )
 }
 
