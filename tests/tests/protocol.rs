@@ -816,3 +816,30 @@ fn numbers_out_of_reach_and_nulls_are_named_for_what_they_are() {
     let m = message(json!({"cmd": "state", "game": null}), "game");
     assert!(m.ends_with("got null, which counts as not given"), "{m}");
 }
+
+/// A line as `meeple serve --stdio` reads it, and its reply.
+fn line(s: &mut Session, text: &str) -> Value {
+    serde_json::from_str(&s.handle_line(text)).expect("a JSON reply")
+}
+
+#[test]
+fn a_field_given_twice_is_refused_rather_than_the_last_one_winning() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let twice = |field: &str| {
+        json!({"code": "bad-request", "message": format!("`{field}` is given more than once; give each field once"),
+               "field": field})
+    };
+    let reply = line(&mut s, r#"{"id":1,"cmd":"version","cmd":"expansions"}"#);
+    assert_eq!((&reply["ok"], &reply["error"]), (&json!(false), &twice("cmd")), "{reply}");
+    // Seat 1 is not to act: the last `player` must not stand in for the first.
+    let reply = line(&mut s, r#"{"cmd":"act","game":"g1","index":0,"player":1,"player":0}"#);
+    assert_eq!(reply["error"], twice("player"), "{reply}");
+    let reply = line(&mut s, r#"{"cmd":"act","game":"g1","action":{"type":"place-tile","type":"pass"}}"#);
+    assert_eq!(reply["error"], twice("action.type"), "{reply}");
+    let reply = line(&mut s, r#"{"cmd":"create","config":{"players":2,"players":3}}"#);
+    assert_eq!(reply["error"], twice("config.players"), "{reply}");
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
+    assert_eq!(ok(&mut s, json!({"cmd": "create"}))["game"], json!("g2"), "no game was created");
+}

@@ -553,3 +553,27 @@ fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
     let huge = "x".repeat(64 * 1024 + 1); // docs/protocol.md: a WebSocket message holds 64 KiB
     assert_eq!(close_code(Message::text(huge)), Some(CloseCode::Size));
 }
+
+#[test]
+fn a_field_given_twice_is_refused_over_http_and_websocket() {
+    let server = Server::start(&fresh_db("twice"));
+    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let url = format!("/games/{game}");
+    let before = server.get(&url);
+    let twice = |field: &str| {
+        json!({"code": "bad-request", "message": format!("`{field}` is given more than once; give each field once"),
+               "field": field})
+    };
+    let body = r#"{"index": 0, "player": 1, "player": 0}"#;
+    let (status, reply) = server.http("POST", &format!("{url}/act"), Some(&seats[0]), Some(body));
+    assert_eq!((status, &reply["error"]), (400, &twice("player")), "{reply}");
+    let (status, reply) = server.http("POST", "/games", None, Some(r#"{"seed": 1, "seed": 2}"#));
+    assert_eq!((status, &reply["error"]), (400, &twice("seed")), "{reply}");
+    let mut ws = connect(&server, &game, Some(&seats[0]));
+    assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+    ws.send(Message::text(r#"{"id": 1, "cmd": "act", "index": 0, "index": 1}"#)).unwrap();
+    let reply = receive(&mut ws);
+    assert_eq!((&reply["type"], &reply["error"]), (&json!("reply"), &twice("index")), "{reply}");
+    assert_eq!(server.get(&url), before, "the game is as it was");
+    assert_eq!(server.get("/games")["games"].as_array().unwrap().len(), 1, "no game was created");
+}

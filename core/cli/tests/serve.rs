@@ -51,6 +51,12 @@ fn a_whole_game_over_stdio_survives_bad_lines() {
     let version = ask(json!({"id": "after", "cmd": "version"}).to_string());
     assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!("after")), "{version}");
 
+    // A field given twice is refused, not settled by the last one.
+    let twice = ask(r#"{"id": 1, "cmd": "version", "cmd": "expansions"}"#.to_string());
+    assert_eq!((&twice["error"]["code"], &twice["error"]["field"]), (&json!("bad-request"), &json!("cmd")), "{twice}");
+    let version = ask(json!({"id": "after", "cmd": "version"}).to_string());
+    assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!("after")), "{version}");
+
     // A line of blanks is no request, after a byte-order mark too: the next line is the answered one.
     let version = ask(format!("{}  \n{}", "\u{feff}", json!({"id": "bom", "cmd": "version"})));
     assert_eq!((&version["ok"], &version["id"]), (&json!(true), &json!("bom")), "{version}");

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 /// One step of a path into a request.
 #[derive(Clone, Debug, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     Key(String),
     Index(usize),
 }
@@ -181,7 +181,7 @@ fn fault(mut path: Vec<Step>, error: &serde_json::Error) -> ProtocolError {
 }
 
 /// A path as the protocol writes it: `action.pos.x`, `replay.actions[3]`.
-fn dotted(path: &[Step]) -> String {
+pub(crate) fn dotted(path: &[Step]) -> String {
     let mut out = String::new();
     for step in path {
         match step {

@@ -11,6 +11,7 @@ pub mod replay_config;
 pub mod session;
 mod state;
 mod table;
+mod unique;
 
 pub use error::{Code, ProtocolError};
 pub use session::{PROTOCOL, Session};
@@ -65,11 +66,18 @@ pub fn is_blank(bytes: &[u8]) -> bool {
 
 /// Reads one request's JSON, after [`check_values`]; `what` starts the message of text that is
 /// not JSON ("not JSON", "the body is not JSON"). A leading UTF-8 byte-order mark, which some
-/// Windows tools write and RFC 8259 lets a reader ignore, is skipped.
+/// Windows tools write and RFC 8259 lets a reader ignore, is skipped. A key given twice in an
+/// object is refused (`bad-request`, naming it), not settled by the last one.
 pub fn read_json(bytes: &[u8], what: &str) -> Result<serde_json::Value, ProtocolError> {
     check_values(bytes)?;
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    serde_json::from_slice(bytes).map_err(|e| ProtocolError::new(Code::BadJson, format!("{what}: {e}"), None))
+    unique::read(bytes).map_err(|refused| match refused {
+        unique::Refused::Json(e) => ProtocolError::new(Code::BadJson, format!("{what}: {e}"), None),
+        unique::Refused::Repeated(field) => {
+            let message = format!("`{field}` is given more than once; give each field once");
+            ProtocolError::new(Code::BadRequest, message, Some(&field))
+        }
+    })
 }
 
 /// A reply or state as JSON text, written into a buffer sized for a whole state (about 20 KB at
