@@ -843,3 +843,28 @@ fn a_field_given_twice_is_refused_rather_than_the_last_one_winning() {
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
     assert_eq!(ok(&mut s, json!({"cmd": "create"}))["game"], json!("g2"), "no game was created");
 }
+
+#[test]
+fn a_seat_out_of_turn_is_told_so_before_its_index_is_looked_up() {
+    let mut s = session();
+    let state = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
+    let n = state["legal"].as_array().unwrap().len();
+    assert_eq!(state["to_act"], json!(0));
+    let reply =
+        err(&mut s, json!({"cmd": "act", "game": "g1", "index": 999, "player": 1}), "not-your-turn", Some("player"));
+    assert_eq!(
+        reply["error"]["message"],
+        json!("seat 0 is to act, not seat 1"),
+        "nothing of seat 0's actions: {reply}"
+    );
+    let reply =
+        err(&mut s, json!({"cmd": "act", "game": "g1", "index": 999, "player": 7}), "bad-request", Some("player"));
+    assert!(reply["error"]["message"].as_str().unwrap().starts_with("no seat 7"), "{reply}");
+    // The seat to act, or a request that names none, hears what is wrong with the index.
+    for seat in [json!(0), Value::Null] {
+        let request = json!({"cmd": "act", "game": "g1", "index": 999, "player": seat});
+        let reply = err(&mut s, request, "illegal-action", Some("index"));
+        assert_eq!(reply["error"]["message"], json!(format!("no legal action 999 (there are {n})")), "{reply}");
+    }
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is untouched");
+}

@@ -577,3 +577,25 @@ fn a_field_given_twice_is_refused_over_http_and_websocket() {
     assert_eq!(server.get(&url), before, "the game is as it was");
     assert_eq!(server.get("/games")["games"].as_array().unwrap().len(), 1, "no game was created");
 }
+
+#[test]
+fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
+    let server = Server::start(&fresh_db("index-turn"));
+    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let act = format!("/games/{game}/act");
+    let not_yours = json!({"code": "not-your-turn", "message": "seat 0 is to act, not seat 1", "field": "token"});
+    for index in [999, 0] {
+        let body = json!({ "index": index }).to_string();
+        let (status, reply) = server.http("POST", &act, Some(&seats[1]), Some(&body));
+        assert_eq!((status, &reply["error"]), (409, &not_yours), "index {index}: {reply}");
+    }
+    let mut ws = connect(&server, &game, Some(&seats[1]));
+    assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+    let reply = send(&mut ws, json!({"id": 1, "cmd": "act", "index": 999}));
+    assert_eq!(reply["error"], not_yours, "{reply}");
+    let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 999}"));
+    assert_eq!(
+        (status, &reply["error"]["code"], &reply["error"]["field"]),
+        (409, &json!("illegal-action"), &json!("index"))
+    );
+}

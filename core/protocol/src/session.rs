@@ -203,11 +203,16 @@ pub fn act(table: &mut Table, args: &ActArgs) -> Result<Vec<meeple_core::Event>>
     table.act(action, args.player)
 }
 
-/// The action `act` names: `action` itself, or the legal action at `index`.
+/// The action `act` names: `action` itself, or the legal action at `index`. An index is looked
+/// up only for the seat to act (`player`): one out of turn is told so, not how many actions
+/// the seat to act has.
 pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
     match (args.action, args.index) {
         (Some(a), None) => Ok(a),
-        (None, Some(i)) => table.action_at(i),
+        (None, Some(i)) => {
+            table.check_turn(args.player)?;
+            table.action_at(i)
+        }
         (Some(_), Some(_)) => Err(ProtocolError::either("action", "index")),
         (None, None) => {
             Err(ProtocolError::new(Code::BadRequest, "missing `action` or `index`: give one of them", Some("action")))

@@ -106,24 +106,32 @@ impl Table {
         }
     }
 
+    /// Refuses `seat` (when given) unless it is the one to act. Checked before anything about
+    /// the action itself, so that a seat out of turn learns nothing of another seat's choices
+    /// (how many legal actions it has). Once the game is over, whose turn it is does not arise:
+    /// nobody's action is legal any more, which the action's own check says.
+    pub fn check_turn(&self, seat: Option<u8>) -> Result<()> {
+        if self.game.is_over() {
+            return Ok(());
+        }
+        self.seat_exists(seat)?;
+        let actor = self.game.to_act();
+        match seat {
+            Some(p) if actor != Some(p) => {
+                let who = actor.map_or("nobody".to_string(), |p| format!("seat {p}"));
+                Err(ProtocolError::new(Code::NotYourTurn, format!("{who} is to act, not seat {p}"), Some("player")))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
-            // Whose turn it is does not arise: nobody's action is legal any more.
             return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
         }
+        self.check_turn(seat)?;
         let actor = self.game.to_act();
-        self.seat_exists(seat)?;
-        if let Some(p) = seat
-            && actor != Some(p)
-        {
-            let who = actor.map_or("nobody".to_string(), |p| format!("seat {p}"));
-            return Err(ProtocolError::new(
-                Code::NotYourTurn,
-                format!("{who} is to act, not seat {p}"),
-                Some("player"),
-            ));
-        }
         let mark = draw_mark(&self.game);
         let events = match self.game.apply(action) {
             Ok(events) => events.to_vec(),
