@@ -599,3 +599,20 @@ fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
         (409, &json!("illegal-action"), &json!("index"))
     );
 }
+
+#[test]
+fn an_undo_refused_to_a_seat_blames_its_token() {
+    let server = Server::start(&fresh_db("undo-token"));
+    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    server.act(&game, &seats[0], 0);
+    let undo = format!("/games/{game}/undo");
+    let not_yours =
+        json!({"code": "not-your-turn", "message": "the last action is not seat 1's to take back", "field": "token"});
+    let (status, reply) = server.http("POST", &undo, Some(&seats[1]), None);
+    assert_eq!((status, &reply["error"]), (409, &not_yours), "{reply}");
+    let mut ws = connect(&server, &game, Some(&seats[1]));
+    assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+    assert_eq!(send(&mut ws, json!({"id": 1, "cmd": "undo"}))["error"], not_yours);
+    let (status, reply) = server.http("POST", &undo, Some(&seats[0]), None);
+    assert_eq!((status, &reply["result"]["seq"]), (200, &json!(2)), "the seat that acted takes it back: {reply}");
+}

@@ -131,15 +131,9 @@ impl Server {
             map.insert("game".into(), room.id().into());
             map.insert("player".into(), seat.into());
         }
-        let blame = |mut e: ProtocolError| {
-            if e.field.as_deref() == Some("player") {
-                e.field = Some(seat_field.into());
-            }
-            e
-        };
         let args: ActArgs = session::fields(&fields)?;
-        let action = session::chosen(room.table(), &args).map_err(blame)?;
-        let update = room.step(&self.store, seat, Step::Act(action)).map_err(blame)?;
+        let action = session::chosen(room.table(), &args).map_err(blame_seat(seat_field))?;
+        let update = room.step(&self.store, seat, Step::Act(action)).map_err(blame_seat(seat_field))?;
         let (seq, events) = (update.seq, update.events.clone());
         Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief || brief)}))
     }
@@ -149,7 +143,8 @@ impl Server {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
-        let seq = room.step(&self.store, seat, Step::Undo)?.seq;
+        // The body names no seat: the token gave it.
+        let seq = room.step(&self.store, seat, Step::Undo).map_err(blame_seat("token"))?.seq;
         Ok(json!({"seq": seq, "state": room.view(brief)}))
     }
 
@@ -167,6 +162,15 @@ impl Server {
         drop(guard);
         lock(&self.rooms).remove(id);
         Ok(())
+    }
+}
+
+/// An error the table blames on the seat (`player`), blamed on the request field that gave
+/// it: the token, or the body's `player` when it named the seat too.
+fn blame_seat(field: &'static str) -> impl Fn(ProtocolError) -> ProtocolError {
+    move |e| match e.field.as_deref() {
+        Some("player") => e.at(field),
+        _ => e,
     }
 }
 
