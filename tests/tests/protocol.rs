@@ -868,3 +868,20 @@ fn a_seat_out_of_turn_is_told_so_before_its_index_is_looked_up() {
     }
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is untouched");
 }
+
+#[test]
+fn a_request_that_names_no_command_is_told_why() {
+    let mut s = session();
+    let refused =
+        |message: &str, field: Option<&str>| json!({"code": "bad-request", "message": message, "field": field});
+    for text in ["[]", "[1, 2]", "\"version\"", "7", "null"] {
+        assert_eq!(line(&mut s, text)["error"], refused("a request is a JSON object", None), "{text}");
+    }
+    // `null` is not given, for `cmd` as for every field.
+    for request in [json!({"id": 1}), json!({"id": 1, "cmd": null})] {
+        let reply = err(&mut s, request.clone(), "bad-request", Some("cmd"));
+        assert_eq!(reply["error"], refused("missing `cmd`", Some("cmd")), "{request}");
+    }
+    let reply = err(&mut s, json!({"id": 1, "cmd": ["version"]}), "bad-request", Some("cmd"));
+    assert_eq!(reply["error"]["message"], json!("`cmd`: expected a string"));
+}

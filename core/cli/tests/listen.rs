@@ -616,3 +616,18 @@ fn an_undo_refused_to_a_seat_blames_its_token() {
     let (status, reply) = server.http("POST", &undo, Some(&seats[0]), None);
     assert_eq!((status, &reply["result"]["seq"]), (200, &json!(2)), "the seat that acted takes it back: {reply}");
 }
+
+#[test]
+fn a_websocket_reads_a_request_as_stdio_does() {
+    let server = Server::start(&fresh_db("ws-as-stdio"));
+    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let mut ws = connect(&server, &game, Some(&seats[0]));
+    assert_eq!(receive(&mut ws)["type"], json!("welcome"));
+    let mut stdio = meeple_protocol::Session::new(Vec::new());
+    for text in ["[]", "7", r#"{"id": 1}"#, r#"{"id": 2, "cmd": null}"#, r#"{"id": 3, "cmd": 5}"#, "{oops"] {
+        ws.send(Message::text(text)).unwrap();
+        let over_ws = receive(&mut ws);
+        let over_stdio: Value = serde_json::from_str(&stdio.handle_line(text)).unwrap();
+        assert_eq!((&over_ws["id"], &over_ws["error"]), (&over_stdio["id"], &over_stdio["error"]), "{text}");
+    }
+}

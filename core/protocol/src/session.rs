@@ -234,14 +234,7 @@ pub fn verify(replay: &meeple_core::Replay, mods: &[PathBuf]) -> Result<Outcome>
 /// Reads a request: its `cmd` first (so that an unknown one is named as such), then its
 /// fields, with the path of a field that does not fit.
 fn parse(request: &Value) -> Result<Request> {
-    let Value::Object(object) = request else {
-        return Err(ProtocolError::new(Code::BadRequest, "a request is a JSON object", None));
-    };
-    let cmd = match object.get("cmd") {
-        Some(Value::String(cmd)) => cmd.as_str(),
-        Some(_) => return Err(ProtocolError::bad_field("cmd", "a string")),
-        None => return Err(ProtocolError::new(Code::BadRequest, "missing `cmd`", Some("cmd"))),
-    };
+    let cmd = command_of(request)?;
     if COMMANDS.contains(&cmd) {
         crate::fields::only_known(request, command_fields(cmd), &format!("`{cmd}`"))?;
     }
@@ -266,6 +259,20 @@ fn parse(request: &Value) -> Result<Request> {
             ));
         }
     })
+}
+
+/// A request's `cmd`, or why there is none: a request that is not an object, a `cmd` not given
+/// (absent or `null`), or not a string. Every transport reads it here, so the same request gets
+/// the same error on each.
+pub fn command_of(request: &Value) -> Result<&str> {
+    let Value::Object(object) = request else {
+        return Err(ProtocolError::new(Code::BadRequest, "a request is a JSON object", None));
+    };
+    match object.get("cmd") {
+        Some(Value::String(cmd)) => Ok(cmd),
+        None | Some(Value::Null) => Err(ProtocolError::new(Code::BadRequest, "missing `cmd`", Some("cmd"))),
+        Some(_) => Err(ProtocolError::bad_field("cmd", "a string")),
+    }
 }
 
 fn failure(id: Value, e: ProtocolError) -> Reply {

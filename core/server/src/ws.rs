@@ -249,27 +249,26 @@ fn command(
     request: Value,
 ) -> Result<Value, ProtocolError> {
     let game = lock(room).id().to_string();
-    let cmd = request.get("cmd").and_then(Value::as_str).map(str::to_string);
-    if let Some(cmd @ ("state" | "undo")) = cmd.as_deref() {
+    let cmd = session::command_of(&request)?.to_string();
+    if let cmd @ ("state" | "undo") = cmd.as_str() {
         session::only_known(&request, session::command_fields(cmd), &format!("`{cmd}`"))?;
         crate::agrees(&request, "game", game.as_str(), "this WebSocket is the game's")?;
     }
     let brief = crate::brief_field(&request)?;
-    match cmd.as_deref() {
-        Some("state") => {
+    match cmd.as_str() {
+        "state" => {
             // The game may have been closed since this connection opened.
             let room = server.room(&game)?;
             let room = lock(&room);
             Ok(json!({"seq": room.seq(), "state": room.view(brief)}))
         }
-        Some("act") => server.act(&game, token, without_id(request), false),
-        Some("undo") => server.undo(&game, token, brief),
-        Some(other) => Err(ProtocolError::new(
+        "act" => server.act(&game, token, without_id(request), false),
+        "undo" => server.undo(&game, token, brief),
+        other => Err(ProtocolError::new(
             Code::UnknownCommand,
             format!("no command `{other}` on a game's WebSocket (known: state, act, undo)"),
             Some("cmd"),
         )),
-        None => Err(ProtocolError::bad_field("cmd", "a string")),
     }
 }
 
