@@ -885,3 +885,29 @@ fn a_request_that_names_no_command_is_told_why() {
     let reply = err(&mut s, json!({"id": 1, "cmd": ["version"]}), "bad-request", Some("cmd"));
     assert_eq!(reply["error"]["message"], json!("`cmd`: expected a string"));
 }
+
+#[test]
+fn an_answer_past_the_options_of_the_question_is_named_as_such() {
+    let mut s = session();
+    let created = ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let builder = created["names"]["figures"].as_array().unwrap().iter().position(|f| f == "traders-builders:builder");
+    let mut state = created["state"].clone();
+    // The builder out, tiles placed until one extends its feature: its owner is asked.
+    for k in 0.. {
+        assert!(k < 400 && state["over"] == json!(false), "no question was asked");
+        if state["pending"]["kind"] == json!("builder-double-turn") {
+            break;
+        }
+        let legal = state["legal"].as_array().unwrap();
+        let places_builder = |a: &&Value| a["action"]["figure"].as_u64().map(|f| f as usize) == builder;
+        let index =
+            legal.iter().find(places_builder).map_or(k * 7 % legal.len(), |a| a["index"].as_u64().unwrap() as usize);
+        state = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": index}))["state"].clone();
+    }
+    let seat = state["pending"]["player"].clone();
+    let choose = |option: u16| json!({"cmd": "act", "game": "g1", "player": seat, "action": {"type": "choose", "option": option}});
+    let reply = err(&mut s, choose(99), "illegal-action", Some("action.option"));
+    assert_eq!(reply["error"]["message"], json!("option 99 is out of range: `builder-double-turn` has options 0 to 1"));
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is as it was");
+    ok(&mut s, choose(1));
+}

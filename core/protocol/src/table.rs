@@ -125,12 +125,31 @@ impl Table {
         }
     }
 
+    /// Refuses an answer past the options of the pending question, at the field that is wrong
+    /// (the engine says only that the question is to be answered, as for any other action).
+    fn check_option(&self, option: u16) -> Result<()> {
+        let Some(question) = self.game.state().pending().first() else { return Ok(()) };
+        let count = question.options.len();
+        if usize::from(option) < count {
+            return Ok(());
+        }
+        let options = match count {
+            0 => "no options".to_string(),
+            n => format!("options 0 to {}", n - 1),
+        };
+        let message = format!("option {option} is out of range: `{}` has {options}", question.kind);
+        Err(ProtocolError::new(Code::IllegalAction, message, Some("action.option")))
+    }
+
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
             return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
         }
         self.check_turn(seat)?;
+        if let Action::Choose { option } = action {
+            self.check_option(option)?;
+        }
         let actor = self.game.to_act();
         let mark = draw_mark(&self.game);
         let events = match self.game.apply(action) {
