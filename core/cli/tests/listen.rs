@@ -631,3 +631,19 @@ fn a_websocket_reads_a_request_as_stdio_does() {
         assert_eq!((&over_ws["id"], &over_ws["error"]), (&over_stdio["id"], &over_stdio["error"]), "{text}");
     }
 }
+
+#[test]
+fn the_bearer_scheme_is_read_in_any_case() {
+    let server = Server::start(&fresh_db("bearer"));
+    let (game, _, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let request = format!(
+            "GET /games/{game}/replay HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: {scheme} {owner}\r\n\r\n"
+        );
+        assert_eq!(statuses(&raw(&server, request.as_bytes())), [(200, String::new())], "{scheme}");
+    }
+    let basic = format!(
+        "GET /games/{game}/replay HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: Basic {owner}\r\n\r\n"
+    );
+    assert_eq!(statuses(&raw(&server, basic.as_bytes())), [(401, "bad-token".to_string())], "another scheme");
+}

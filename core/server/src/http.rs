@@ -75,8 +75,7 @@ impl Request {
     /// The seat token: `Authorization: Bearer …`, or `?token=…` for clients that cannot set
     /// headers (a browser's WebSocket).
     pub fn token(&self) -> Option<&str> {
-        let bearer = self.header("authorization").and_then(|h| h.strip_prefix("Bearer ")).map(str::trim);
-        bearer.or_else(|| self.query("token"))
+        self.header("authorization").and_then(bearer_token).or_else(|| self.query("token"))
     }
 
     /// Whether the client asks for a WebSocket: only a `GET` can be upgraded (RFC 6455 §4.1);
@@ -112,6 +111,13 @@ impl Request {
             false => Err(ReadError::Malformed("bad Content-Length".into())),
         }
     }
+}
+
+/// The token of `Bearer TOKEN` credentials. The scheme's name is matched without case (RFC 7235
+/// §2.1: `bearer` and `BEARER` are `Bearer`), and is followed by one or more spaces.
+fn bearer_token(credentials: &str) -> Option<&str> {
+    let (scheme, token) = credentials.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// A reply.
@@ -390,5 +396,20 @@ fn reason(status: u16) -> &'static str {
         501 => "Not Implemented",
         503 => "Service Unavailable",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_named_in_any_case() {
+        for credentials in ["Bearer abc", "bearer abc", "BEARER abc", "bEaReR   abc "] {
+            assert_eq!(bearer_token(credentials), Some("abc"), "{credentials}");
+        }
+        for credentials in ["Basic abc", "Bearerabc", "Bearer", "abc"] {
+            assert_eq!(bearer_token(credentials), None, "{credentials}");
+        }
     }
 }
