@@ -406,13 +406,16 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
 
     assert_eq!(server.http("DELETE", &format!("/games/{game}"), Some(&owner), None).0, 200);
     assert_eq!(receive(&mut ws), json!({"type": "closed", "game": game}));
-    let ended = loop {
+    let frame = loop {
         match ws.read() {
-            Ok(Message::Close(_)) | Err(_) => break true,
+            Ok(Message::Close(frame)) => break frame,
             Ok(_) => continue,
+            Err(e) => panic!("closed without a close frame: {e}"),
         }
     };
-    assert!(ended, "the socket of a closed game is closed");
+    let frame = frame.expect("the close frame has a code");
+    let normal = tungstenite::protocol::frame::coding::CloseCode::Normal;
+    assert_eq!((frame.code, frame.reason.as_str()), (normal, "the game was closed"), "a normal closure");
 }
 
 #[test]

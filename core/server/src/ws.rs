@@ -198,16 +198,18 @@ fn push(ws: &mut WebSocket<Timed>, room: &Mutex<Room>, rx: &Receiver<Arc<str>>) 
             }
             Err(TryRecvError::Empty) => break,
             Err(TryRecvError::Disconnected) => {
+                // A closed game is the end of what the connection was for (1000, RFC 6455
+                // §7.4.1); the client has had `closed` already, and the code tells a client
+                // library that reads only close frames the same.
                 if lock(room).is_closed() {
-                    ws.close(None)?;
+                    close(ws, CloseCode::Normal, "the game was closed");
                 } else {
                     let why = format!(
                         "fell {} updates behind the game; reconnect, or catch up with GET …/updates?since=",
                         crate::rooms::QUEUE
                     );
-                    ws.close(Some(CloseFrame { code: CloseCode::Policy, reason: why.into() }))?;
+                    close(ws, CloseCode::Policy, &why);
                 }
-                ws.flush()?;
                 return Err(tungstenite::Error::ConnectionClosed);
             }
         }
