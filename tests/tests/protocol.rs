@@ -563,6 +563,28 @@ fn the_committed_json_schema_is_generated_from_the_types() {
     assert_eq!([&both[0]["required"][0], &both[1]["required"][0]], [&json!("config"), &json!("path")]);
     // A rotation is 0 to 3 quarter turns, as the server reads it.
     assert_eq!(schema["$defs"]["Rotation"]["maximum"], json!(3));
+    // A seed is at most what a config holds, as `create` takes it.
+    assert_eq!(schema["$defs"]["CreateArgs"]["properties"]["seed"]["maximum"], json!(i64::MAX));
+    // `close`'s result has no fields: an open object would match every result.
+    let results = schema["$defs"]["Outcome"]["anyOf"].as_array().unwrap();
+    let closed = results.iter().find(|r| r["description"] == json!("`close`.")).unwrap();
+    assert_eq!(closed["additionalProperties"], json!(false), "{closed}");
+    // `ok` says which of `result` and `error` a reply holds: one of them, never null.
+    let forms = schema["$defs"]["Reply"]["oneOf"].as_array().unwrap();
+    let parts: Vec<[&Value; 3]> = forms
+        .iter()
+        .map(|f| {
+            [
+                &f["allOf"][0]["properties"]["ok"]["const"],
+                &f["allOf"][1]["required"][0],
+                &f["allOf"][2]["not"]["required"][0],
+            ]
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [[&json!(true), &json!("result"), &json!("error")], [&json!(false), &json!("error"), &json!("result")]]
+    );
 }
 
 #[test]

@@ -50,8 +50,10 @@ pub struct CreateArgs {
     /// A config file.
     #[serde(default)]
     pub path: Option<String>,
-    /// The seed of the draws, over the config's own (default: the config's, else 1).
+    /// The seed of the draws, over the config's own (default: the config's, else 1). At most
+    /// what a config's TOML integer holds, as the game's replay carries it there.
     #[serde(default)]
+    #[schemars(range(max = meeple_host::config::MAX_SEED))]
     pub seed: Option<u64>,
 }
 
@@ -163,6 +165,7 @@ pub struct ReplayArgs {
 
 /// A reply: `result` when `ok`, `error` otherwise.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(transform = result_or_error)]
 pub struct Reply {
     /// The request's `id`, or null.
     pub id: serde_json::Value,
@@ -238,7 +241,21 @@ pub enum Outcome {
         names: Box<Names>,
     },
     /// `close`.
+    #[schemars(transform = no_fields)]
     Closed {},
+}
+
+/// A reply holds `result` when `ok` is true and `error` when it is false, never both, as the
+/// session writes it.
+fn result_or_error(schema: &mut schemars::Schema) {
+    let form = |ok: bool, with: &str, without: &str| serde_json::json!({"allOf": [{"properties": {"ok": {"const": ok}}}, given(with), {"not": {"required": [without]}}]});
+    schema.insert("oneOf".into(), serde_json::json!([form(true, "result", "error"), form(false, "error", "result")]));
+}
+
+/// An object without fields (`close`'s `{}`): the results are told apart by their fields, and an
+/// open object would be every one of them.
+fn no_fields(schema: &mut schemars::Schema) {
+    schema.insert("additionalProperties".into(), false.into());
 }
 
 /// The ruleset's tables: what the numbers in events stand for. Events carry indices, as the
