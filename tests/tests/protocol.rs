@@ -933,3 +933,23 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is as it was");
     ok(&mut s, choose(1));
 }
+
+#[test]
+fn an_id_comes_back_as_the_docs_say() {
+    let mut s = session();
+    let cases = [
+        ("\"a-1\"", "\"a-1\""),
+        ("18446744073709551615", "18446744073709551615"),
+        ("-9223372036854775808", "-9223372036854775808"),
+        // Past 64-bit integers, or with a fraction or exponent: the nearest 64-bit float.
+        ("123456789012345678901234567890", "1.2345678901234568e+29"),
+        ("1e2", "100.0"),
+        ("-0", "-0.0"),
+        ("\"\\u0041\"", "\"A\""),
+        ("{\"b\": 1, \"a\": [2]}", "{\"a\":[2],\"b\":1}"),
+    ];
+    for (sent, back) in cases {
+        let reply = s.handle_line(&format!("{{\"id\": {sent}, \"cmd\": \"version\"}}"));
+        assert!(reply.starts_with(&format!("{{\"id\":{back},\"ok\":true,")), "{sent}: {reply}");
+    }
+}

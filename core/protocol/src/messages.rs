@@ -8,7 +8,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A request: `cmd` names the command, `id` (any JSON) comes back in the reply.
+/// A request: `cmd` names the command, `id` (any JSON) comes back in the reply as read (a
+/// number past 64-bit integers, or with a fraction or exponent, as a 64-bit float).
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(tag = "cmd", rename_all = "kebab-case")]
 pub enum Request {
@@ -167,7 +168,7 @@ pub struct ReplayArgs {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(transform = result_or_error)]
 pub struct Reply {
-    /// The request's `id`, or null.
+    /// The request's `id` as read (a number past 64-bit integers as a 64-bit float), or null.
     pub id: serde_json::Value,
     /// Whether the request succeeded.
     pub ok: bool,
@@ -420,7 +421,8 @@ fn close_requests(request: &mut serde_json::Value) {
     for form in forms {
         let Some(form) = form.as_object_mut() else { continue };
         if let Some(properties) = form.get_mut("properties").and_then(serde_json::Value::as_object_mut) {
-            let id = serde_json::json!({"description": "Any JSON value; it comes back in the reply."});
+            let id = serde_json::json!({"description": "Any JSON value; it comes back in the reply as read: a \
+                number past 64-bit integers, or with a fraction or exponent, as the nearest 64-bit float."});
             properties.insert("id".into(), id);
         }
         form.insert("unevaluatedProperties".into(), false.into());
