@@ -434,7 +434,7 @@ fn event_tables_cannot_be_changed_or_frozen() {
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
     let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
     assert_eq!(e.message, "an event cannot be changed (field 'at'): copy what you need", "no prelude line in it");
-    attack_fails("freeze-event", "table has a protected metatable", "table.freeze(event)");
+    attack_fails("freeze-event", "table is already frozen", "table.freeze(event)");
 }
 
 #[test]
@@ -943,4 +943,90 @@ fn a_worker_thread_keeps_no_vm_of_a_dropped_ruleset() {
     }
     drop((held, jobs));
     worker.join().unwrap();
+}
+
+#[test]
+fn what_a_handler_does_to_an_event_is_not_seen_by_a_later_call() {
+    // Each handler reads its event against the view and then tries to change it: raw writes
+    // over its fields (lazy ones too), a field of its own, a cleared or replaced table. Every
+    // attempt that succeeds and every field that reads otherwise than the view is counted in
+    // storage: none may, in a whole game.
+    let script = r#"
+local function count(view, out, key)
+    out:set_storage(key, (view:storage(key) or 0) + 1)
+end
+local function tamper(view, out, e, field)
+    local attempts = {
+        function() rawset(e, field, "nope") end,
+        function() rawset(e, "x", 77) end,
+        function() e.mine = 1 end,
+        function() e[field] = "nope" end,
+        function() table.clear(e) end,
+        function() setmetatable(e, nil) end,
+    }
+    for _, attempt in attempts do
+        if pcall(attempt) then count(view, out, "changed") end
+    end
+end
+meeple.on("tile_placed", function(view, event, out)
+    count(view, out, "tiles")
+    local tile = view:tile(event.index)
+    if event.x ~= tile.x or event.tile ~= tile.tile or event.index ~= tile.index then count(view, out, "stale") end
+    if rawget(event, "mine") ~= nil or rawget(event, "x") ~= nil then count(view, out, "stale") end
+    tamper(view, out, event, "tile")
+end)
+meeple.on("modify_score", function(view, scoring, out)
+    count(view, out, "scorings")
+    if scoring.kind ~= view:segment_kind(scoring.feature) or #scoring.points ~= view:players() then
+        count(view, out, "stale")
+    end
+    tamper(view, out, scoring, "points")
+end)
+"#;
+    let root = write_mod("tamperer", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "tamperer").unwrap();
+    let e = loaded.rules.expansions().iter().position(|x| x.id() == "tamperer").unwrap() as u16;
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(2)).unwrap();
+    meeple_tests::play_randomly(&mut game, 2);
+    let stored = |key: &str| match game.state().storage(e, key) {
+        Some(meeple_core::Value::Int(n)) => *n,
+        _ => 0,
+    };
+    assert!(
+        stored("tiles") > 10 && stored("scorings") > 2,
+        "{} tiles, {} scorings",
+        stored("tiles"),
+        stored("scorings")
+    );
+    assert_eq!((stored("changed"), stored("stale")), (0, 0), "attempts that changed an event, fields read stale");
+}
+
+#[test]
+fn a_write_to_an_event_is_refused_at_its_line() {
+    for (call, needle) in [
+        ("event.mine = event.index", "an event cannot be changed (field 'mine'): copy what you need"),
+        ("event.x = 3", "an event cannot be changed (field 'x'): copy what you need"),
+        ("rawset(event, \"x\", 77)", "attempt to modify a readonly table"),
+        ("event.index = 3", "attempt to modify a readonly table"),
+    ] {
+        call_fails_at_its_line("event-write", call, needle);
+    }
+    let script = "meeple.on(\"modify_score\", function(view, scoring, out)\n\
+                  \x20   scoring.mine = true\n\
+                  end)\n";
+    let root = write_mod("scoring-write", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "scoring-write").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(2)).unwrap();
+    let mut bot = meeple_core::bots::RandomBot::new(2);
+    let err = loop {
+        let action = meeple_core::bots::Bot::choose(&mut bot, &game);
+        if let Err(e) = game.apply(action) {
+            break e.to_string();
+        }
+        assert!(!game.is_over(), "nothing was scored");
+    };
+    assert!(
+        err.contains("scoring-write/init.luau:2: a scoring cannot be changed (field 'mine'): copy what you need"),
+        "{err}"
+    );
 }

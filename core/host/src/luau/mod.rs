@@ -14,6 +14,7 @@
 pub mod api;
 mod clock;
 pub mod docs;
+mod events;
 mod fast;
 mod raw;
 mod records;

@@ -97,6 +97,52 @@ impl Caller {
     }
 }
 
+impl Caller {
+    /// Makes the kept table `table` read-only to scripts, or writable again.
+    pub fn set_readonly(&self, table: Ref, readonly: bool) {
+        // SAFETY: `table` is a slot of the caller's stack holding a table (kept by `keep`);
+        // the flag is all that changes.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_setreadonly(self.thread, table.0, readonly as c_int)
+        }
+    }
+
+    /// Sets fields of the kept, read-only table `table` (each a kept key and its value), lifting
+    /// its read-only flag for the writes only. Every key must be one the table holds with a value
+    /// that is not nil, as `values` are: Luau then finds the slot in place, so that nothing is
+    /// allocated and no error can be raised here, outside any protected call. (A nil would let
+    /// the collector take the key away.)
+    pub fn fill(&self, table: Ref, values: &[(Ref, Plain)]) {
+        let thread = self.thread;
+        // SAFETY: as in `call`: the slots are the caller's, and every push (two at a time) is
+        // within the room reserved above the kept values; `lua_rawset` pops both.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_setreadonly(thread, table.0, 0);
+            for (key, value) in values {
+                ffi::lua_pushvalue(thread, key.0);
+                match *value {
+                    Plain::Int(n) => ffi::lua_pushinteger(thread, n as ffi::lua_Integer),
+                    Plain::Bool(b) => ffi::lua_pushboolean(thread, b as c_int),
+                    Plain::Kept(r) => ffi::lua_pushvalue(thread, r.0),
+                }
+                ffi::lua_rawset(thread, table.0);
+            }
+            ffi::lua_setreadonly(thread, table.0, 1);
+        }
+    }
+}
+
+/// A value [`Caller::fill`] sets: none of them needs an allocation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Plain {
+    Int(i64),
+    Bool(bool),
+    /// A value the caller keeps (a name).
+    Kept(Ref),
+}
+
 /// The most arguments [`Caller::call`] passes.
 pub(crate) const MAX_ARGS: usize = 4;
 

@@ -16,6 +16,7 @@
 //! through [`current`], [`with_view`] and [`with_out`]. This costs nothing per call, where
 //! `Lua::scope` would cost about half a microsecond.
 
+use super::events::{self, EventTables, Names};
 use super::fast::LastName;
 use super::raw::{Caller, Ref};
 use super::records::{self, Record};
@@ -254,18 +255,17 @@ impl Drop for Enter<'_> {
 }
 
 /// The Lua side of the API, loaded before the script so that the script's globals cannot reach
-/// it; `install_dispatch` takes the handlers once the script has registered them.
-/// Rust writes an event's fields as 32-bit words into the VM's mail
-/// buffer and calls `dispatch` with the hook's number; `dispatch` copies the plain fields into
-/// the hook's event table and calls the handler, and lists are read from the mail only if the
-/// handler asks for them. No Lua table is built from Rust per event: building one through mlua
-/// costs ten times more than in Lua. Event tables and the candidate list are valid during the
-/// call only. The prelude also makes the `view` and `out` tables (see [`api::raw_view`]).
+/// it. Rust writes an event's fields as 32-bit words into the VM's mail buffer, sets the plain
+/// ones in the hook's event table ([`EventTables`]) and calls the handler with it; lists and
+/// locations are read from the mail only if the handler asks for them. No Lua table is built
+/// per event: building one through mlua costs ten times more than in Lua, and even in Lua,
+/// making and collecting it costs more than the rest of the call. Event tables and the candidate
+/// list are valid during the call only. The prelude also makes the `view` and `out` tables (see
+/// [`api::raw_view`]).
 const PRELUDE: &str = r#"
-local mail, fetch_candidates, raw_view, raw_out, suggest, record_fields = ...
-local handlers -- set by `install_dispatch`, once the script has registered them
+local mail, fetch_candidates, raw_view, raw_out, suggest, record_fields, plain = ...
 local rd = buffer.readi32
-local names = { tiles = {}, figures = {}, kinds = {} }
+local names = { tiles = {} }
 local view, out = {}, {} -- filled below
 -- Per record type of the view (a `Tile`, a `Feature`), the metatable of its records: a field
 -- the type lacks is an error that names it, one it has but this record does not (an optional
@@ -288,7 +288,6 @@ for name, fields in record_fields do
     })
 end
 local location = records.Location
-local function player(p) if p < 0 then return nil end return p + 1 end
 local function loc(o)
     local k = rd(mail, o)
     if k == 0 then return setmetatable({ kind = "supply" }, location)
@@ -303,129 +302,79 @@ local function list(o)
     for i = 1, n do t[i] = rd(mail, o + 4 * i) end
     return t
 end
--- Per hook, the event table and the function Rust calls for it: it copies the event's plain
--- fields into the table and calls the handler. Lists and locations are read only if the handler
--- asks for them (`lazy`). The tables serve every call, so a handler may not set a lazy field
--- (it would hide the next events'), nor freeze the tables or change their metatable.
--- `fields` are the plain fields, there from the start so that dispatch sets keys that exist,
--- which Luau does without looking at the metatable (one that was nil, a tile nobody placed,
--- goes through `__newindex`). A flag telling dispatch's writes from a handler's cost some 60
--- instructions a call (docs/performance.md), so a handler may still add fields of its own.
--- A field the event does not have is an error that names it: a misspelt `e.complted` would
--- otherwise be a nil that fails later, or never. `also` are fields of the event's type that
--- this hook never has (a `turn_end`'s part, a `figure_returned`'s place), read as nil.
-local function lazy_table(what, readers, fields, also)
+-- Per event hook, the table its events reach the handler in, and its metatable. One table
+-- serves every call of its hook, so it is read-only to scripts (Rust sets its plain fields before
+-- each call, lifting the flag for the writes): whatever a handler did to it would otherwise be
+-- seen by the next call. `plain` names the fields Rust sets, `lazy` those read from the mail
+-- only if the handler asks for them (lists, locations). A field the event does not have is an
+-- error that names it: a misspelt `e.complted` would otherwise be a nil that fails later, or
+-- never. `also` are fields of the event's type that this hook never has (a `turn_end`'s part, a
+-- `figure_returned`'s place), read as nil, as is a plain field this table lacks (the start
+-- tile's player).
+local function event_meta(what, lazy, plain, also)
     local known = {}
-    for k in readers do table.insert(known, k) end
-    for k in fields do table.insert(known, k) end
+    for k in lazy do table.insert(known, k) end
+    for _, k in plain do table.insert(known, k) end
     for _, k in also or {} do table.insert(known, k) end
     table.sort(known)
     local has = {}
     for _, k in known do has[k] = true end
-    return setmetatable(fields, {
+    local noun = if what == "modify_score's scoring" then "a scoring" else "an event"
+    return {
         __index = function(_, key)
-            local read = readers[key]
+            local read = lazy[key]
             if read then return read() end
             if has[key] then return nil end
             local k = tostring(key)
             error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
         end,
-        __newindex = function(t, key, value)
-            if readers[key] then
-                error(`an event cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
-            end
-            rawset(t, key, value)
+        __newindex = function(_, key)
+            error(`{noun} cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
         end,
-        __metatable = "an event",
-    })
+        __metatable = noun,
+    }
 end
-local e_tile = lazy_table("the tile_placed event", {
-    tile = function() return names.tiles[rd(mail, 4)] end,
-    x = function() return rd(mail, 12) end,
-    y = function() return rd(mail, 16) end,
-    rotation = function() return rd(mail, 20) end,
-}, { player = 0, index = 0 })
-local e_placed = lazy_table("the figure_placed event", {
-    at = function() return loc(12) end,
-    from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
-}, { figure = 0, player = 0, kind = "" })
-local e_returned = lazy_table("the figure_returned event", { from = function() return loc(12) end }, { figure = 0, player = 0, kind = "" }, { "at" })
-local e_completed = lazy_table("the feature_completed event", {}, { feature = 0, kind = "", completer = 0 })
-local e_scored = lazy_table("the feature_scored event", {
-    points = function()
-        local n, points = rd(mail, 12), {}
-        for i = 0, n - 1 do points[rd(mail, 16 + 8 * i) + 1] = rd(mail, 20 + 8 * i) end
-        return points
-    end,
-}, { feature = 0, kind = "", completed = false })
-local e_part = lazy_table("the turn_part_end event", {}, { player = 0, turn = 0, part = 0 })
-local e_turn = lazy_table("the turn_end event", {}, { player = 0, turn = 0 }, { "part" })
-local e_scoring = lazy_table("modify_score's scoring", {
-    cities = function() return list(24) end,
-    strength = function() return list(28 + 4 * rd(mail, 24)) end,
-    points = function()
-        local o = 28 + 4 * rd(mail, 24)
-        return list(o + 4 + 4 * rd(mail, o))
-    end,
-}, { feature = 0, kind = "", completed = false, final = false, tiles = 0, arms = 0 })
-local dispatch = {}
--- Each dispatch function reads the upvalue `mail` once, into `m`: every read is an instruction.
-local function figure_event(hook, e)
-    local handler = handlers[hook]
-    return function()
-        local m = mail
-        e.figure, e.player, e.kind = rd(m, 0), player(rd(m, 4)), names.figures[rd(m, 8)]
-        return handler(view, e, out)
-    end
+-- A table holding `plain`'s fields (Rust only ever overwrites them, with values that are not nil).
+local function event_table(plain, meta)
+    local e = {}
+    for _, k in plain do e[k] = 0 end
+    return setmetatable(e, meta)
 end
-local function install_dispatch(registered)
-    handlers = registered
-    local h = handlers[HOOK_TILE_PLACED]
-    dispatch[HOOK_TILE_PLACED] = function()
-        local e = e_tile
-        local m = mail
-        e.player, e.index = player(rd(m, 0)), rd(m, 8)
-        return h(view, e, out)
-    end
-    dispatch[HOOK_FIGURE_PLACED] = figure_event(HOOK_FIGURE_PLACED, e_placed)
-    dispatch[HOOK_FIGURE_RETURNED] = figure_event(HOOK_FIGURE_RETURNED, e_returned)
-    local completed = handlers[HOOK_FEATURE_COMPLETED]
-    dispatch[HOOK_FEATURE_COMPLETED] = function()
-        local e = e_completed
-        local m = mail
-        e.feature, e.kind, e.completer = rd(m, 0), names.kinds[rd(m, 4)], player(rd(m, 8))
-        return completed(view, e, out)
-    end
-    local scored = handlers[HOOK_FEATURE_SCORED]
-    dispatch[HOOK_FEATURE_SCORED] = function()
-        local e = e_scored
-        local m = mail
-        e.feature, e.kind, e.completed = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1
-        return scored(view, e, out)
-    end
-    local part = handlers[HOOK_TURN_PART_END]
-    dispatch[HOOK_TURN_PART_END] = function()
-        local e = e_part
-        local m = mail
-        e.player, e.turn, e.part = player(rd(m, 0)), rd(m, 4), rd(m, 8)
-        return part(view, e, out)
-    end
-    local turn = handlers[HOOK_TURN_END]
-    dispatch[HOOK_TURN_END] = function()
-        local e = e_turn
-        local m = mail
-        e.player, e.turn = player(rd(m, 0)), rd(m, 4)
-        return turn(view, e, out)
-    end
-    local modify = handlers[HOOK_MODIFY_SCORE]
-    dispatch[HOOK_MODIFY_SCORE] = function()
-        local e = e_scoring
-        local m = mail
-        e.feature, e.kind, e.completed, e.final = rd(m, 0), names.kinds[rd(m, 4)], rd(m, 8) == 1, rd(m, 12) == 1
-        e.tiles, e.arms = rd(m, 16), rd(m, 20)
-        return modify(view, e, out)
-    end
-end
+local metas = {
+    [HOOK_TILE_PLACED] = event_meta("the tile_placed event", {
+        tile = function() return names.tiles[rd(mail, 4)] end,
+        x = function() return rd(mail, 12) end,
+        y = function() return rd(mail, 16) end,
+        rotation = function() return rd(mail, 20) end,
+    }, plain[HOOK_TILE_PLACED]),
+    [HOOK_FIGURE_PLACED] = event_meta("the figure_placed event", {
+        at = function() return loc(12) end,
+        from = function() if rd(mail, 24) == 1 then return loc(28) end return nil end,
+    }, plain[HOOK_FIGURE_PLACED]),
+    [HOOK_FIGURE_RETURNED] = event_meta(
+        "the figure_returned event", { from = function() return loc(12) end }, plain[HOOK_FIGURE_RETURNED], { "at" }
+    ),
+    [HOOK_FEATURE_COMPLETED] = event_meta("the feature_completed event", {}, plain[HOOK_FEATURE_COMPLETED]),
+    [HOOK_FEATURE_SCORED] = event_meta("the feature_scored event", {
+        points = function()
+            local n, points = rd(mail, 12), {}
+            for i = 0, n - 1 do points[rd(mail, 16 + 8 * i) + 1] = rd(mail, 20 + 8 * i) end
+            return points
+        end,
+    }, plain[HOOK_FEATURE_SCORED]),
+    [HOOK_TURN_PART_END] = event_meta("the turn_part_end event", {}, plain[HOOK_TURN_PART_END]),
+    [HOOK_TURN_END] = event_meta("the turn_end event", {}, plain[HOOK_TURN_END], { "part" }),
+    [HOOK_MODIFY_SCORE] = event_meta("modify_score's scoring", {
+        cities = function() return list(24) end,
+        strength = function() return list(28 + 4 * rd(mail, 24)) end,
+        points = function()
+            local o = 28 + 4 * rd(mail, 24)
+            return list(o + 4 + 4 * rd(mail, o))
+        end,
+    }, plain[HOOK_MODIFY_SCORE]),
+}
+local events = { start = event_table(plain.start, metas[HOOK_TILE_PLACED]) }
+for hook, meta in metas do events[hook] = event_table(plain[hook], meta) end
 -- can_place_tile's candidates come from Rust only when the handler looks at them: most
 -- handlers never do. The mail's first word numbers the calls, so a list is never reused.
 local list, list_call = nil, -1
@@ -470,7 +419,7 @@ strict_methods(out, "out")
 table.freeze(view)
 table.freeze(out)
 
-return install_dispatch, dispatch, candidates, set_names, view, out, records
+return events, candidates, set_names, view, out, records
 "#;
 
 /// Room for the largest event (a scoring of a feature touching many cities).
@@ -528,9 +477,10 @@ pub(crate) struct Vm {
     /// … and the figure kinds of their `on_board`, by name.
     on_board: OnBoard,
     handlers: Vec<Option<Function>>,
-    /// Per hook with a handler, the function Rust calls: the prelude's dispatch function for
-    /// events, which takes its arguments from the mail, else the handler.
+    /// Per hook with a handler, the handler as the caller keeps it.
     targets: Vec<Option<Ref>>,
+    /// The tables the events of the hooks with handlers reach them in.
+    events: EventTables,
     caller: Caller,
     /// The `view` and `out` tables the prelude made.
     view: Table,
@@ -541,8 +491,8 @@ pub(crate) struct Vm {
     mail: Mailbox,
     scratch: RefCell<Writer>,
     set_names: Function,
-    /// The names of tile kinds, by tile kind, once [`Vm::ensure_names`] ran.
-    tile_names: OnceCell<Vec<Ref>>,
+    /// The names of tile kinds, feature kinds and figure kinds, once [`Vm::ensure_names`] ran.
+    names: OnceCell<Names>,
     budget: Budget,
     ctx: Rc<Ctx>,
     lua: Lua,
@@ -586,7 +536,7 @@ impl Vm {
         let host_globals = lua.globals();
         lua.sandbox(true).map_err(fail)?;
         let mail = Mailbox::new(&lua).map_err(fail)?;
-        let (install, dispatch_table, candidates, set_names, view, out, metatables) =
+        let (event_tables, candidates, set_names, view, out, metatables) =
             load_prelude(&lua, host_globals, &mail).map_err(fail)?;
         records::keep_metatables(&lua, &metatables).map_err(fail)?;
         ctx.records.set(metatable_refs(&lua, &metatables).map_err(fail)?);
@@ -611,9 +561,12 @@ impl Vm {
         lua.set_memory_limit(0).map_err(fail)?;
 
         let (interest, on_board) = read_interest(&lua).map_err(fail)?;
-        let handlers = install_handlers(&lua, &install).map_err(fail)?;
+        let handlers = registered_handlers(&lua).map_err(fail)?;
         let caller = Caller::new(&lua).map_err(fail)?;
-        let targets = call_targets(&lua, &caller, &handlers, &dispatch_table).map_err(fail)?;
+        let targets = call_targets(&lua, &caller, &handlers).map_err(fail)?;
+        let with_handlers: Vec<HookKind> =
+            HookKind::ALL.into_iter().filter(|h| handlers[*h as usize].is_some()).collect();
+        let events = EventTables::keep(&lua, &caller, &event_tables, &with_handlers).map_err(fail)?;
         let (view_ref, out_ref) = (caller.keep(&lua, &view).map_err(fail)?, caller.keep(&lua, &out).map_err(fail)?);
         let candidates = caller.keep(&lua, &candidates).map_err(fail)?;
         // What the script keeps once loaded counts against what it may hold.
@@ -628,6 +581,7 @@ impl Vm {
             on_board,
             handlers,
             targets,
+            events,
             view_ref,
             out_ref,
             candidates,
@@ -637,7 +591,7 @@ impl Vm {
             mail,
             scratch: RefCell::new(Writer::default()),
             set_names,
-            tile_names: OnceCell::new(),
+            names: OnceCell::new(),
             budget,
             ctx,
             lua,
@@ -659,11 +613,11 @@ impl Vm {
         &self.ctx
     }
 
-    /// Gives the prelude the names of tile kinds, figure kinds and segment kinds (once per VM:
-    /// a script's expansion belongs to one ruleset).
+    /// Makes the names of tile kinds, figure kinds and segment kinds that events carry (once per
+    /// VM: a script's expansion belongs to one ruleset).
     #[inline]
     fn ensure_names(&self, view: &View<'_>) -> mlua::Result<()> {
-        match self.tile_names.get() {
+        match self.names.get() {
             Some(_) => Ok(()),
             None => self.give_names(view),
         }
@@ -671,28 +625,26 @@ impl Vm {
 
     fn give_names(&self, view: &View<'_>) -> mlua::Result<()> {
         let rules = view.rules();
+        let (tiles, tile_refs) = self.name_list(rules.tiles().iter().map(|k| k.key.as_bytes()))?;
+        let (_, figure_refs) = self.name_list(rules.figures().iter().map(|f| f.id.as_bytes()))?;
+        let (_, kind_refs) = self.name_list(meeple_core::SegmentKind::ALL.iter().map(|k| k.name().as_bytes()))?;
+        // The prelude reads a tile kind's name for `event.tile`; the other names are Rust's to set.
         let t = self.lua.create_table()?;
-        let tiles = self.lua.create_table()?;
-        let mut tile_names = Vec::with_capacity(rules.tiles().len());
-        for (i, k) in rules.tiles().iter().enumerate() {
-            let name = self.lua.create_string(k.key.as_bytes())?;
-            tile_names.push(self.caller.keep(&self.lua, &name)?);
-            tiles.raw_set(i as i64, name)?;
-        }
-        let figures = self.lua.create_table()?;
-        for (i, f) in rules.figures().iter().enumerate() {
-            figures.raw_set(i as i64, f.id.as_str())?;
-        }
-        let kinds = self.lua.create_table()?;
-        for k in meeple_core::SegmentKind::ALL {
-            kinds.raw_set(k as i64, k.name())?;
-        }
         t.raw_set("tiles", tiles)?;
-        t.raw_set("figures", figures)?;
-        t.raw_set("kinds", kinds)?;
         self.set_names.call::<()>(t)?;
-        let _ = self.tile_names.set(tile_names);
+        let _ = self.names.set(Names { tiles: tile_refs, kinds: kind_refs, figures: figure_refs });
         Ok(())
+    }
+
+    /// Names by number from 0, as a Lua table for the prelude and as values the caller keeps.
+    fn name_list<'n>(&self, names: impl Iterator<Item = &'n [u8]>) -> mlua::Result<(Table, Vec<Ref>)> {
+        let (table, mut kept) = (self.lua.create_table()?, Vec::new());
+        for (i, name) in names.enumerate() {
+            let name = self.lua.create_string(name)?;
+            kept.push(self.caller.keep(&self.lua, &name)?);
+            table.raw_set(i as i64, name)?;
+        }
+        Ok((table, kept))
     }
 
     /// Copies the encoded fields into the VM's mail buffer.
@@ -727,8 +679,7 @@ impl Vm {
                     if !encoded {
                         return Ok(());
                     }
-                    self.post()?;
-                    self.caller.call(lua, target, &[])
+                    self.call_with_event(hook, target)
                 }
                 Args::Scoring(s) => {
                     {
@@ -736,8 +687,7 @@ impl Vm {
                         w.0.clear();
                         w.scoring(s);
                     }
-                    self.post()?;
-                    self.caller.call(lua, target, &[])
+                    self.call_with_event(hook, target)
                 }
                 // Rare calls, with tables built through mlua: called through it too.
                 Args::Offer(o) => self.handler(hook)?.call((&self.view, api::offer_table(lua, view, o)?, &self.out)),
@@ -748,6 +698,15 @@ impl Vm {
             }
         })();
         result.map_err(|e| self.error(&ctx.script, hook, e))
+    }
+
+    /// Calls `handler` with the event (or scoring) encoded in the scratch buffer: posted to the
+    /// mail for the fields read when asked for, set in the hook's table for the others.
+    fn call_with_event(&self, hook: HookKind, handler: Ref) -> mlua::Result<()> {
+        self.post()?;
+        let names = self.names.get().expect("set by ensure_names");
+        let event = self.events.fill(&self.caller, hook, &self.scratch.borrow().0, names)?;
+        self.caller.call(&self.lua, handler, &[self.view_ref, event, self.out_ref])
     }
 
     fn handler(&self, hook: HookKind) -> mlua::Result<&Function> {
@@ -777,7 +736,7 @@ impl Vm {
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
             self.mail.write(&call.to_le_bytes())?;
-            let names = self.tile_names.get().expect("set by ensure_names");
+            let names = &self.names.get().expect("set by ensure_names").tiles;
             let tile_name = *names.get(tile as usize).ok_or_else(|| mlua::Error::runtime("unknown tile kind"))?;
             self.caller.call(&self.lua, handler, &[self.view_ref, tile_name, self.candidates, self.out_ref])
         })();
@@ -802,10 +761,10 @@ impl Vm {
 /// of its `meeple.on`.
 pub(crate) type OnBoard = Vec<(HookKind, Vec<String>, Option<String>)>;
 
-/// What the prelude gives back: the function that installs the handlers, the dispatch functions
-/// by hook number, the candidate list, the function that sets the names of tiles and figures,
-/// the `view` and `out` tables, and the records' metatables by type name.
-type Prelude = (Function, Table, Table, Function, Table, Table, Table);
+/// What the prelude gives back: the event tables by hook number (see [`EventTables::keep`]), the
+/// candidate list, the function that sets the names of tile kinds, the `view` and `out`
+/// tables, and the records' metatables by type name.
+type Prelude = (Table, Table, Function, Table, Table, Table);
 
 /// Runs the prelude in the host's globals, with the hooks' numbers written into it.
 fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<Prelude> {
@@ -823,6 +782,7 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
         api::raw_out(lua)?,
         lua.create_function(api::suggest)?,
         records::fields_table(lua)?,
+        events::fields_table(lua)?,
     ))
 }
 
@@ -868,35 +828,15 @@ fn read_interest(lua: &Lua) -> mlua::Result<(Interest, OnBoard)> {
     Ok((interest, on_board))
 }
 
-/// The handlers the loaded script registered, by hook, handed to the prelude's `install`.
-fn install_handlers(lua: &Lua, install: &Function) -> mlua::Result<Vec<Option<Function>>> {
+/// The handlers the loaded script registered, by hook.
+fn registered_handlers(lua: &Lua) -> mlua::Result<Vec<Option<Function>>> {
     let registered: Table = lua.named_registry_value(api::HANDLERS)?;
-    let mut handlers = vec![None; HookKind::ALL.len()];
-    let by_number = lua.create_table()?;
-    for hook in HookKind::ALL {
-        let h = registered.raw_get::<Option<Function>>(hook.name())?;
-        by_number.raw_set(hook as i64, h.clone())?;
-        handlers[hook as usize] = h;
-    }
-    install.call::<()>(by_number)?;
-    Ok(handlers)
+    HookKind::ALL.iter().map(|hook| registered.raw_get::<Option<Function>>(hook.name())).collect()
 }
 
-/// Per hook with a handler, the function the caller keeps for it: the prelude's dispatch
-/// function where there is one, else the handler.
-fn call_targets(
-    lua: &Lua,
-    caller: &Caller,
-    handlers: &[Option<Function>],
-    dispatch: &Table,
-) -> mlua::Result<Vec<Option<Ref>>> {
-    let mut targets = vec![None; HookKind::ALL.len()];
-    for hook in HookKind::ALL {
-        let Some(handler) = &handlers[hook as usize] else { continue };
-        let function = dispatch.raw_get::<Option<Function>>(hook as i64)?;
-        targets[hook as usize] = Some(caller.keep(lua, function.as_ref().unwrap_or(handler))?);
-    }
-    Ok(targets)
+/// Per hook with a handler, the handler as the caller keeps it.
+fn call_targets(lua: &Lua, caller: &Caller, handlers: &[Option<Function>]) -> mlua::Result<Vec<Option<Ref>>> {
+    handlers.iter().map(|h| h.as_ref().map(|h| caller.keep(lua, h)).transpose()).collect()
 }
 
 /// Removes what the sandbox must not offer and replaces `require`, `print` and `math.random`.
