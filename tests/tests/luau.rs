@@ -1030,3 +1030,25 @@ fn a_write_to_an_event_is_refused_at_its_line() {
         "{err}"
     );
 }
+
+#[test]
+fn the_candidate_list_and_its_candidates_cannot_be_changed() {
+    for (call, needle) in [
+        ("table.insert(candidates, { x = 0, y = 0, rotation = 0 })", "attempt to modify a readonly table"),
+        ("rawset(candidates, 1, {})", "attempt to modify a readonly table"),
+        ("candidates[#candidates + 1] = {}", "the candidate list cannot be changed (field '"),
+        ("candidates[1].x = 99", "attempt to modify a readonly table"),
+        ("candidates[1].mine = true", "attempt to modify a readonly table"),
+    ] {
+        let name = "candidates";
+        let script = format!("meeple.on(\"can_place_tile\", function(view, tile, candidates, out)\n    {call}\nend)\n");
+        let root = write_mod(name, &[("init.luau", &script)]);
+        let loaded = load_mod(&root, name).unwrap();
+        // The first tile is drawn, and its candidates asked about, as the game starts.
+        let err = match Game::new(loaded.rules.clone(), loaded.setup(1)) {
+            Ok(_) => panic!("{call}: the game started"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(&format!("{name}/init.luau:2: {needle}")), "{call}: {err}");
+    }
+}

@@ -619,7 +619,7 @@ pub(crate) fn print(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     Ok(())
 }
 
-/// The candidate placements of a `can_place_tile` call, as a list of `{x, y, rotation}`.
+/// The candidate placements of a `can_place_tile` call, as a list of read-only `{x, y, rotation}`.
 pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
     super::vm::with_candidates(lua, |list| {
         let t = lua.create_table_with_capacity(list.len(), 0)?;
@@ -628,6 +628,8 @@ pub(crate) fn candidates(lua: &Lua, _: ()) -> mlua::Result<Table> {
             c.raw_set("x", p.pos.x)?;
             c.raw_set("y", p.pos.y)?;
             c.raw_set("rotation", p.rotation.quarter_turns())?;
+            // A changed candidate would change nothing: the script is told so.
+            c.set_readonly(true);
             t.raw_set(i + 1, c)?;
         }
         Ok(t)

@@ -71,11 +71,10 @@ pub fn lua_api_markdown() -> String {
     s += "`final` is true in the final scoring. A `FeatureScored` has no tile count: `view:feature(event.feature).tiles`.\n";
     s += "Reading a field that an event, a `ScoringInfo` or a record the view returns (a `Tile`, a `Feature`, any\n";
     s += "type above) does not have is an error that names it, with the field meant; a field its type marks optional\n";
-    s +=
-        "(`placed: number?`) reads as nil. A script may add fields of its own to a record the view returns, copy one\n";
-    s += "(`table.clone`) or give it a metatable of its own; its type's metatable is read-only. An event and a\n";
-    s += "`ScoringInfo` are read-only, fields of one's own included (each call gets them as the engine made them):\n";
-    s += "copy what you need into locals or a table of your own.\n";
+    s += "(`placed: number?`) reads as nil. A script may add fields of its own to a record the view returns, copy\n";
+    s += "one (`table.clone`) or give it a metatable of its own; its type's metatable is read-only. An event, a\n";
+    s += "`ScoringInfo` and a candidate are read-only, fields of one's own included (each call gets them as the\n";
+    s += "engine made them): copy what you need into locals or a table of your own.\n";
     s += "Give a handler's parameters their types\n";
     s += "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags\n";
     s += "a misspelt field before the game does.\n";
@@ -93,9 +92,10 @@ pub fn lua_api_markdown() -> String {
     s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";
     s +=
         "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";
-    s += "answer that asks again fails, as a failing hook does). Events, a `ScoringInfo` and the candidate list are\n";
-    s += "read-only. Scripts keep no state between calls (`meeple check` plays a game twice to find some that do):\n";
-    s += "use `out:set_storage` and `view:storage`. Iterate with `meeple.sorted_pairs` where order matters.\n";
+    s += "answer that asks again fails, as a failing hook does). Events, a `ScoringInfo`, the candidate list and its\n";
+    s += "candidates are read-only. Scripts keep no state between calls (`meeple check` plays a game twice to find\n";
+    s += "some that do): use `out:set_storage` and `view:storage`. Iterate with `meeple.sorted_pairs` where order\n";
+    s += "matters.\n";
     s
 }
 

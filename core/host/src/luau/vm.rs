@@ -376,7 +376,8 @@ local metas = {
 local events = { start = event_table(plain.start, metas[HOOK_TILE_PLACED]) }
 for hook, meta in metas do events[hook] = event_table(plain[hook], meta) end
 -- can_place_tile's candidates come from Rust only when the handler looks at them: most
--- handlers never do. The mail's first word numbers the calls, so a list is never reused.
+-- handlers never do. The mail's first word numbers the calls, so a list is never reused. Rust
+-- makes the list read-only, and each candidate.
 local list, list_call = nil, -1
 local function fetched()
     local call = rd(mail, 0)
@@ -568,6 +569,9 @@ impl Vm {
             HookKind::ALL.into_iter().filter(|h| handlers[*h as usize].is_some()).collect();
         let events = EventTables::keep(&lua, &caller, &event_tables, &with_handlers).map_err(fail)?;
         let (view_ref, out_ref) = (caller.keep(&lua, &view).map_err(fail)?, caller.keep(&lua, &out).map_err(fail)?);
+        // Read-only, as the prelude cannot make it (its metatable is protected): `table.insert`
+        // and `rawset` write past `__newindex`, and one list serves every call.
+        candidates.set_readonly(true);
         let candidates = caller.keep(&lua, &candidates).map_err(fail)?;
         // What the script keeps once loaded counts against what it may hold.
         lua.gc_collect().map_err(fail)?;
