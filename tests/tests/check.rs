@@ -239,6 +239,17 @@ fn code_that_keeps_state_between_calls_is_found() {
         "{found:#?}"
     );
     assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
+    // And one kept in a global, which reads as nil until it is set (only the names the sandbox
+    // removed are errors to read).
+    let dir = template_copy("stateful-global", "chapels", |name, text| match name {
+        "init.luau" => "meeple.on(\"tile_placed\", function(view, event, out)\n    count = (count or 0) + 1\n    \
+                        if count == 30 then out:add_points(1, 1) end\nend)\n"
+            .to_string(),
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("went otherwise") && found[0].contains("keeps state"), "{found:#?}");
     // A hook that fails in play is found too.
     let dir = template_copy("failing", "chapels", |name, text| {
         match name {

@@ -51,8 +51,40 @@ fn a_file_outside_the_mod_cannot_be_required() {
 
 #[test]
 fn os_and_loadstring_do_not_exist() {
-    attack_fails("os", "attempt to index nil with 'time'", "os.time()");
-    attack_fails("loadstring", "attempt to call a nil value", "loadstring(\"return 1\")");
+    let kept = "scripts have the libraries table, string, math, utf8, bit32 and buffer, with print and require";
+    attack_fails("os", &format!("`os` is not available in the sandbox; {kept}"), "os.time()");
+    attack_fails("loadstring", "`loadstring` is not available in the sandbox", "loadstring(\"return 1\")");
+}
+
+#[test]
+fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
+    for (call, name) in [
+        ("os.exit()", "os"),
+        ("io.write(\"x\")", "io"),
+        ("debug.traceback()", "debug"),
+        ("coroutine.wrap(print)", "coroutine"),
+        ("local f = load(\"return 1\")", "load"),
+        ("dofile(\"init.luau\")", "dofile"),
+        ("local env = getfenv(1)", "getfenv"),
+        ("setfenv(1, {})", "setfenv"),
+        ("collectgarbage()", "collectgarbage"),
+        // Read, not called: the name itself is the mistake.
+        ("if debug then out:log(\"debugging\") end", "debug"),
+    ] {
+        let needle = format!(
+            "`{name}` is not available in the sandbox; scripts have the libraries table, string, math, utf8, \
+             bit32 and buffer, with print and require (of the expansion's own files)"
+        );
+        call_fails_at_its_line("removed", call, &needle);
+    }
+    // Other names read as nil, as they did, and a global of the script's own that shadows one works.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   debug = true\n\
+                  \x20   if event.player and undefined_name == nil and debug then out:add_points(1, 1) end\n\
+                  end)\n";
+    let mut game = mod_game("shadow", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    assert_eq!(game.state().scores(), vec![1, 0]);
 }
 
 #[test]

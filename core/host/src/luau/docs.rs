@@ -81,9 +81,9 @@ pub fn lua_api_markdown() -> String {
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
-    s +=
-        "replay) and works only inside hooks. Not available: `os`, `io`, `loadstring`, `load`, `getfenv`, `setfenv`,\n";
-    s += "`collectgarbage`, `debug`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
+    s += "replay) and works only inside hooks. Not available, and an error that says so where a script reads one:\n";
+    s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
+    s += "`collectgarbage`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
     s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
     s += "a hook call gives at most 10 000 commands (`can_place_tile` only `out:forbid`, `figure_actions` only\n";
     s += "`out:offer`, both also `out:log`, whose line goes to the `-v` log as `print`'s does, not to the game;\n";

@@ -1,7 +1,8 @@
 //! One sandboxed Luau VM running one expansion's script, and the calls into its handlers.
 //!
 //! The sandbox: only `table string math utf8 bit32 buffer` are loaded; `os`, `loadstring`,
-//! `getfenv`, `setfenv`, `collectgarbage` and `debug` are removed; `require` is ours and resolves
+//! `getfenv`, `setfenv`, `collectgarbage`, `debug` and the others of [`REMOVED`] are removed, and
+//! reading one is an error that says so; `require` is ours and resolves
 //! only inside the expansion's folder; `math.random` draws from the expansion's random stream in
 //! the game state (so replays reproduce it) and fails outside hooks; `print` goes to the log;
 //! `sandbox(true)` makes every library and global read-only. Each hook call gets a budget of
@@ -843,14 +844,47 @@ fn call_targets(lua: &Lua, caller: &Caller, handlers: &[Option<Function>]) -> ml
     handlers.iter().map(|h| h.as_ref().map(|h| caller.keep(lua, h)).transpose()).collect()
 }
 
+/// The globals the sandbox removes (or never loads) that a Lua programmer would reach for.
+const REMOVED: [&str; 12] = [
+    "os",
+    "io",
+    "debug",
+    "coroutine",
+    "package",
+    "loadstring",
+    "load",
+    "loadfile",
+    "dofile",
+    "getfenv",
+    "setfenv",
+    "collectgarbage",
+];
+
+/// The `__index` of the host's globals: reading a name of `REMOVED` is an error that says so,
+/// at the script's line, rather than a nil that fails as "attempt to index nil with 'exit'";
+/// any other missing name reads as nil, as it would. Only missing names get here, so the names
+/// that are there cost nothing more.
+const NAME_THE_REMOVED: &str = r#"local removed = ...
+return function(_, name)
+    if removed[name] then
+        error(`\`{name}\` is not available in the sandbox; scripts have the libraries table, string, math, utf8, \z
+            bit32 and buffer, with print and require (of the expansion's own files)`, 2)
+    end
+    return nil
+end"#;
+
 /// Removes what the sandbox must not offer and replaces `require`, `print` and `math.random`.
 fn harden(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
-    for name in
-        ["os", "loadstring", "getfenv", "setfenv", "collectgarbage", "debug", "require", "dofile", "loadfile", "load"]
-    {
+    for name in REMOVED.into_iter().chain(["require"]) {
         g.raw_set(name, LuaValue::Nil)?;
     }
+    let removed = lua.create_table_from(REMOVED.map(|name| (name, true)))?;
+    let index: Function = lua.load(NAME_THE_REMOVED).set_name("=meeple.sandbox").call(removed)?;
+    let metatable = lua.create_table_from([("__index", index)])?;
+    // A script reaches the globals' metatable through `_G`: it must not change it.
+    metatable.set_readonly(true);
+    g.set_metatable(Some(metatable))?;
     let math: Table = g.raw_get("math")?;
     math.raw_set("random", lua.create_function(api::random)?)?;
     math.raw_set(
