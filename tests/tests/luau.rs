@@ -1084,3 +1084,43 @@ fn the_candidate_list_and_its_candidates_cannot_be_changed() {
         assert!(err.contains(&format!("{name}/init.luau:2: {needle}")), "{call}: {err}");
     }
 }
+
+#[test]
+fn an_error_caught_with_pcall_reads_as_the_hook_error_would() {
+    // Errors of API functions made through mlua, of the view's C functions and of Luau itself:
+    // caught with pcall or xpcall, each is the one line `file:line: message` that the hook's
+    // error would report, not mlua's "runtime error: …" with a traceback.
+    for call in [
+        "local k = meeple.tile(\"base:ZZ\")",
+        "local p = view:points(1, \"bogus\")",
+        "out:add_points(7, 1)",
+        "out:set_storage(\"k\", 1.5)",
+        "out:give_tokens(1, {}, 1)",
+        "local f = view:feature_id(99999)",
+        "local s = view:supply(1, \"dragon\")",
+        "local n = nil + 1",
+    ] {
+        let script = |line: &str| {
+            format!(
+                "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {line} end\nend)\n"
+            )
+        };
+        let mut game = mod_game("caught", "", &script(call), "\"U\", \"U\"", 2);
+        let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+        let ActionError::Hook(e) = &err else { panic!("{call}: expected a hook error, got {err}") };
+        let expected = format!("{}: {}", e.location.as_deref().unwrap_or("?"), e.message);
+        assert!(expected.starts_with("caught/init.luau:2: "), "{call}: {expected}");
+        for caught in [
+            format!("local ok, e = pcall(function() {call} end) out:log(tostring(e))"),
+            format!("local ok, e = xpcall(function() {call} end, function(e) return e end) out:log(tostring(e))"),
+        ] {
+            let mut game = mod_game("caught", "", &script(&caught), "\"U\", \"U\"", 2);
+            let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+            let logged: Vec<&str> = events
+                .iter()
+                .filter_map(|e| if let Event::Log { message, .. } = e { Some(message.as_str()) } else { None })
+                .collect();
+            assert_eq!(logged, [expected.as_str()], "{caught}");
+        }
+    }
+}

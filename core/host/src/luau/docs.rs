@@ -83,10 +83,12 @@ pub fn lua_api_markdown() -> String {
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
     s += "replay) and works only inside hooks. Not available, and an error that says so where a script reads one:\n";
     s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
-    s += "`collectgarbage`. Every hook call has a budget of interrupts (function calls and loop iterations)\n";
-    s += "and a wall-clock backstop; each VM has a memory limit (32 MiB held, garbage aside; 64 MiB allocated); and\n";
-    s += "a hook call gives at most 10 000 commands (`can_place_tile` only `out:forbid`, `figure_actions` only\n";
-    s += "`out:offer`, both also `out:log`, whose line goes to the `-v` log as `print`'s does, not to the game;\n";
+    s += "`collectgarbage`. An error caught with `pcall` or `xpcall`, the API's own included, is the one line\n";
+    s += "`file:line: message` that the hook's error would report. Every hook call has a budget of interrupts\n";
+    s += "(function calls and loop iterations) and a wall-clock backstop; each VM has a memory limit (32 MiB held,\n";
+    s += "garbage aside; 64 MiB allocated); and a hook call gives at most 10 000 commands (`can_place_tile` only\n";
+    s += "`out:forbid`, `figure_actions` only `out:offer`, both also `out:log`, whose line goes to the `-v` log as\n";
+    s += "`print`'s does, not to the game;\n";
     s += "`modify_score` only `out:set_score`, `out:set_storage` and `out:log`; the other hooks any command but\n";
     s += "`forbid`, `offer` and `set_score`) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
     s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";

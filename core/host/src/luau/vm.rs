@@ -895,7 +895,47 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
     )?;
     g.raw_set("require", lua.create_function(api::require)?)?;
     g.raw_set("print", lua.create_function(api::print)?)?;
+    let (pcall, xpcall): (Function, Function) = lua.load(CAUGHT).set_name("=meeple.pcall").call((
+        g.raw_get::<Function>("pcall")?,
+        g.raw_get::<Function>("xpcall")?,
+        lua.create_function(caught)?,
+    ))?;
+    g.raw_set("pcall", pcall)?;
+    g.raw_set("xpcall", xpcall)?;
     Ok(())
+}
+
+/// `pcall` and `xpcall` as scripts see them: an error an API function made through mlua raised
+/// is a value of mlua's (a userdata that prints as "runtime error: …" and a traceback), which
+/// [`caught`] turns into the line the hook's error would report. Other errors pass as they are;
+/// the cost is an extra call per `pcall`, which the hot calls never make.
+const CAUGHT: &str = r#"local pcall, xpcall, caught = ...
+local function result(ok, ...)
+    if ok then return ok, ... end
+    local e = ...
+    if type(e) == "userdata" then e = caught(e) end
+    return false, e
+end
+return function(f, ...)
+    return result(pcall(f, ...))
+end, function(f, handler, ...)
+    return xpcall(f, function(e)
+        if type(e) == "userdata" then e = caught(e) end
+        return handler(e)
+    end, ...)
+end"#;
+
+/// An error value of mlua's as the script line and message the hook's error would report
+/// (`init.luau:12: unknown token`); any other value as it is.
+fn caught(lua: &Lua, error: LuaValue) -> mlua::Result<LuaValue> {
+    let LuaValue::Error(e) = error else { return Ok(error) };
+    let script = context(lua)?.script.clone();
+    let (location, message, _) = locate(&script, *e, None);
+    let line = match location {
+        Some(at) => format!("{at}: {message}"),
+        None => message,
+    };
+    Ok(LuaValue::String(lua.create_string(line)?))
 }
 
 thread_local! {
@@ -1061,6 +1101,14 @@ fn to_hook_error_near(
     e: mlua::Error,
     near: Option<String>,
 ) -> HookError {
+    let (location, message, traceback) = locate(script, e, near);
+    let _ = hook;
+    HookError { expansion: script.id.clone(), hook: hook_name.to_string(), location, message, traceback }
+}
+
+/// The script line an error names (`near` if it names none), its message without that line,
+/// and its traceback.
+fn locate(script: &Script, e: mlua::Error, near: Option<String>) -> (Option<String>, String, Option<String>) {
     let (message, traceback) = describe(&e);
     let prefix = format!("{}/", script.id);
     let location = find_location(&message, &prefix)
@@ -1070,8 +1118,7 @@ fn to_hook_error_near(
         Some(loc) => message.replacen(&format!("{loc}: "), "", 1),
         None => message,
     };
-    let _ = hook;
-    HookError { expansion: script.id.clone(), hook: hook_name.to_string(), location, message, traceback }
+    (location, message, traceback)
 }
 
 /// What a script that went past its VM's hard memory limit is told.
