@@ -6,7 +6,7 @@
 use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
-use crate::manifest::{Entry, Manifest};
+use crate::manifest::{Edition, Entry, Manifest};
 use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
@@ -136,36 +136,53 @@ fn edition_tiles(manifest: &Manifest, report: &mut Report) -> Vec<(String, u32)>
     let mut read: BTreeMap<&Path, Option<Tileset>> = BTreeMap::new();
     let mut tiles = Vec::new();
     for ed in &manifest.editions {
-        for (i, extra) in ed.if_chosen.iter().enumerate() {
-            let key = format!("editions.{}.if_chosen.{i}.tileset", ed.name);
-            let what = format!("edition `{}` beside `{}`", ed.name, extra.expansion);
-            tileset_edition(manifest, &mut read, (&extra.tileset, &extra.tileset_edition), (&key, &what), report);
+        // `None`: the edition has no tileset of its own; `Some(None)`: it could not be read.
+        let mut own = None;
+        for named in edition_tilesets(ed) {
+            let what = match named.beside {
+                Some(other) => format!("edition `{}` beside `{other}`", ed.name),
+                None => format!("edition `{}`", ed.name),
+            };
+            let found = tileset_edition(manifest, &mut read, (named.path, named.inner), (&named.key, &what), report);
+            if named.beside.is_none() {
+                own = Some(found.map(|(ts, i)| ts.total(i)));
+            }
         }
-        let Some(ts_path) = &ed.tileset else {
-            tiles.push((ed.name.clone(), 0));
-            continue;
-        };
-        let key = format!("editions.{}.tileset", ed.name);
-        let what = format!("edition `{}`", ed.name);
-        let found = tileset_edition(manifest, &mut read, (ts_path, &ed.tileset_edition), (&key, &what), report);
-        if let Some((ts, i)) = found {
-            tiles.push((ed.name.clone(), ts.total(i)));
+        match own {
+            None => tiles.push((ed.name.clone(), 0)),
+            Some(Some(total)) => tiles.push((ed.name.clone(), total)),
+            Some(None) => {}
         }
     }
     tiles
 }
 
-/// Every tileset a manifest names, with the key it is named at: each edition's own and those it
-/// adds beside another expansion.
-fn tileset_keys(m: &Manifest) -> Vec<(&Path, String)> {
-    let mut named = Vec::new();
-    for ed in &m.editions {
-        named.extend(ed.tileset.as_deref().map(|p| (p, format!("editions.{}.tileset", ed.name))));
-        for (i, extra) in ed.if_chosen.iter().enumerate() {
-            named.push((extra.tileset.as_path(), format!("editions.{}.if_chosen.{i}.tileset", ed.name)));
-        }
-    }
-    named
+/// A tileset an edition names.
+struct NamedTileset<'m> {
+    path: &'m Path,
+    /// The edition inside the tileset file.
+    inner: &'m str,
+    /// The manifest's key that names it.
+    key: String,
+    /// The other expansion it is added beside, for one added only beside it.
+    beside: Option<&'m str>,
+}
+
+/// The tilesets an edition names: those it adds beside another expansion, then its own.
+fn edition_tilesets(ed: &Edition) -> Vec<NamedTileset<'_>> {
+    let extra = ed.if_chosen.iter().enumerate().map(|(i, c)| NamedTileset {
+        path: &c.tileset,
+        inner: &c.tileset_edition,
+        key: format!("editions.{}.if_chosen.{i}.tileset", ed.name),
+        beside: Some(&c.expansion),
+    });
+    let own = ed.tileset.as_deref().map(|path| NamedTileset {
+        path,
+        inner: &ed.tileset_edition,
+        key: format!("editions.{}.tileset", ed.name),
+        beside: None,
+    });
+    extra.chain(own).collect()
 }
 
 /// A tileset of the mod whose id another installed expansion's tileset has: the two could not
@@ -176,14 +193,14 @@ fn tileset_ids_taken(manifest: &Manifest, mods: &[PathBuf], report: &mut Report)
     let others = catalog.manifests.values().filter(|m| m.id != manifest.id && !manifest.conflicts.contains(&m.id));
     let mut taken: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
     for other in others {
-        for (path, _) in tileset_keys(other) {
+        for NamedTileset { path, .. } in other.editions.iter().flat_map(edition_tilesets) {
             if let Ok((ts, _)) = crate::ruleset::load_tileset(path) {
                 taken.entry(ts.id).or_insert_with(|| (normalise(path), other.id.clone()));
             }
         }
     }
     let mut told = BTreeSet::new();
-    for (path, key) in tileset_keys(manifest) {
+    for NamedTileset { path, key, .. } in manifest.editions.iter().flat_map(edition_tilesets) {
         let Ok((ts, _)) = crate::ruleset::load_tileset(path) else { continue };
         if let Some((file, by)) = taken.get(&ts.id).filter(|(file, _)| *file != normalise(path))
             && told.insert(path)

@@ -182,10 +182,7 @@ impl Watch {
         if let Some(why) = why {
             return match self.deal.table(new) {
                 Ok(next) => Ok(Next::New(next, why)),
-                Err(no) => {
-                    let at = no.line.map(|f| format!("\nthe failing line: {f}")).unwrap_or_default();
-                    Err(format!("{why}, which only a new game takes: {}{at}", no.error))
-                }
+                Err(no) => Err(format!("{why}, which only a new game takes: {}{}", no.error, below(no.line))),
             };
         }
         let game = &table.game;
@@ -194,8 +191,7 @@ impl Watch {
                 meeple_core::ReplayError::Action { error, .. } => failing_line(&new, error),
                 _ => None,
             };
-            let at = at.map(|f| format!("\nthe failing line: {f}")).unwrap_or_default();
-            format!("the game so far does not replay on the new rules: {e}{at}")
+            format!("the game so far does not replay on the new rules: {e}{}", below(at))
         })?;
         Ok(Next::Replayed(new, again))
     }
@@ -247,6 +243,11 @@ fn bag_change(old: &Rules, new: &Rules) -> Option<String> {
         n => format!("{}, and {} more", counts[..SHOWN].join(", "), n - SHOWN),
     };
     Some(format!("the tiles in the bag changed ({what})"))
+}
+
+/// The failing line, if known, on a line of its own below the error it follows.
+fn below(failing_line: Option<String>) -> String {
+    failing_line.map(|f| format!("\nthe failing line: {f}")).unwrap_or_default()
 }
 
 /// Whether an error at the start is one to wait on a fix of: rules that do not load or whose
