@@ -295,3 +295,43 @@ fn a_reseeded_copy_whose_hook_fails_is_left_as_it_was() {
     let after = (copy.state().hash(), copy.state().public_hash(), copy.history().len());
     assert_eq!(after, before, "the reseeded copy is as it was, reseed included");
 }
+
+/// Plays a game to its end with a random bot; returns its state hash and scores.
+fn play_out(mut game: Game, bot_seed: u64) -> (u64, Vec<i32>) {
+    play_out_in_place(&mut game, bot_seed);
+    (game.state().hash(), game.state().scores())
+}
+
+#[test]
+fn a_game_copied_into_a_used_one_is_the_same_game() {
+    // A search copies its root into one scratch game per play-out (`clone_from`): the copy
+    // must be the root, whatever the scratch held before, expansions' storage and tokens too.
+    let config = "players = 3\n[[expansions]]\nid = \"traders-builders\"\n[[expansions]]\nid = \"tollkeepers\"\n";
+    let loaded = load_toml("search.toml", config).unwrap();
+    let mut root = Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    let mut bot = RandomBot::new(9);
+    for _ in 0..40 {
+        root.apply(bot.choose(&root)).unwrap();
+    }
+    let mut finished = Game::new(loaded.rules.clone(), loaded.setup(6)).unwrap();
+    play_out_in_place(&mut finished, 4);
+    let fresh = Game::new(loaded.rules.clone(), loaded.setup(7)).unwrap();
+    let base = load_toml("base.toml", "players = 2\n").unwrap();
+    let other_rules = Game::new(base.rules.clone(), base.setup(8)).unwrap();
+    for (what, mut scratch) in [("a finished game", finished), ("a new game", fresh), ("a base game", other_rules)] {
+        scratch.clone_from(&root);
+        assert_eq!(format!("{:?}", scratch.state()), format!("{:?}", root.state()), "copied into {what}");
+        assert_eq!(scratch.state().hash(), root.state().hash(), "copied into {what}");
+        assert_eq!(scratch.history(), root.history(), "copied into {what}");
+        assert_eq!(scratch.legal_actions(), root.legal_actions(), "copied into {what}");
+        assert_eq!(play_out(scratch, 1), play_out(root.clone(), 1), "played on from {what}");
+    }
+}
+
+/// Plays a game to its end in place, so that its buffers are as large as a game's get.
+fn play_out_in_place(game: &mut Game, bot_seed: u64) {
+    let mut bot = RandomBot::new(bot_seed);
+    while !game.is_over() {
+        game.apply(bot.choose(game)).unwrap();
+    }
+}

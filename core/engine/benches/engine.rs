@@ -101,6 +101,8 @@ fn benches(c: &mut Criterion) {
         )
     });
     c.bench_function("clone_game_at_30", |b| b.iter(|| black_box(game.clone())));
+    let mut scratch = after_place.clone();
+    c.bench_function("clone_from_game_at_30", |b| b.iter(|| scratch.clone_from(black_box(&game))));
     c.bench_function("state_hash_at_30", |b| b.iter(|| black_box(game.state().hash())));
 }
 

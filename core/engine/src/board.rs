@@ -7,6 +7,7 @@
 //! in one rotation is a single AND and compare.
 
 use crate::geometry::{Pos, Rotation, Side};
+use crate::reuse::clone_by_field;
 use crate::rules::TileId;
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +48,7 @@ const EMPTY: u16 = 0;
 const FRONTIER: u16 = 0x8000;
 
 /// Placed tiles and the frontier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     origin: Pos,
     width: i32,
@@ -57,6 +58,8 @@ pub struct Board {
     tiles: Vec<PlacedTile>,
     frontier: Vec<FrontierSquare>,
 }
+
+clone_by_field!(Board { origin, width, height, cells, tiles, frontier });
 
 impl Default for Board {
     fn default() -> Self {

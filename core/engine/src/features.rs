@@ -12,6 +12,7 @@
 //! - A feature's `open` only decreases; once 0 it stays 0 (only a new tile can touch it, and a
 //!   closed feature has no free edge).
 
+use crate::reuse::clone_by_field;
 use crate::tileset::SegmentKind;
 use serde::{Deserialize, Serialize};
 
@@ -47,13 +48,15 @@ pub struct FeatureData {
 }
 
 /// Union–find over all segments on the board.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct FeatureGraph {
     parent: Vec<SegId>,
     next: Vec<SegId>,
     info: Vec<SegInfo>,
     data: Vec<FeatureData>,
 }
+
+clone_by_field!(FeatureGraph { parent, next, info, data });
 
 impl FeatureGraph {
     /// Number of segments on the board.

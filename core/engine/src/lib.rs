@@ -35,6 +35,7 @@ pub mod game;
 pub mod geometry;
 pub mod hash;
 pub mod replay;
+mod reuse;
 pub mod rng;
 pub mod rules;
 pub mod state;

@@ -7,6 +7,7 @@ use crate::features::{FeatureGraph, SegId};
 use crate::figures::{Figure, FigureId, FigureKindId, Location};
 use crate::geometry::Pos;
 use crate::hash::StableHasher;
+use crate::reuse::clone_by_field;
 use crate::rng::GameRng;
 use crate::rules::{Rules, TileId};
 use crate::tileset::SegmentKind;
@@ -59,7 +60,7 @@ pub(crate) fn next_storage_version() -> u64 {
 }
 
 /// The current turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Turn {
     /// Turn number, from 1.
     pub number: u32,
@@ -93,6 +94,23 @@ pub struct Turn {
     pub taken: Vec<Taken>,
 }
 
+clone_by_field!(Turn {
+    number,
+    player,
+    part,
+    stage,
+    tile,
+    placements,
+    placed,
+    completed,
+    scored,
+    offers,
+    extra_part,
+    extra_turn,
+    decisions,
+    taken,
+});
+
 /// An action taken instead of a meeple in a figure phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Taken {
@@ -124,7 +142,7 @@ impl Turn {
 }
 
 /// The state of one game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GameState {
     pub(crate) players: u8,
     pub(crate) board: Board,
@@ -170,6 +188,36 @@ pub struct GameState {
     /// was kept must still check.
     pub(crate) final_base: Vec<i32>,
 }
+
+clone_by_field!(GameState {
+    players,
+    board,
+    features,
+    figures,
+    figure_index,
+    supply,
+    points,
+    tokens,
+    token_supply,
+    storage,
+    storage_bytes,
+    storage_versions,
+    bag,
+    first,
+    fixed_order,
+    drawn,
+    tile_limit,
+    discarded,
+    rng,
+    expansion_rngs,
+    reseeded,
+    turn,
+    pending,
+    categories,
+    figure_kinds,
+    token_kinds,
+    final_base,
+});
 
 /// Facts about a feature, for views and clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -200,6 +200,38 @@ impl Clone for Game {
             verdicts: Vec::new(),
         }
     }
+
+    /// Makes this game a fork of `source`, as `*self = source.clone()` would, keeping this
+    /// game's buffers: the copy a search makes of its root into a scratch game for each playout
+    /// allocates nothing once the scratch has held a game as far along.
+    fn clone_from(&mut self, source: &Game) {
+        // Destructured without `..`: a field added to `Game` must be added here too.
+        let Game {
+            rules,
+            state,
+            setup,
+            history,
+            checkpoints,
+            events,
+            depth,
+            commanding,
+            given_at,
+            has_dependents,
+            restore_point,
+            verdicts: _, // scratch, cleared before each use: its buffer is kept
+        } = self;
+        rules.clone_from(&source.rules);
+        state.clone_from(&source.state);
+        setup.clone_from(&source.setup);
+        history.clone_from(&source.history);
+        checkpoints.clone_from(&source.checkpoints);
+        events.clear();
+        *depth = 0;
+        *commanding = None;
+        *given_at = None;
+        *has_dependents = source.has_dependents;
+        restore_point.clone_from(&source.restore_point);
+    }
 }
 
 /// The state hash after a number of actions, recorded at the end of each turn.
