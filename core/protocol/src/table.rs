@@ -160,7 +160,7 @@ impl Table {
         if draw_mark(&self.game) == mark {
             self.since.push((action, actor));
         } else {
-            self.anchor = self.game.clone();
+            self.anchor.clone_from(&self.game);
             self.since.clear();
         }
         Ok(events)

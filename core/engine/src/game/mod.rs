@@ -528,9 +528,17 @@ impl Game {
 
     fn renew_restore_point(&mut self) {
         let stale = self.restore_point.as_ref().is_none_or(|r| self.history.len() - r.actions >= RESTORE_EVERY);
-        if stale {
-            self.restore_point =
-                Some(Arc::new(RestorePoint { state: self.state.clone(), actions: self.history.len() }));
+        if !stale {
+            return;
+        }
+        let actions = self.history.len();
+        // A point no copy of the game shares is overwritten in place, keeping its buffers.
+        match self.restore_point.as_mut().and_then(Arc::get_mut) {
+            Some(point) => {
+                point.state.clone_from(&self.state);
+                point.actions = actions;
+            }
+            None => self.restore_point = Some(Arc::new(RestorePoint { state: self.state.clone(), actions })),
         }
     }
 
