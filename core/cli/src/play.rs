@@ -4,7 +4,7 @@ use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_
 use meeple_core::bots::Bot;
 use meeple_core::describe::ActionInfo;
 use meeple_core::{Action, ActionError, Event, Game, SetupError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use watch::{Reloaded, Watch};
 
 mod watch;
@@ -28,7 +28,7 @@ pub struct Args {
     quiet: bool,
     /// Reload changed scripts, manifests, tilesets and config between turns, and replay the game
     /// so far on them (or start a new game, when they change its players, seed, draw, tile limit
-    /// or bag).
+    /// or bag: the replay of the game it replaces is kept beside, as NAME.replaced-N.json).
     #[arg(long)]
     watch: bool,
     /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).
@@ -84,7 +84,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 say!("{e}");
                 say_failing_line(loaded, &e);
                 say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)");
-                while !reload(w, mods, &mut table, &mut story) {
+                while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
                 continue;
@@ -96,7 +96,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
             }
             if let Some(w) = &mut watched {
-                reload(w, mods, &mut table, &mut story);
+                reload(w, mods, &mut table, &mut story, args.replay.as_deref());
             }
         }
     }
@@ -114,13 +114,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reloads the rules when their files changed; a new game is told from its start. Whether the
-/// game now runs on reloaded rules.
-fn reload(watch: &mut Watch, mods: &[PathBuf], table: &mut Table, story: &mut Story) -> bool {
+/// Reloads the rules when their files changed; a new game is told from its start, after the
+/// replay of the game it replaced is kept (`given`: `-o`). Whether the game now runs on reloaded
+/// rules.
+fn reload(watch: &mut Watch, mods: &[PathBuf], table: &mut Table, story: &mut Story, given: Option<&Path>) -> bool {
     match watch.reload_if_changed(mods, table) {
         Reloaded::No => false,
         Reloaded::Replayed => true,
-        Reloaded::NewGame => {
+        Reloaded::NewGame(mut ended) => {
+            keep_replaced(&mut ended, given);
             *story = Story::new(table.names.clone(), story.quiet);
             story.begin(table);
             true
@@ -179,17 +181,39 @@ impl Deal {
 }
 
 /// Where the replay goes: `-o FILE`, or `replays/game-SEED.json`.
-fn replay_path(given: Option<&std::path::Path>, seed: u64) -> PathBuf {
+fn replay_path(given: Option<&Path>, seed: u64) -> PathBuf {
     given.map_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")), PathBuf::from)
 }
 
+/// Writes the replay of a game a new one replaced, where its own would go but under a name of
+/// its own ([`replaced_path`]): a player testing a rule keeps what happened, and the new game's
+/// replay, written at its end, does not replace it. A file that cannot be written is told, and
+/// the new game plays on.
+fn keep_replaced(ended: &mut Table, given: Option<&Path>) {
+    let path = replaced_path(&replay_path(given, ended.seed));
+    match write_replay(&ended.game, &mut ended.loaded, ended.seed, &path) {
+        Ok(()) => say!("the replay of the game that ended: {}", path.display()),
+        Err(e) => say!("the replay of the game that ended is not kept: {e}"),
+    }
+}
+
+/// The first name not taken beside `path` for a replaced game: `replays/game-4.json` gives
+/// `replays/game-4.replaced-1.json`, then `-2`, and so on, so that no replay is written over,
+/// from this game or an earlier one. What is not a file (`-o /dev/null`) is written to as is.
+fn replaced_path(path: &Path) -> PathBuf {
+    if path.exists() && !path.is_file() {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().map_or_else(|| "game".into(), |s| s.to_string_lossy());
+    let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    (1..)
+        .map(|n| path.with_file_name(format!("{stem}.replaced-{n}{ext}")))
+        .find(|p| !p.exists())
+        .expect("some number is free")
+}
+
 /// Writes the game so far as a replay.
-fn write_replay(
-    game: &Game,
-    loaded: &mut meeple_host::Loaded,
-    seed: u64,
-    path: &std::path::Path,
-) -> Result<(), CliError> {
+fn write_replay(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64, path: &Path) -> Result<(), CliError> {
     let mut replay = game.replay();
     // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
     loaded.config.seed = Some(seed);
@@ -204,7 +228,7 @@ fn clock_seed() -> u64 {
 }
 
 /// Writes pretty JSON, creating the folder.
-pub fn write_json<T: serde::Serialize>(path: &std::path::Path, value: &T) -> Result<(), CliError> {
+pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value).expect("replays serialise");
     crate::common::write_file(path, (text + "\n").as_bytes())
 }
@@ -360,7 +384,22 @@ fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Option<String>
 
 #[cfg(test)]
 mod tests {
-    use super::counted;
+    use super::{counted, replaced_path};
+    use std::path::Path;
+
+    #[test]
+    fn a_replaced_game_takes_the_first_name_free_beside_its_replay() {
+        let dir = std::env::temp_dir().join(format!("meeple-replaced-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let game = dir.join("game-4.json");
+        assert_eq!(replaced_path(&game), dir.join("game-4.replaced-1.json"));
+        std::fs::write(dir.join("game-4.replaced-1.json"), "{}").unwrap();
+        assert_eq!(replaced_path(&game), dir.join("game-4.replaced-2.json"));
+        assert_eq!(replaced_path(&dir.join("out")), dir.join("out.replaced-1"));
+        // `-o /dev/null` keeps no replay: nor of a replaced game.
+        assert_eq!(replaced_path(Path::new("/dev/null")), Path::new("/dev/null"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn runs_of_equal_lines_are_told_once_with_their_count() {

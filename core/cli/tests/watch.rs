@@ -91,6 +91,17 @@ impl Output {
         Output { lines, seen: Vec::new() }
     }
 
+    /// The next line.
+    fn next(&mut self) -> String {
+        match self.lines.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                line
+            }
+            Err(_) => panic!("no next line; the game said:\n{}", self.seen.join("\n")),
+        }
+    }
+
     /// Waits for a line that contains `text`, and returns it.
     fn wait_for(&mut self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -149,6 +160,11 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+fn read_replay(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
 /// The game's config with another seed or number of players.
 fn config(seed: u64, players: &str) -> String {
     format!("players = {players}\nseed = {seed}\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"watched\"\n")
@@ -169,7 +185,24 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
     // Another seed would make the game so far another game: a new one starts, with that seed.
     edit(&dir.join("game.toml"), &config(5, "[\"Ann\", \"Bob\"]"));
     assert_eq!(out.wait_for("reloaded game.toml"), new_game("game.toml", "the seed in game.toml changed"));
+    // The game it replaced is kept, beside where the new game's replay goes.
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-1.json");
     assert!(out.wait_for("meeple · ").ends_with(" · seed 5"), "the new game's header");
+    let ended = read_replay(&dir.join("game.replaced-1.json"));
+    assert_eq!(
+        (&ended["config"]["seed"], &ended["config"]["players"]),
+        (&4.into(), &serde_json::json!(["Ann", "Bob"]))
+    );
+    assert!(ended["actions"].as_array().is_some_and(|a| !a.is_empty()), "the game so far: {ended}");
+    let replayed = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["replay", "--mods", "mods", "game.replaced-1.json"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&replayed.stdout);
+    assert!(replayed.status.success(), "{said}{}", String::from_utf8_lossy(&replayed.stderr));
+    let hash = ended["state_hash"].as_str().unwrap();
+    assert!(said.contains(&format!("final state hash {hash} — verified")), "the same game: {said}");
     let first = out.wait_for("version 1");
     assert!(first.starts_with("turn   1 · "), "{first}");
     // The script is still reloaded, into the new game.
@@ -184,11 +217,14 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
     edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
     let said = out.wait_for("reloaded mods/watched/expansion.toml");
     assert_eq!(said, new_game("mods/watched/expansion.toml", "the tiles in the bag changed (template:chapel: 0 → 2)"));
+    // Each replaced game has a name of its own: none is written over.
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-2.json");
     out.wait_for("meeple · ");
     let tiles = std::fs::read_to_string(dir.join("mods/watched/tiles.toml")).unwrap();
     edit(&dir.join("mods/watched/tiles.toml"), &tiles.replace("count = 2", "count = 3"));
     let said = out.wait_for("reloaded mods/watched/tiles.toml");
     assert_eq!(said, new_game("mods/watched/tiles.toml", "the tiles in the bag changed (template:chapel: 2 → 3)"));
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-3.json");
     out.wait_for("meeple · ");
     edit(&script_file, &script("version 3"));
     out.wait_for("reloaded mods/watched/init.luau and replayed");
@@ -212,16 +248,18 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
         out.wait_for("reloaded "),
         new_game("mods/watched/init.luau, game.toml", "the players in game.toml changed")
     );
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-4.json");
     let header = out.wait_for("meeple · ");
     assert!(header.contains("Player 3 (greedy)"), "{header}");
     out.wait_for("version 4");
 
     assert!(child.0.wait().unwrap().success());
     out.wait_for("Winner");
-    let replay: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
+    let replay = read_replay(&dir.join("game.json"));
     assert_eq!(replay["config"]["players"].as_array().map(Vec::len), Some(3), "the last game's own config");
     assert_eq!(replay["config"]["seed"], 5);
+    assert_eq!(read_replay(&dir.join("game.replaced-1.json")), ended, "the replaced games are left as they were");
+    assert_eq!(read_replay(&dir.join("game.replaced-4.json"))["config"]["players"], serde_json::json!(["Ann", "Bob"]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -32,8 +32,9 @@ pub(super) enum Reloaded {
     No,
     /// The game so far was replayed on the reloaded rules.
     Replayed,
-    /// The reloaded rules changed what only a new game takes, and a new game started on them.
-    NewGame,
+    /// The reloaded rules changed what only a new game takes, and a new game started on them:
+    /// here is the game it replaced, whose replay is still to be kept.
+    NewGame(Box<Table>),
 }
 
 /// The game on reloaded rules: the game so far replayed, or a new one and why it was needed.
@@ -141,8 +142,7 @@ impl Watch {
             }
             Ok(Next::New(new, why)) => {
                 say!("reloaded {files}; {why}, which only a new game takes: this game ends here and a new one starts");
-                *table = new;
-                Reloaded::NewGame
+                Reloaded::NewGame(Box::new(std::mem::replace(table, new)))
             }
         };
         self.pending.clear();
