@@ -27,8 +27,9 @@ pub struct Args {
     #[arg(long, short)]
     quiet: bool,
     /// Reload changed scripts, manifests, tilesets and config between turns, and replay the game
-    /// so far on them (or start a new game, when they change its players, seed, draw, tile limit
-    /// or bag: the replay of the game it replaces is kept beside, as NAME.replaced-N.json).
+    /// so far on them (or start a new game, when they change its players, seed, draw, tile limit,
+    /// start tile or bag: the replay of the game it replaces is kept beside, as
+    /// NAME.replaced-N.json).
     #[arg(long)]
     watch: bool,
     /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).

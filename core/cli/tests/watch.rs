@@ -264,6 +264,38 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
 }
 
 #[test]
+fn a_changed_start_tile_starts_a_new_game() {
+    let dir = scratch("start-tile");
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tiles.toml");
+    std::fs::copy(template, dir.join("mods/watched/tiles.toml")).unwrap();
+    let with_tiles = MANIFEST.replace("[editions.default]", "[editions.default]\ntileset = \"tiles.toml\"");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
+    let (mut child, mut out) = play(&dir);
+    assert!(out.wait_for("setup: ").contains("start tile base:D at "), "the base's start tile");
+    out.wait_for("version 1");
+
+    // The expansion lays its own tile first: the game so far was played around another one.
+    let with_start = format!("{with_tiles}\n[draw]\nstart = \"chapel\"\nreplaced_start = \"shuffle-in\"\n");
+    edit(&dir.join("mods/watched/expansion.toml"), &with_start);
+    let said = out.wait_for("reloaded ");
+    assert_eq!(said, new_game("mods/watched/expansion.toml", "the start tile changed (base:D → template:chapel)"));
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-1.json");
+    out.wait_for("meeple · ");
+    assert!(out.wait_for("setup: ").contains("start tile template:chapel at "), "the new game starts on it");
+    // Edits that keep it reload into the new game.
+    edit(&dir.join("mods/watched/init.luau"), &script("version 2"));
+    out.wait_for("reloaded mods/watched/init.luau and replayed");
+    out.wait_for("version 2");
+
+    assert!(child.0.wait().unwrap().success());
+    let ended = read_replay(&dir.join("game.replaced-1.json"));
+    let last = read_replay(&dir.join("game.json"));
+    assert_eq!(ended["config"], last["config"], "the same config: only the files changed");
+    assert_ne!(ended["actions"], last["actions"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     let dir = scratch("fails");
     let script_file = dir.join("mods/watched/init.luau");

@@ -118,7 +118,7 @@ impl Watch {
 
     /// Rebuilds the ruleset when one of the files changed, and replays the game on it. When the
     /// game so far cannot be the same game on the new files (other players, seed, draw, tile
-    /// limit or bag), a new game starts on them instead: a modder who changed those wants to see
+    /// limit, start tile or bag), a new game starts on them instead: a modder who changed those wants to see
     /// them played, and `--watch` would never reach another game. Rules that no longer load, no
     /// longer replay the game or cannot start one are told, and the old ones play on.
     pub(super) fn reload_if_changed(&mut self, mods: &[PathBuf], table: &mut Table) -> Reloaded {
@@ -178,7 +178,13 @@ impl Watch {
 
     /// The game on the new rules, or why there is none.
     fn next(&self, new: meeple_host::Loaded, table: &Table) -> Result<Next, String> {
-        let why = self.setup_change(&new, table).or_else(|| bag_change(&table.loaded.rules, &new.rules));
+        let (old_rules, new_rules) = (&table.loaded.rules, &new.rules);
+        // The start tile before the bag: a new one is a copy out of the bag, whose count changes
+        // with it, but the start is what was changed.
+        let why = self
+            .setup_change(&new, table)
+            .or_else(|| start_change(old_rules, new_rules))
+            .or_else(|| bag_change(old_rules, new_rules));
         if let Some(why) = why {
             return match self.deal.table(new) {
                 Ok(next) => Ok(Next::New(next, why)),
@@ -214,6 +220,14 @@ impl Watch {
         let file = self.config.as_deref().map_or_else(|| "the config".to_string(), |p| p.display().to_string());
         Some(format!("the {what} in {file} changed"))
     }
+}
+
+/// How the start tile of new rules differs from the old one's, if it does. It is laid before the
+/// first turn: the game so far was played around the old one.
+fn start_change(old: &Rules, new: &Rules) -> Option<String> {
+    let key = |r: &Rules| r.start().map_or_else(|| "none".to_string(), |t| r.tile(t).key.to_string());
+    let (was, is) = (key(old), key(new));
+    (was != is).then(|| format!("the start tile changed ({was} → {is})"))
 }
 
 /// How the bag of new rules differs from the old one's, if it does. The bag decides the draws:
