@@ -20,7 +20,8 @@ pub struct Args {
     /// Bots for the players in turn order, repeated as needed.
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
     bots: Vec<BotKind>,
-    /// Where to write the replay (default: replays/game-SEED.json).
+    /// Where to write the replay (default: replays/game-SEED.json, or game-SEED-2.json, … when
+    /// that holds another game of the seed).
     #[arg(long, short = 'o', value_name = "FILE")]
     replay: Option<PathBuf>,
     /// No turn log: only the game's header, the final scores and the winner.
@@ -66,14 +67,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             (Ok(events), _) => events.to_vec(),
             // What led up to it is saved, to be replayed and looked into.
             (Err(e), None) => {
-                let path = replay_path(args.replay.as_deref(), *seed);
-                write_replay(game, loaded, *seed, &path)?;
+                let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
                 if !told {
                     story.lines.push("pass".into());
                 }
                 let turn = game.state().turn().number;
                 story.flush(&format!("turn {turn:>3} · {}, whose last action stopped the game", names[p as usize]));
-                say!("the replay up to it: {}", path.display());
+                say!("the replay up to it: {}{note}", path.display());
                 say_failing_line(loaded, &e);
                 return Err(e.into());
             }
@@ -105,13 +105,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let Table { game, names, loaded, seed, .. } = &mut table;
     say!("\n{}", outcome(game, names));
 
-    let path = replay_path(args.replay.as_deref(), *seed);
-    // The default name is the seed's: another config played with it replaces that game.
-    let over = args.replay.is_none() && path.exists();
-    write_replay(game, loaded, *seed, &path)?;
-    let over =
-        if over { format!(" (over an earlier game of seed {seed}; -o names another file)") } else { String::new() };
-    say!("Replay written to {}{over}", path.display());
+    let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
+    say!("Replay written to {}{note}", path.display());
     Ok(())
 }
 
@@ -186,13 +181,42 @@ fn replay_path(given: Option<&Path>, seed: u64) -> PathBuf {
     given.map_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")), PathBuf::from)
 }
 
+/// Writes the replay of a game that ended or stopped where `meeple play` keeps it, and returns
+/// the path with a note for the player. `-o FILE` is written as given. The default name is the
+/// seed's, which another config or other bots play too: a file holding another game is kept,
+/// and this one goes to the first of `game-SEED-2.json`, `-3`, … that is free or holds this very
+/// game (the same command again writes over its own game, losing nothing).
+fn save_replay(
+    game: &Game,
+    loaded: &mut meeple_host::Loaded,
+    seed: u64,
+    given: Option<&Path>,
+) -> Result<(PathBuf, String), CliError> {
+    let text = replay_json(game, loaded, seed);
+    let first = replay_path(given, seed);
+    let path = if given.is_some() {
+        first.clone()
+    } else {
+        let holds_other = |p: &Path| std::fs::read_to_string(p).is_ok_and(|t| t != text);
+        std::iter::once(first.clone())
+            .chain((2..).map(|n| PathBuf::from(format!("replays/game-{seed}-{n}.json"))))
+            .find(|p| !holds_other(p))
+            .expect("some number is free")
+    };
+    crate::common::write_file(&path, text.as_bytes())?;
+    let note =
+        if path == first { String::new() } else { format!(" ({} holds another game of seed {seed})", first.display()) };
+    Ok((path, note))
+}
+
 /// Writes the replay of a game a new one replaced, where its own would go but under a name of
 /// its own ([`replaced_path`]): a player testing a rule keeps what happened, and the new game's
 /// replay, written at its end, does not replace it. A file that cannot be written is told, and
 /// the new game plays on.
 fn keep_replaced(ended: &mut Table, given: Option<&Path>) {
     let path = replaced_path(&replay_path(given, ended.seed));
-    match write_replay(&ended.game, &mut ended.loaded, ended.seed, &path) {
+    let text = replay_json(&ended.game, &mut ended.loaded, ended.seed);
+    match crate::common::write_file(&path, text.as_bytes()) {
         Ok(()) => say!("the replay of the game that ended: {}", path.display()),
         Err(e) => say!("the replay of the game that ended is not kept: {e}"),
     }
@@ -213,25 +237,19 @@ fn replaced_path(path: &Path) -> PathBuf {
         .expect("some number is free")
 }
 
-/// Writes the game so far as a replay.
-fn write_replay(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64, path: &Path) -> Result<(), CliError> {
+/// The game so far as a replay, in the JSON written to its file.
+fn replay_json(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64) -> String {
     let mut replay = game.replay();
     // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
     loaded.config.seed = Some(seed);
     replay.config = loaded.config.to_value();
-    write_json(path, &replay)
+    serde_json::to_string_pretty(&replay).expect("replays serialise") + "\n"
 }
 
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_000)
-}
-
-/// Writes pretty JSON, creating the folder.
-pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value).expect("replays serialise");
-    crate::common::write_file(path, (text + "\n").as_bytes())
 }
 
 /// Collects what happens in a turn and prints one paragraph per turn.

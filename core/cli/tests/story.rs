@@ -72,23 +72,31 @@ fn the_title_names_each_option_played_otherwise_than_its_editions_default() {
 }
 
 #[test]
-fn a_replay_written_over_an_earlier_one_of_its_seed_says_so() {
+fn another_game_of_a_seed_is_kept_beside_the_earlier_one_and_the_same_game_replaces_itself() {
     let dir = std::env::temp_dir().join(format!("meeple-over-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let last_line = || {
+    let last_line = |bots: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
             .current_dir(&dir)
-            .args(["play", "--seed", "5", "-q"])
+            .args(["play", "--seed", "5", "-q", "--bots", bots])
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or_default().to_string()
     };
-    assert_eq!(last_line(), "Replay written to replays/game-5.json");
-    assert_eq!(
-        last_line(),
-        "Replay written to replays/game-5.json (over an earlier game of seed 5; -o names another file)"
-    );
+    let read = |name: &str| std::fs::read_to_string(dir.join("replays").join(name)).unwrap();
+    assert_eq!(last_line("greedy"), "Replay written to replays/game-5.json");
+    let first = read("game-5.json");
+    // The same command plays the same game: written over itself, nothing is lost.
+    assert_eq!(last_line("greedy"), "Replay written to replays/game-5.json");
+    assert_eq!(read("game-5.json"), first);
+    // Other bots play another game of the seed: both are kept.
+    let other = "Replay written to replays/game-5-2.json (replays/game-5.json holds another game of seed 5)";
+    assert_eq!(last_line("random"), other);
+    assert_eq!(read("game-5.json"), first);
+    assert_ne!(read("game-5-2.json"), first);
+    assert_eq!(last_line("random"), other, "and it is found again");
+    assert_eq!(std::fs::read_dir(dir.join("replays")).unwrap().count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
