@@ -197,7 +197,11 @@ fn save_replay(
     let path = if given.is_some() {
         first.clone()
     } else {
-        let holds_other = |p: &Path| std::fs::read_to_string(p).is_ok_and(|t| t != text);
+        // A file that cannot be read is passed over too: what it holds is not known.
+        let holds_other = |p: &Path| match std::fs::read(p) {
+            Ok(bytes) => bytes != text.as_bytes(),
+            Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+        };
         std::iter::once(first.clone())
             .chain((2..).map(|n| PathBuf::from(format!("replays/game-{seed}-{n}.json"))))
             .find(|p| !holds_other(p))

@@ -97,6 +97,13 @@ fn another_game_of_a_seed_is_kept_beside_the_earlier_one_and_the_same_game_repla
     assert_ne!(read("game-5-2.json"), first);
     assert_eq!(last_line("random"), other, "and it is found again");
     assert_eq!(std::fs::read_dir(dir.join("replays")).unwrap().count(), 2);
+    // What is not a replay is not written over either.
+    std::fs::remove_file(dir.join("replays/game-5.json")).unwrap();
+    std::fs::create_dir(dir.join("replays/game-5.json")).unwrap();
+    assert_eq!(
+        last_line("greedy"),
+        "Replay written to replays/game-5-3.json (replays/game-5.json holds another game of seed 5)"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
