@@ -118,9 +118,10 @@ impl Watch {
 
     /// Rebuilds the ruleset when one of the files changed, and replays the game on it. When the
     /// game so far cannot be the same game on the new files (other players, seed, draw, tile
-    /// limit, start tile or bag), a new game starts on them instead: a modder who changed those wants to see
-    /// them played, and `--watch` would never reach another game. Rules that no longer load, no
-    /// longer replay the game or cannot start one are told, and the old ones play on.
+    /// limit, start tile or bag), a new game starts on them instead: a modder who changed those
+    /// wants to see them played, and `--watch` would never reach another game. Rules that no
+    /// longer load, no longer replay the game or cannot start one are told, and the old ones
+    /// play on.
     pub(super) fn reload_if_changed(&mut self, mods: &[PathBuf], table: &mut Table) -> Reloaded {
         let changed = self.changed_files();
         if changed.is_empty() {
