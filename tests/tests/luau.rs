@@ -20,12 +20,17 @@ fn sandbox_game(attack: &str) -> Game {
 /// Placing a meeple triggers the attack: the action fails with a located error, the game is
 /// unchanged, and passing instead lets the game go on to its end.
 fn attack_fails(attack: &str, message: &str, line_needle: &str) {
+    attack_fails_in(attack, "figure_placed", message, line_needle)
+}
+
+/// As [`attack_fails`], for an attack made in `hook`.
+fn attack_fails_in(attack: &str, hook: &str, message: &str, line_needle: &str) {
     let mut game = sandbox_game(attack);
     let before = game.state().hash();
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
     let ActionError::Hook(e) = &err else { panic!("{attack}: expected a hook error, got {err}") };
     assert_eq!(e.expansion, "lua-sandbox", "{attack}");
-    assert_eq!(e.hook, "figure_placed", "{attack}");
+    assert_eq!(e.hook, hook, "{attack}");
     assert_eq!(
         e.location.as_deref(),
         Some(
@@ -461,12 +466,43 @@ fn slow_c_functions_are_stopped_by_the_clock() {
 
 #[test]
 fn event_tables_cannot_be_changed_or_frozen() {
-    attack_fails("write-event", "an event cannot be changed (field 'at')", "event.at = { kind");
+    attack_fails("write-event", "the figure_placed event cannot be changed (field 'at')", "event.at = { kind");
     let mut game = sandbox_game("write-event");
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
     let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
-    assert_eq!(e.message, "an event cannot be changed (field 'at'): copy what you need", "no prelude line in it");
+    assert_eq!(e.message, format!("the figure_placed event cannot be changed (field 'at'): {INSTEAD_OF_EVENT}"));
     attack_fails("freeze-event", "table is already frozen", "table.freeze(event)");
+}
+
+/// What a script is told to do instead of changing an event.
+const INSTEAD_OF_EVENT: &str =
+    "copy what you need into a table of your own; the game changes only through commands (out:…)";
+/// What a script is told to do instead of changing the candidates.
+const INSTEAD_OF_CANDIDATES: &str = "copy what you need into a table of your own; out:forbid(i) rules candidate i out";
+
+#[test]
+fn a_field_of_an_event_overwritten_or_set_raw_names_the_event() {
+    // Luau refuses both without naming the table; the message names the event and its field.
+    let named =
+        |field: &str| format!("the figure_placed event cannot be changed (field '{field}'): {INSTEAD_OF_EVENT}");
+    attack_fails("overwrite-event", &named("figure"), "event.figure = event.figure + 1");
+    attack_fails("rawset-event", &named("player"), "rawset(event, \"player\", 2)");
+}
+
+#[test]
+fn a_candidate_set_raw_or_an_insert_into_the_candidates_names_them() {
+    attack_fails_in(
+        "rawset-candidate",
+        "can_place_tile",
+        &format!("a candidate cannot be changed (field 'x'): {INSTEAD_OF_CANDIDATES}"),
+        "rawset(candidates[1], \"x\", 99)",
+    );
+    attack_fails_in(
+        "insert-candidates",
+        "can_place_tile",
+        &format!("the candidate list cannot be changed (table.insert): {INSTEAD_OF_CANDIDATES}"),
+        "table.insert(candidates, { x = 0",
+    );
 }
 
 #[test]
@@ -744,7 +780,7 @@ fn a_scripts_globals_do_not_reach_the_hosts_own_code() {
     let mut game = mod_game("globals", "", script, "\"U\", \"U\"", 2);
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).expect("it loads and plays");
     let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
-    assert!(err.to_string().contains("an event cannot be changed (field 'at')"), "{err}");
+    assert!(err.to_string().contains("the figure_placed event cannot be changed (field 'at')"), "{err}");
 }
 
 #[test]
@@ -1035,14 +1071,31 @@ end)
 
 #[test]
 fn a_write_to_an_event_is_refused_at_its_line() {
-    for (call, needle) in [
-        ("event.mine = event.index", "an event cannot be changed (field 'mine'): copy what you need"),
-        ("event.x = 3", "an event cannot be changed (field 'x'): copy what you need"),
-        ("rawset(event, \"x\", 77)", "attempt to modify a readonly table"),
-        ("event.index = 3", "attempt to modify a readonly table"),
+    let named = |how: &str| format!("the tile_placed event cannot be changed ({how}): {INSTEAD_OF_EVENT}");
+    for (call, how) in [
+        ("event.mine = event.index", "field 'mine'"),
+        ("event.x = 3", "field 'x'"),
+        ("rawset(event, \"x\", 77)", "field 'x'"),
+        ("event.index = 3", "field 'index'"),
+        ("event[\"player\"] = 2", "field 'player'"),
+        ("table.insert(event, 1)", "table.insert"),
+        ("table.clear(event)", "table.clear"),
+        ("table.move({ 1 }, 1, 1, 1, event)", "table.move"),
     ] {
-        call_fails_at_its_line("event-write", call, needle);
+        call_fails_at_its_line("event-write", call, &named(how));
     }
+    // Caught, the refusal reads the same.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:log(select(2, pcall(function() event.index = 3 end))) end\n\
+                  end)\n";
+    let mut game = mod_game("event-caught", "", script, "\"U\", \"U\"", 2);
+    let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let logged =
+        events.iter().find_map(|e| if let Event::Log { message, .. } = e { Some(message.clone()) } else { None });
+    assert_eq!(logged, Some(format!("event-caught/init.luau:2: {}", named("field 'index'"))));
+    // A read-only table the call did not lend is refused as Luau refuses it.
+    call_fails_at_its_line("library-write", "string.rep = nil", "attempt to modify a readonly table");
+    call_fails_at_its_line("library-rawset", "rawset(string, \"rep\", 1)", "attempt to modify a readonly table");
     let script = "meeple.on(\"modify_score\", function(view, scoring, out)\n\
                   \x20   scoring.mine = true\n\
                   end)\n";
@@ -1058,19 +1111,28 @@ fn a_write_to_an_event_is_refused_at_its_line() {
         assert!(!game.is_over(), "nothing was scored");
     };
     assert!(
-        err.contains("scoring-write/init.luau:2: a scoring cannot be changed (field 'mine'): copy what you need"),
+        err.contains(
+            "scoring-write/init.luau:2: modify_score's scoring cannot be changed (field 'mine'): copy what you need \
+             into a table of your own; out:set_score and out:add_points change the points"
+        ),
         "{err}"
     );
 }
 
 #[test]
 fn the_candidate_list_and_its_candidates_cannot_be_changed() {
+    let list = |how: &str| format!("the candidate list cannot be changed ({how}): {INSTEAD_OF_CANDIDATES}");
+    let one = |how: &str| format!("a candidate cannot be changed ({how}): {INSTEAD_OF_CANDIDATES}");
     for (call, needle) in [
-        ("table.insert(candidates, { x = 0, y = 0, rotation = 0 })", "attempt to modify a readonly table"),
-        ("rawset(candidates, 1, {})", "attempt to modify a readonly table"),
-        ("candidates[#candidates + 1] = {}", "the candidate list cannot be changed (field '"),
-        ("candidates[1].x = 99", "attempt to modify a readonly table"),
-        ("candidates[1].mine = true", "attempt to modify a readonly table"),
+        ("table.insert(candidates, { x = 0, y = 0, rotation = 0 })", list("table.insert")),
+        ("rawset(candidates, 1, {})", list("field '1'")),
+        ("table.remove(candidates)", list("table.remove")),
+        ("table.sort(candidates, function(a, b) return a.x < b.x end)", list("table.sort")),
+        ("candidates[#candidates + 1] = {}", "the candidate list cannot be changed (field '".to_string()),
+        ("candidates[1].x = 99", one("field 'x'")),
+        ("candidates[1].mine = true", one("field 'mine'")),
+        ("rawset(candidates[1], \"y\", 1)", one("field 'y'")),
+        ("setmetatable(candidates[1], nil)", one("setmetatable")),
     ] {
         let name = "candidates";
         let script = format!("meeple.on(\"can_place_tile\", function(view, tile, candidates, out)\n    {call}\nend)\n");
@@ -1083,6 +1145,16 @@ fn the_candidate_list_and_its_candidates_cannot_be_changed() {
         };
         assert!(err.contains(&format!("{name}/init.luau:2: {needle}")), "{call}: {err}");
     }
+    // A copy of a candidate is the script's own: it takes fields, new and old.
+    let script = "meeple.on(\"can_place_tile\", function(view, tile, candidates, out)\n\
+                  \x20   local c = table.clone(candidates[1])\n\
+                  \x20   c.mine, c.x = true, c.x + 1\n\
+                  \x20   if not (c.mine and c.x == candidates[1].x + 1) then out:forbid(1) end\n\
+                  end)\n";
+    let root = write_mod("copies", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "copies").unwrap();
+    let game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(game.legal_actions().len() > 1, "no candidate was forbidden");
 }
 
 #[test]

@@ -95,7 +95,8 @@ pub fn lua_api_markdown() -> String {
     s +=
         "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";
     s += "answer that asks again fails, as a failing hook does). Events, a `ScoringInfo`, the candidate list and its\n";
-    s += "candidates are read-only. Scripts keep no state between calls (`meeple check` plays a game twice to find\n";
+    s += "candidates are read-only: a write to one, with `rawset` and the `table` functions too, is an error that\n";
+    s += "names the table and what to do instead. Scripts keep no state between calls (`meeple check` plays a game twice to find\n";
     s += "some that do): use `out:set_storage` and `view:storage`. Iterate with `meeple.sorted_pairs` where order\n";
     s += "matters.\n";
     s

@@ -70,6 +70,11 @@ fn plain_fields(hook: HookKind) -> Option<&'static [Field]> {
     })
 }
 
+/// The names of the plain fields of a hook's table (none for a hook whose handler gets no event).
+pub(crate) fn field_names(hook: HookKind) -> Vec<&'static str> {
+    plain_fields(hook).unwrap_or_default().iter().map(|f| f.name).collect()
+}
+
 /// The plain fields' names for the prelude: `{ [hook] = { "player", "index" }, start = … }`.
 pub(crate) fn fields_table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;

@@ -387,7 +387,7 @@ fn room(state: *mut lua_State, limit: usize, more: usize) -> Result<(), String> 
 
 /// Raises `message` after the script line that called the function (`init.luau:12: …`), as
 /// Luau's own errors read: the message a `pcall` gets is the one the hook's error reports.
-fn raise(state: *mut lua_State, message: String) -> ! {
+pub(crate) fn raise(state: *mut lua_State, message: String) -> ! {
     // SAFETY: the message is copied into Lua and dropped before the error unwinds the stack;
     // the caller owns nothing else. The two pushes are within the C function's free slots.
     #[allow(unsafe_code)]

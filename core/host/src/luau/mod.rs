@@ -16,6 +16,7 @@ mod clock;
 pub mod docs;
 mod events;
 mod fast;
+mod lent;
 mod raw;
 mod records;
 mod vm;

@@ -19,6 +19,7 @@
 
 use super::events::{self, EventTables, Names};
 use super::fast::LastName;
+use super::lent;
 use super::raw::{Caller, Ref};
 use super::records::{self, Record};
 use super::{Limits, Script};
@@ -264,7 +265,7 @@ impl Drop for Enter<'_> {
 /// list are valid during the call only. The prelude also makes the `view` and `out` tables (see
 /// [`api::raw_view`]).
 const PRELUDE: &str = r#"
-local mail, fetch_candidates, raw_view, raw_out, suggest, record_fields, plain = ...
+local mail, fetch_candidates, raw_view, raw_out, suggest, record_fields, plain, instead = ...
 local rd = buffer.readi32
 local names = { tiles = {} }
 local view, out = {}, {} -- filled below
@@ -280,14 +281,22 @@ for name, fields in record_fields do
     local has = {}
     for _, k in known do has[k] = true end
     local what = if string.find("AEIOU", string.sub(name, 1, 1), 1, true) then `an {name}` else `a {name}`
-    records[name] = table.freeze({
+    records[name] = {
         __index = function(_, key)
             if has[key] then return nil end
             local k = tostring(key)
             error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
         end,
-    })
+    }
 end
+-- A candidate is lent read-only: a field of its own is refused with what to do instead; its
+-- copies (`table.clone`) share the metatable and take any field.
+records.Candidate.__readonly, records.Candidate.__instead = "a candidate", instead.candidates
+records.Candidate.__newindex = function(t, key, value)
+    if not table.isfrozen(t) then return rawset(t, key, value) end
+    error(`a candidate cannot be changed (field '{tostring(key)}'): {instead.candidates}`, 2)
+end
+for _, meta in records do table.freeze(meta) end
 local location = records.Location
 local function loc(o)
     local k = rd(mail, o)
@@ -312,7 +321,7 @@ end
 -- never. `also` are fields of the event's type that this hook never has (a `turn_end`'s part, a
 -- `figure_returned`'s place), read as nil, as is a plain field this table lacks (the start
 -- tile's player).
-local function event_meta(what, lazy, plain, also)
+local function event_meta(what, lazy, plain, also, advice)
     local known = {}
     for k in lazy do table.insert(known, k) end
     for _, k in plain do table.insert(known, k) end
@@ -321,6 +330,7 @@ local function event_meta(what, lazy, plain, also)
     local has = {}
     for _, k in known do has[k] = true end
     local noun = if what == "modify_score's scoring" then "a scoring" else "an event"
+    advice = advice or instead.event
     return {
         __index = function(_, key)
             local read = lazy[key]
@@ -330,9 +340,11 @@ local function event_meta(what, lazy, plain, also)
             error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
         end,
         __newindex = function(_, key)
-            error(`{noun} cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
+            error(`{what} cannot be changed (field '{tostring(key)}'): {advice}`, 2)
         end,
         __metatable = noun,
+        __readonly = what,
+        __instead = advice,
     }
 end
 -- A table holding `plain`'s fields (Rust only ever overwrites them, with values that are not nil).
@@ -372,7 +384,7 @@ local metas = {
             local o = 28 + 4 * rd(mail, 24)
             return list(o + 4 + 4 * rd(mail, o))
         end,
-    }, plain[HOOK_MODIFY_SCORE]),
+    }, plain[HOOK_MODIFY_SCORE], nil, instead.scoring),
 }
 local events = { start = event_table(plain.start, metas[HOOK_TILE_PLACED]) }
 for hook, meta in metas do events[hook] = event_table(plain[hook], meta) end
@@ -390,9 +402,11 @@ local candidates = setmetatable({}, {
     __len = function() return #fetched() end,
     __iter = function() return next, fetched() end,
     __newindex = function(_, key)
-        error(`the candidate list cannot be changed (field '{tostring(key)}'): copy what you need`, 2)
+        error(`the candidate list cannot be changed (field '{tostring(key)}'): {instead.candidates}`, 2)
     end,
     __metatable = "the candidate list",
+    __readonly = "the candidate list",
+    __instead = instead.candidates,
 })
 local function set_names(t) names = t end
 
@@ -719,7 +733,13 @@ impl Vm {
     }
 
     fn error(&self, script: &Script, hook: HookKind, e: mlua::Error) -> HookError {
-        to_hook_error(script, hook, hook.name(), e)
+        let mut error = to_hook_error(script, hook, hook.name(), e);
+        if let Some(explained) =
+            error.location.as_deref().and_then(|at| lent::explain(script, hook, at, &error.message))
+        {
+            error.message = explained;
+        }
+        error
     }
 
     /// `can_place_tile(view, tile, candidates, out)`: returns the indices the handler forbade.
@@ -788,6 +808,11 @@ fn load_prelude(lua: &Lua, host_globals: Table, mail: &Mailbox) -> mlua::Result<
         lua.create_function(api::suggest)?,
         records::fields_table(lua)?,
         events::fields_table(lua)?,
+        lua.create_table_from([
+            ("event", lent::INSTEAD_OF_EVENT),
+            ("scoring", lent::INSTEAD_OF_SCORING),
+            ("candidates", lent::INSTEAD_OF_CANDIDATES),
+        ])?,
     ))
 }
 
@@ -893,6 +918,7 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
             Err(mlua::Error::runtime("math.randomseed is not available: the game seeds every random stream"))
         })?,
     )?;
+    lent::guard_writers(lua)?;
     g.raw_set("require", lua.create_function(api::require)?)?;
     g.raw_set("print", lua.create_function(api::print)?)?;
     let (pcall, xpcall): (Function, Function) = lua.load(CAUGHT).set_name("=meeple.pcall").call((
@@ -907,30 +933,42 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
 
 /// `pcall` and `xpcall` as scripts see them: an error an API function made through mlua raised
 /// is a value of mlua's (a userdata that prints as "runtime error: …" and a traceback), which
-/// [`caught`] turns into the line the hook's error would report. Other errors pass as they are;
+/// [`caught`] turns into the line the hook's error would report, as it does Luau's refusal to
+/// write to a read-only table, which it names if it is one lent to the call. Other errors pass
+/// as they are;
 /// the cost is an extra call per `pcall`, which the hot calls never make.
 const CAUGHT: &str = r#"local pcall, xpcall, caught = ...
+local function is_readonly(e)
+    return type(e) == "string" and string.find(e, "attempt to modify a readonly table", 1, true) ~= nil
+end
 local function result(ok, ...)
     if ok then return ok, ... end
     local e = ...
-    if type(e) == "userdata" then e = caught(e) end
+    if type(e) == "userdata" or is_readonly(e) then e = caught(e) end
     return false, e
 end
 return function(f, ...)
     return result(pcall(f, ...))
 end, function(f, handler, ...)
     return xpcall(f, function(e)
-        if type(e) == "userdata" then e = caught(e) end
+        if type(e) == "userdata" or is_readonly(e) then e = caught(e) end
         return handler(e)
     end, ...)
 end"#;
 
-/// An error value of mlua's as the script line and message the hook's error would report
-/// (`init.luau:12: unknown token`); any other value as it is.
+/// An error value of mlua's, or a message of Luau's, as the script line and message the hook's
+/// error would report (`init.luau:12: unknown token`); any other value as it is.
 fn caught(lua: &Lua, error: LuaValue) -> mlua::Result<LuaValue> {
-    let LuaValue::Error(e) = error else { return Ok(error) };
-    let script = context(lua)?.script.clone();
-    let (location, message, _) = locate(&script, *e, None);
+    let ctx = context(lua)?;
+    let script = ctx.script.clone();
+    let (location, mut message, _) = match error {
+        LuaValue::Error(e) => locate(&script, *e, None),
+        LuaValue::String(s) => locate(&script, mlua::Error::RuntimeError(s.to_string_lossy()), None),
+        other => return Ok(other),
+    };
+    if let (Some(at), Some(hook)) = (&location, ctx.hook()) {
+        message = lent::explain(&script, hook, at, &message).unwrap_or(message);
+    }
     let line = match location {
         Some(at) => format!("{at}: {message}"),
         None => message,

@@ -1,0 +1,236 @@
+//! Writes to the read-only tables the host lends a hook call (an event, `modify_score`'s
+//! scoring, `can_place_tile`'s candidate list and its candidates), refused with a message that
+//! names the table and says what to do instead.
+//!
+//! A write reaches a lent table in three ways, each named at no cost to the calls that do not
+//! fail:
+//! - a new field, through the `__newindex` of the table's metatable (the prelude's);
+//! - `rawset`, `setmetatable` and the `table` functions that write, which Luau refuses on a
+//!   read-only table with "attempt to modify a readonly table", naming nothing. They are
+//!   replaced by [`guarded`] C functions that look at the table first. Calls the compiler turns
+//!   into Luau's builtins (`table.insert(t, v)`, `rawset(t, k, v)`) still run the builtin, which
+//!   falls back to the function only for a read-only table: they cost nothing more;
+//! - a field the table has, assigned in Luau (`event.index = 3`): Luau raises the same message
+//!   from inside its VM, where no metatable is asked and the table is not known. The host
+//!   rewrites that error once the call has failed ([`explain`]), from the line it names: if the
+//!   line assigns a field the lent table has, it names the table. Keeping the tables' fields out
+//!   of them (behind `__index`) would tell the table for sure, but would cost every read of a
+//!   field a metamethod, on every call.
+//!
+//! The metatables of lent tables carry `__readonly` (the table, as the message names it) and
+//! `__instead` (what to do instead).
+
+use super::Script;
+use super::fast::raise;
+use meeple_core::HookKind;
+use mlua::ffi::{self, lua_State};
+use mlua::{Lua, Table};
+use std::ffi::{CStr, c_int};
+
+/// What to do instead of changing an event (or the scoring).
+pub(crate) const INSTEAD_OF_EVENT: &str =
+    "copy what you need into a table of your own; the game changes only through commands (out:…)";
+/// What to do instead of changing `modify_score`'s scoring.
+pub(crate) const INSTEAD_OF_SCORING: &str =
+    "copy what you need into a table of your own; out:set_score and out:add_points change the points";
+/// What to do instead of changing the candidates.
+pub(crate) const INSTEAD_OF_CANDIDATES: &str =
+    "copy what you need into a table of your own; out:forbid(i) rules candidate i out";
+
+/// Luau's message for a write to a read-only table.
+const LUAU_READONLY: &str = "attempt to modify a readonly table";
+
+/// The message for a write to a lent table.
+pub(crate) fn refusal(what: &str, how: &str, instead: &str) -> String {
+    format!("{what} cannot be changed ({how}): {instead}")
+}
+
+/// The functions that write to a table given as an argument: the library, the function, and
+/// the argument that is the table written to (`table.move` writes to its fifth, if given).
+const WRITERS: [(Option<&str>, &CStr, c_int); 7] = [
+    (None, c"rawset", 1),
+    (None, c"setmetatable", 1),
+    (Some("table"), c"insert", 1),
+    (Some("table"), c"remove", 1),
+    (Some("table"), c"clear", 1),
+    (Some("table"), c"sort", 1),
+    (Some("table"), c"move", 5),
+];
+
+/// Replaces the functions of [`WRITERS`] with [`guarded`] ones, before the sandbox freezes the
+/// libraries.
+pub(crate) fn guard_writers(lua: &Lua) -> mlua::Result<()> {
+    let globals = lua.globals();
+    for (i, (library, name, _)) in WRITERS.into_iter().enumerate() {
+        let table: Table = match library {
+            Some(library) => globals.raw_get(library)?,
+            None => globals.clone(),
+        };
+        let key = name.to_str().map_err(mlua::Error::external)?;
+        let original: mlua::Function = table.raw_get(key)?;
+        // SAFETY: pushes the original, reads its C function, pops it; pushes the wrapper with
+        // its two upvalues (which it pops) and moves it into mlua, which pops it: the stack is
+        // as before.
+        #[allow(unsafe_code)]
+        let wrapped = lua.exec_raw_lua(|raw| unsafe {
+            let state = raw.state();
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(&original)?;
+            let f = ffi::lua_tocfunction(state, -1);
+            ffi::lua_pop(state, 1);
+            let f = f.ok_or_else(|| mlua::Error::runtime(format!("{key} is not a C function")))?;
+            ffi::lua_pushlightuserdata(state, f as *mut std::ffi::c_void);
+            ffi::lua_pushinteger(state, i as ffi::lua_Integer);
+            ffi::lua_pushcclosurek(state, guarded, name.as_ptr(), 2, None);
+            Ok(raw.pop_value())
+        })?;
+        table.raw_set(key, wrapped)?;
+    }
+    Ok(())
+}
+
+/// A writer of [`WRITERS`]: refuses to write to a lent table, with its message, and otherwise is
+/// the library's function (its upvalue 1), called on the same stack. It keeps the library
+/// function's name, which the errors of its arguments give.
+#[allow(unsafe_code)]
+unsafe extern "C-unwind" fn guarded(state: *mut lua_State) -> c_int {
+    // SAFETY: upvalue 1 is the library's C function and upvalue 2 the writer's place in
+    // `WRITERS`, as `guard_writers` made them; the function runs as if called itself, on this
+    // stack.
+    unsafe {
+        let writer = ffi::lua_tointeger(state, ffi::lua_upvalueindex(2)) as usize;
+        let (library, name, arg) = WRITERS[writer.min(WRITERS.len() - 1)];
+        let target = if arg > 1 && ffi::lua_type(state, arg) == ffi::LUA_TTABLE { arg } else { 1 };
+        if ffi::lua_type(state, target) == ffi::LUA_TTABLE && ffi::lua_getreadonly(state, target) != 0 {
+            let how = match library {
+                Some(library) => format!("{library}.{}", name.to_string_lossy()),
+                // `rawset` writes a field, `setmetatable` the metatable.
+                None if arg == 1 && name == c"rawset" => format!("field '{}'", key_text(state, 2)),
+                None => name.to_string_lossy().into_owned(),
+            };
+            if let Some(message) = refusal_of(state, target, how) {
+                raise(state, message);
+            }
+        }
+        let f: ffi::lua_CFunction = std::mem::transmute(ffi::lua_touserdata(state, ffi::lua_upvalueindex(1)));
+        f(state)
+    }
+}
+
+/// The refusal of a write (`how`) to the lent table at `target`; `None` for any other read-only
+/// table, which the library's function then refuses as Luau does.
+#[cold]
+#[allow(unsafe_code)]
+unsafe fn refusal_of(state: *mut lua_State, target: c_int, how: String) -> Option<String> {
+    // SAFETY: reads two fields of the table's metatable, each pushed and popped.
+    unsafe {
+        if ffi::lua_checkstack(state, 2) == 0 {
+            return None;
+        }
+        let what = meta_string(state, target, c"__readonly")?;
+        let instead = meta_string(state, target, c"__instead").unwrap_or_default();
+        Some(refusal(&what, &how, &instead))
+    }
+}
+
+/// The string in the field `field` of the metatable of the value at `index`, if it is one.
+#[allow(unsafe_code)]
+unsafe fn meta_string(state: *mut lua_State, index: c_int, field: &CStr) -> Option<String> {
+    // SAFETY: `luaL_getmetafield` pushes the field only when there is one; it is popped.
+    unsafe {
+        if ffi::luaL_getmetafield_(state, index, field.as_ptr()) == 0 {
+            return None;
+        }
+        let text = (ffi::lua_type(state, -1) == ffi::LUA_TSTRING).then(|| text_at(state, -1));
+        ffi::lua_pop(state, 1);
+        text
+    }
+}
+
+/// The string at `index`, which must be one.
+#[allow(unsafe_code)]
+unsafe fn text_at(state: *mut lua_State, index: c_int) -> String {
+    // SAFETY: as the caller promises; the bytes are copied before anything is popped.
+    unsafe {
+        let mut len = 0;
+        let p = ffi::lua_tolstring(state, index, &mut len);
+        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+    }
+}
+
+/// A key as the message shows it.
+#[allow(unsafe_code)]
+unsafe fn key_text(state: *mut lua_State, index: c_int) -> String {
+    // SAFETY: `luaL_tolstring` pushes the text, which is copied and popped.
+    unsafe {
+        if ffi::lua_checkstack(state, 1) == 0 {
+            return "?".into();
+        }
+        ffi::luaL_tolstring(state, index, std::ptr::null_mut());
+        let key = text_at(state, -1);
+        ffi::lua_pop(state, 1);
+        key
+    }
+}
+
+/// What a hook call lends a script that Luau refuses to change, as the refusal names it: the
+/// table, what to do instead, and the fields it has.
+fn lent(hook: HookKind) -> Option<(String, &'static str, Vec<&'static str>)> {
+    match hook {
+        HookKind::ModifyScore => {
+            Some(("modify_score's scoring".into(), INSTEAD_OF_SCORING, super::events::field_names(hook)))
+        }
+        HookKind::CanPlaceTile => Some(("a candidate".into(), INSTEAD_OF_CANDIDATES, vec!["x", "y", "rotation"])),
+        _ => {
+            let fields = super::events::field_names(hook);
+            (!fields.is_empty()).then(|| (format!("the {} event", hook.name()), INSTEAD_OF_EVENT, fields))
+        }
+    }
+}
+
+/// Luau's refusal of a write to a read-only table during a call of `hook`, at `location`
+/// (`expansion/file:line`), as the refusal of the lent table the line assigns a field of; `None`
+/// for any other error, or a line that assigns none of the lent table's fields.
+pub(crate) fn explain(script: &Script, hook: HookKind, location: &str, message: &str) -> Option<String> {
+    if message != LUAU_READONLY {
+        return None;
+    }
+    let (what, instead, fields) = lent(hook)?;
+    let (chunk, line) = location.rsplit_once(':')?;
+    let file = chunk.strip_prefix(&format!("{}/", script.id))?;
+    let text = script.files.get(file)?.lines().nth(line.parse::<usize>().ok()?.checked_sub(1)?)?;
+    let field = fields.into_iter().find(|f| assigns(text, f))?;
+    Some(refusal(&what, &format!("field '{field}'"), instead))
+}
+
+/// Whether a line of Luau assigns a field called `field` (`t.field = …`, `t["field"] = …`).
+fn assigns(line: &str, field: &str) -> bool {
+    let code = line.split("--").next().unwrap_or(line);
+    let forms = [format!(".{field}"), format!("[\"{field}\"]"), format!("['{field}']")];
+    forms.iter().any(|form| {
+        code.match_indices(form.as_str()).any(|(at, _)| {
+            let rest = &code[at + form.len()..];
+            let word_ends = !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+            let rest = rest.trim_start();
+            word_ends && rest.starts_with('=') && !rest.starts_with("==")
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assigns;
+
+    #[test]
+    fn a_field_assigned_on_a_line_is_found() {
+        assert!(assigns("    event.index = 3", "index"));
+        assert!(assigns("if x then candidates[1].x=99 end", "x"));
+        assert!(assigns("event[\"player\"] = 2", "player"));
+        assert!(!assigns("if event.index == 3 then", "index"));
+        assert!(!assigns("event.indexes = 3", "index"));
+        assert!(!assigns("string.rep = nil", "index"));
+        assert!(!assigns("local a = 1 -- event.index = 3", "index"));
+    }
+}
