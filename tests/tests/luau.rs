@@ -82,14 +82,68 @@ fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
         );
         call_fails_at_its_line("removed", call, &needle);
     }
-    // Other names read as nil, as they did, and a global of the script's own that shadows one works.
+    // A global of the script's own that shadows one works.
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
                   \x20   debug = true\n\
-                  \x20   if event.player and undefined_name == nil and debug then out:add_points(1, 1) end\n\
+                  \x20   if event.player and debug then out:add_points(1, 1) end\n\
                   end)\n";
     let mut game = mod_game("shadow", "", script, "\"U\", \"U\"", 2);
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
     assert_eq!(game.state().scores(), vec![1, 0]);
+}
+
+#[test]
+fn reading_a_global_that_is_not_defined_is_an_error_at_its_line() {
+    for (call, needle) in [
+        ("local n = undefined_name", "`undefined_name` is not defined".to_string()),
+        ("if DEBUG then out:log(\"on\") end", "`DEBUG` is not defined".to_string()),
+        ("prnt(\"x\")", "`prnt` is not defined; did you mean `print`?".to_string()),
+        ("local s = strng.rep(\"x\", 2)", "`strng` is not defined; did you mean `string`?".to_string()),
+        ("meepel.tile(\"U\")", "`meepel` is not defined; did you mean `meeple`?".to_string()),
+        // Only a slip of a letter or two is offered, not a name that holds this one.
+        ("local c = context", "`context` is not defined".to_string()),
+    ] {
+        call_fails_at_its_line("undefined", call, &needle);
+        let mut game = mod_game(
+            "undefined",
+            "",
+            &format!(
+                "meeple.on(\"tile_placed\", function(view, event, out)\n    if event.player then {call} end\nend)\n"
+            ),
+            "\"U\", \"U\"",
+            2,
+        );
+        let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+        assert!(err.to_string().ends_with(&needle), "no more than the name meant: {err}");
+    }
+    attack_fails("undefined-global", "`undefined_global` is not defined", "return undefined_global");
+    // While the script loads too, where it names the file and line.
+    let root = write_mod("load-undefined", &[("init.luau", "-- hooks\nmeepel.on(\"turn_end\", function() end)\n")]);
+    let err = load_mod(&root, "load-undefined").unwrap_err();
+    assert!(err.contains("load-undefined/init.luau:2: `meepel` is not defined; did you mean `meeple`?"), "{err}");
+}
+
+#[test]
+fn a_scripts_own_globals_are_defined_and_named_when_misspelt() {
+    // Globals the script sets while it loads, and in a hook before it reads them, are defined;
+    // whether one exists is asked with `rawget`.
+    let script = "function bonus(n) return n + 1 end\n\
+                  LIMIT = 3\n\
+                  meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   seen = (rawget(_G, \"seen\") or 0) + 1\n\
+                  \x20   if event.player and rawget(_G, \"absent\") == nil then out:add_points(1, bonus(LIMIT) + seen) end\n\
+                  end)\n";
+    let mut game = mod_game("own-globals", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    assert!(game.state().scores()[0] >= 5, "{:?}", game.state().scores());
+    // A slip of one of them is named with it.
+    let script = "function bonus(n) return n + 1 end\n\
+                  meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:add_points(1, bonsu(1)) end\n\
+                  end)\n";
+    let mut game = mod_game("own-slip", "", script, "\"U\", \"U\"", 2);
+    let err = placing_fails(&mut game, "`bonsu` is not defined; did you mean `bonus`?");
+    assert!(err.contains("own-slip/init.luau:3"), "{err}");
 }
 
 #[test]

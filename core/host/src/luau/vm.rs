@@ -2,7 +2,8 @@
 //!
 //! The sandbox: only `table string math utf8 bit32 buffer` are loaded; `os`, `loadstring`,
 //! `getfenv`, `setfenv`, `collectgarbage`, `debug` and the others of [`REMOVED`] are removed, and
-//! reading one is an error that says so; `require` is ours and resolves
+//! reading one is an error that says so, as is reading any other global that is not defined
+//! ([`NAME_THE_UNDEFINED`]); `require` is ours and resolves
 //! only inside the expansion's folder; `math.random` draws from the expansion's random stream in
 //! the game state (so replays reproduce it) and fails outside hooks; `print` goes to the log;
 //! `sandbox(true)` makes every library and global read-only. Each hook call gets a budget of
@@ -551,6 +552,8 @@ impl Vm {
         // `table` or an `error` of its own) cannot reach it.
         let host_globals = lua.globals();
         lua.sandbox(true).map_err(fail)?;
+        let set_script_globals: Function = lua.named_registry_value(SET_SCRIPT_GLOBALS).map_err(fail)?;
+        set_script_globals.call::<()>(lua.globals()).map_err(fail)?;
         let mail = Mailbox::new(&lua).map_err(fail)?;
         let (event_tables, candidates, set_names, view, out, metatables) =
             load_prelude(&lua, host_globals, &mail).map_err(fail)?;
@@ -885,18 +888,47 @@ const REMOVED: [&str; 12] = [
     "collectgarbage",
 ];
 
-/// The `__index` of the host's globals: reading a name of `REMOVED` is an error that says so,
-/// at the script's line, rather than a nil that fails as "attempt to index nil with 'exit'";
-/// any other missing name reads as nil, as it would. Only missing names get here, so the names
-/// that are there cost nothing more.
-const NAME_THE_REMOVED: &str = r#"local removed = ...
-return function(_, name)
+/// The `__index` of the host's globals, which the script's globals read through to: only a name
+/// defined nowhere gets here, so the names that are there cost nothing more. Reading one is an
+/// error at the script's line rather than a nil that fails later as "attempt to call a nil
+/// value", or never (a misspelt `if DEBGU then`): a name of `REMOVED` says that the sandbox
+/// removed it, any other that it is not defined, with the defined name (the script's own globals
+/// included, set with the second function) it is a likely slip of. A script that asks whether a
+/// global exists reads it with `rawget(_G, name)`.
+const NAME_THE_UNDEFINED: &str = r#"local removed, suggest = ...
+local script_globals = {}
+local function defined(host)
+    local names = {}
+    for _, globals in { host, script_globals } do
+        for k in globals do
+            if type(k) == "string" then table.insert(names, k) end
+        end
+    end
+    return names
+end
+return function(host, name)
     if removed[name] then
         error(`\`{name}\` is not available in the sandbox; scripts have the libraries table, string, math, utf8, \z
             bit32 and buffer, with print and require (of the expansion's own files)`, 2)
     end
-    return nil
+    local k = tostring(name)
+    local hint = suggest(k, defined(host))
+    hint = if hint == "" then "" else `; {string.sub(hint, 1, -2)}`
+    error(`\`{k}\` is not defined{hint}`, 2)
+end, function(t)
+    script_globals = t
 end"#;
+
+/// "did you mean `x`? " for a defined global `word` is a slip of a letter or two of, else "".
+/// Not [`api::suggest`], which also offers a name that holds `word`: a global `context` is no
+/// slip of `next`.
+fn near_name(_: &Lua, (word, names): (String, Vec<String>)) -> mlua::Result<String> {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    Ok(meeple_toml::did_you_mean(&word, &names))
+}
+
+/// The registry key of the function that tells [`NAME_THE_UNDEFINED`] the script's globals.
+const SET_SCRIPT_GLOBALS: &str = "meeple.set_script_globals";
 
 /// Removes what the sandbox must not offer and replaces `require`, `print` and `math.random`.
 fn harden(lua: &Lua) -> mlua::Result<()> {
@@ -905,7 +937,9 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
         g.raw_set(name, LuaValue::Nil)?;
     }
     let removed = lua.create_table_from(REMOVED.map(|name| (name, true)))?;
-    let index: Function = lua.load(NAME_THE_REMOVED).set_name("=meeple.sandbox").call(removed)?;
+    let (index, set_script_globals): (Function, Function) =
+        lua.load(NAME_THE_UNDEFINED).set_name("=meeple.sandbox").call((removed, lua.create_function(near_name)?))?;
+    lua.set_named_registry_value(SET_SCRIPT_GLOBALS, set_script_globals)?;
     let metatable = lua.create_table_from([("__index", index)])?;
     // A script reaches the globals' metatable through `_G`: it must not change it.
     metatable.set_readonly(true);
