@@ -239,12 +239,14 @@ fn code_that_keeps_state_between_calls_is_found() {
         "{found:#?}"
     );
     assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
-    // And one kept in a global, which reads as nil until it is set (only the names the sandbox
-    // removed are errors to read).
+    // And one kept in a global, asked for with `rawget` until it is set (reading a global that is
+    // not defined is an error).
     let dir = template_copy("stateful-global", "chapels", |name, text| match name {
-        "init.luau" => "meeple.on(\"tile_placed\", function(view, event, out)\n    count = (count or 0) + 1\n    \
+        "init.luau" => {
+            "meeple.on(\"tile_placed\", function(view, event, out)\n    count = (rawget(_G, \"count\") or 0) + 1\n    \
                         if count == 30 then out:add_points(1, 1) end\nend)\n"
-            .to_string(),
+                .to_string()
+        }
         _ => text,
     });
     let found = problems(&dir);

@@ -554,6 +554,9 @@ impl Vm {
         lua.sandbox(true).map_err(fail)?;
         let set_script_globals: Function = lua.named_registry_value(SET_SCRIPT_GLOBALS).map_err(fail)?;
         set_script_globals.call::<()>(lua.globals()).map_err(fail)?;
+        // `_G` is the script's globals, not the host's (which Luau's sandbox leaves it): so that
+        // `rawget(_G, name)` asks whether the script has set a global.
+        lua.globals().raw_set("_G", lua.globals()).map_err(fail)?;
         let mail = Mailbox::new(&lua).map_err(fail)?;
         let (event_tables, candidates, set_names, view, out, metatables) =
             load_prelude(&lua, host_globals, &mail).map_err(fail)?;
@@ -894,7 +897,7 @@ const REMOVED: [&str; 12] = [
 /// value", or never (a misspelt `if DEBGU then`): a name of `REMOVED` says that the sandbox
 /// removed it, any other that it is not defined, with the defined name (the script's own globals
 /// included, set with the second function) it is a likely slip of. A script that asks whether a
-/// global exists reads it with `rawget(_G, name)`.
+/// global of its own exists reads it with `rawget(_G, name)`.
 const NAME_THE_UNDEFINED: &str = r#"local removed, suggest = ...
 local script_globals = {}
 local function defined(host)
@@ -941,7 +944,8 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
         lua.load(NAME_THE_UNDEFINED).set_name("=meeple.sandbox").call((removed, lua.create_function(near_name)?))?;
     lua.set_named_registry_value(SET_SCRIPT_GLOBALS, set_script_globals)?;
     let metatable = lua.create_table_from([("__index", index)])?;
-    // A script reaches the globals' metatable through `_G`: it must not change it.
+    // A script reaches the globals' metatable through `getmetatable(_G).__index`: it must not
+    // change it.
     metatable.set_readonly(true);
     g.set_metatable(Some(metatable))?;
     let math: Table = g.raw_get("math")?;
