@@ -637,6 +637,42 @@ fn a_config_given_as_an_object_plays_the_game_its_keys_choose() {
 }
 
 #[test]
+fn a_replays_config_starts_another_game_of_the_same_rules() {
+    let mut s = session();
+    let object = json!({
+        "players": ["Ann", "Ben", "Cy"],
+        "seed": 5,
+        "base": {"edition": "C2", "options": {"meeples": 4}},
+        "expansions": [{"id": "traders-builders", "edition": "C1", "options": {"goods_scoring": "majority"}}],
+    });
+    let first = ok(&mut s, json!({"cmd": "create", "config": object}));
+    let saved = ok(&mut s, json!({"cmd": "save", "game": first["game"]}));
+    // As a replay stores it: where it came from, the base game's id, each option's value.
+    let stored = saved["replay"]["config"].clone();
+    assert_eq!(stored["base"]["id"], json!("base"), "{stored}");
+    assert_eq!(stored["base"]["options"]["meeples"], json!({"value": 4}), "{stored}");
+    let again = ok(&mut s, json!({"cmd": "create", "config": stored, "seed": 9}));
+    let state = &again["state"];
+    assert_eq!(state["players"].as_array().unwrap().len(), 3);
+    assert_eq!(state["players"][0]["supply"]["meeple"], json!(4), "the base game's option, as stored");
+    assert_eq!(state["players"][0]["supply"]["traders-builders:builder"], json!(1));
+    let resaved = ok(&mut s, json!({"cmd": "save", "game": again["game"]}));
+    let config = &resaved["replay"]["config"];
+    assert_eq!(config["expansions"][0]["options"]["goods_scoring"], json!({"value": "majority"}), "{config}");
+    assert_eq!(config["seed"], json!(9), "the request's seed over the stored one");
+    // The stored shape's own keys are checked too, among the config's other problems.
+    let mut broken = stored.clone();
+    broken["file"] = json!(3);
+    broken["base"]["id"] = json!("river");
+    broken["players"] = json!(["Ann"]);
+    let bad = err(&mut s, json!({"cmd": "create", "config": broken}), "bad-config", Some("config"));
+    let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
+    let fields: Vec<&str> = lines.iter().map(|l| l.split_once(": ").unwrap().0).collect();
+    assert_eq!(fields, ["config.file", "config.base.id", "config.players"], "{bad}");
+    assert!(lines[1].contains("expected \"base\""), "{bad}");
+}
+
+#[test]
 fn every_problem_of_a_config_object_is_named_by_its_field() {
     let mut s = session();
     let object = json!({

@@ -60,7 +60,8 @@ pub struct CreateArgs {
 
 /// A config given in a request: a config file's text, or the same keys as a JSON object
 /// (`{"players": 3, "expansions": [{"id": "traders-builders"}]}`), which a program writes more
-/// easily than TOML.
+/// easily than TOML. A replay's `config` is taken as it is stored (its `file`, the base game's
+/// `id`, options as `{"value": …}`), to start another game of the same rules.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum ConfigSource {

@@ -119,3 +119,54 @@ fn choice(choice: &ExpansionChoice, field: &str, listed: bool) -> Result<Value, 
     keys.insert("options".into(), Value::Object(options));
     Ok(Value::Object(keys))
 }
+
+/// A config object with a config file's keys, taken from one in the shape a replay stores its
+/// config (`save`'s `replay.config`): the file it was read from (`file`), the base game's `id`
+/// in `base`, each option as `{"value": …}`. So `create` takes a replay's `config` as it is, to
+/// start another game of the same rules; an object written with a config file's keys comes
+/// back unchanged. The faults are those of the stored shape's own keys (a `file` that is not a
+/// name, a `base.id` other than the base game's); anything else is left for the reader of
+/// config files to judge.
+pub fn with_config_keys(object: &Map<String, Value>) -> (Map<String, Value>, Vec<ConfigFault>) {
+    let mut object = object.clone();
+    let mut faults = Vec::new();
+    match object.remove("file") {
+        None | Some(Value::Null | Value::String(_)) => {}
+        Some(other) => {
+            let message = format!("expected the name of the file the config was read from, or null; got {other}");
+            faults.push(ConfigFault::at("file", message));
+        }
+    }
+    if let Some(Value::Object(base)) = object.get_mut("base") {
+        match base.remove("id") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(id)) if id == BASE => {}
+            Some(other) => {
+                let message =
+                    format!("expected \"{BASE}\" (the base game; expansions go in `expansions`); got {other}");
+                faults.push(ConfigFault::at("base.id", message));
+            }
+        }
+        unwrap_stored_options(base);
+    }
+    if let Some(Value::Array(expansions)) = object.get_mut("expansions") {
+        expansions.iter_mut().filter_map(Value::as_object_mut).for_each(unwrap_stored_options);
+    }
+    (object, faults)
+}
+
+/// The id a replay stores for the base game.
+const BASE: &str = "base";
+
+/// Each option stored as `{"value": …}` (and nothing else) as its value.
+fn unwrap_stored_options(choice: &mut Map<String, Value>) {
+    let Some(Value::Object(options)) = choice.get_mut("options") else { return };
+    for value in options.values_mut() {
+        if let Value::Object(stored) = value
+            && stored.len() == 1
+            && let Some(inner) = stored.remove("value")
+        {
+            *value = inner;
+        }
+    }
+}

@@ -8,6 +8,7 @@ use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs,
     Reply, Request, ViewArgs,
 };
+use crate::replay_config;
 use crate::table::Table;
 use meeple_host::ruleset::Catalog;
 use meeple_host::{GameConfig, load, paths};
@@ -189,11 +190,19 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
     Table::start(loaded, 1)
 }
 
-/// A config given as a JSON object, checked as a file is; each problem named by its field.
+/// A config given as a JSON object, checked as a file is; each problem named by its field. A
+/// replay's stored config is taken as it is (`replay_config::with_config_keys`).
 fn from_object(object: &serde_json::Map<String, Value>, mods: &[PathBuf]) -> Result<meeple_host::Loaded> {
-    let text = Text::of_object("config", object);
-    let (_, loaded) = text.load(mods).map_err(|faults| config_text::protocol_error(&faults, ""))?;
-    Ok(loaded)
+    let (object, mut faults) = replay_config::with_config_keys(object);
+    let text = Text::of_object("config", &object);
+    match text.load(mods) {
+        Ok((_, loaded)) if faults.is_empty() => Ok(loaded),
+        Ok(_) => Err(config_text::protocol_error(&faults, "")),
+        Err(more) => {
+            faults.extend(more);
+            Err(config_text::protocol_error(&faults, ""))
+        }
+    }
 }
 
 /// `act`: the action given, or the one at `index` in the legal list; with `player`, only if
