@@ -190,6 +190,11 @@ fn the_core_refuses_the_commands_only_it_can_check() {
     // A decision asked again at every answer: the turn's thousandth is refused.
     let mut game = commanded("ask-forever").unwrap();
     game.apply(place).unwrap();
+    // An answer past the question's options is refused by what is wrong with it.
+    let before = game.state().hash();
+    let err = game.apply(Action::Choose { option: 1 }).unwrap_err().to_string();
+    assert_eq!(err, "illegal action: option 1 is out of range: `again` has options 0 to 0");
+    assert_eq!(game.state().hash(), before, "the game is unchanged");
     let mut answers = 0;
     let err = loop {
         match game.apply(Action::Choose { option: 0 }) {

@@ -568,6 +568,9 @@ impl Game {
         let st = &self.state;
         if let Some(d) = st.pending.first() {
             let last = d.options.len().saturating_sub(1);
+            if let Action::Choose { option } = action {
+                return format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
+            }
             return format!("player {} must first answer `{}` (options 0 to {last})", d.player, d.kind);
         }
         match (st.turn.stage, action) {
