@@ -533,6 +533,9 @@ const INSTEAD_OF_EVENT: &str =
     "copy what you need into a table of your own; the game changes only through commands (out:…)";
 /// What a script is told to do instead of changing the candidates.
 const INSTEAD_OF_CANDIDATES: &str = "copy what you need into a table of your own; out:forbid(i) rules candidate i out";
+/// What a script is told to do instead of changing the scoring.
+const INSTEAD_OF_SCORING: &str =
+    "copy what you need into a table of your own; out:set_score and out:add_points change the points";
 
 #[test]
 fn a_field_of_an_event_overwritten_or_set_raw_names_the_event() {
@@ -1171,6 +1174,56 @@ fn a_write_to_an_event_is_refused_at_its_line() {
         ),
         "{err}"
     );
+}
+
+/// Plays a game with a random bot until an action fails: its error.
+fn first_error(game: &mut Game, seed: u64) -> String {
+    let mut bot = meeple_core::bots::RandomBot::new(seed);
+    loop {
+        assert!(!game.is_over(), "no action failed");
+        let action = meeple_core::bots::Bot::choose(&mut bot, game);
+        if let Err(e) = game.apply(action) {
+            return e.to_string();
+        }
+    }
+}
+
+#[test]
+fn a_list_of_a_scoring_or_an_event_cannot_be_changed() {
+    // A list is made for the read: a write to it would change no points, silently.
+    let scoring = |how: &str, list: &str| {
+        format!("`{list}` of modify_score's scoring cannot be changed ({how}): {INSTEAD_OF_SCORING}")
+    };
+    for (hook, call, needle) in [
+        ("modify_score", "scoring.points[1] = 9", scoring("points[1]", "points")),
+        ("modify_score", "scoring.points[1] += 9", scoring("points[1]", "points")),
+        ("modify_score", "table.insert(scoring.cities, 1)", scoring("table.insert", "cities")),
+        ("modify_score", "rawset(scoring.strength, 1, 0)", scoring("field '1'", "strength")),
+        (
+            "feature_scored",
+            "scoring.points[1] = 9",
+            format!("`points` of the feature_scored event cannot be changed (points[1]): {INSTEAD_OF_EVENT}"),
+        ),
+    ] {
+        let name = format!("list-write-{}", hook.len() + call.len());
+        let script = format!("meeple.on(\"{hook}\", function(view, scoring, out)\n    {call}\nend)\n");
+        let root = write_mod(&name, &[("init.luau", &script)]);
+        let loaded = load_mod(&root, &name).unwrap();
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(2)).unwrap();
+        let err = first_error(&mut game, 2);
+        assert!(err.contains(&format!("{name}/init.luau:2: {needle}")), "{call}: {err}");
+    }
+    // A copy is the script's own.
+    let script = "meeple.on(\"modify_score\", function(view, scoring, out)\n\
+                  \x20   local p = table.clone(scoring.points)\n\
+                  \x20   p[1] += 1\n\
+                  \x20   table.insert(p, 0)\n\
+                  end)\n";
+    let root = write_mod("list-copy", &[("init.luau", script)]);
+    let loaded = load_mod(&root, "list-copy").unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(2)).unwrap();
+    meeple_tests::play_randomly(&mut game, 2);
+    assert!(game.is_over());
 }
 
 #[test]

@@ -73,8 +73,9 @@ pub fn lua_api_markdown() -> String {
     s += "type above) does not have is an error that names it, with the field meant; a field its type marks optional\n";
     s += "(`placed: number?`) reads as nil. A script may add fields of its own to a record the view returns, copy\n";
     s += "one (`table.clone`) or give it a metatable of its own; its type's metatable is read-only. An event, a\n";
-    s += "`ScoringInfo` and a candidate are read-only, fields of one's own included (each call gets them as the\n";
-    s += "engine made them): copy what you need into locals or a table of your own.\n";
+    s += "`ScoringInfo` and a candidate are read-only, fields of one's own and their lists (`scoring.points`)\n";
+    s += "included (each call gets them as the engine made them): copy what you need into locals or a table of\n";
+    s += "your own.\n";
     s += "Give a handler's parameters their types\n";
     s += "(`function(view: View, scoring: ScoringInfo, out: Out)`) and luau-lsp, with `docs/meeple.d.luau`, flags\n";
     s += "a misspelt field before the game does.\n";

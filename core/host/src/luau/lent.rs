@@ -1,6 +1,6 @@
 //! Writes to the read-only tables the host lends a hook call (an event, `modify_score`'s
-//! scoring, `can_place_tile`'s candidate list and its candidates), refused with a message that
-//! names the table and says what to do instead.
+//! scoring, the lists they read, `can_place_tile`'s candidate list and its candidates), refused
+//! with a message that names the table and says what to do instead.
 //!
 //! A write reaches a lent table in three ways, each named at no cost to the calls that do not
 //! fail:
@@ -13,9 +13,10 @@
 //! - a field the table has, assigned in Luau (`event.index = 3`): Luau raises the same message
 //!   from inside its VM, where no metatable is asked and the table is not known. The host
 //!   rewrites that error once the call has failed ([`explain`]), from the line it names: if the
-//!   line assigns a field the lent table has, it names the table. Keeping the tables' fields out
-//!   of them (behind `__index`) would tell the table for sure, but would cost every read of a
-//!   field a metamethod, on every call.
+//!   line assigns a field the lent table has (or an entry of a list it reads,
+//!   `scoring.points[p] = …`), it names the table. Keeping the tables' fields out of them
+//!   (behind `__index`) would tell the table for sure, but would cost every read of a field a
+//!   metamethod, on every call.
 //!
 //! The metatables of lent tables carry `__readonly` (the table, as the message names it) and
 //! `__instead` (what to do instead).
@@ -201,22 +202,62 @@ pub(crate) fn explain(script: &Script, hook: HookKind, location: &str, message: 
     let (chunk, line) = location.rsplit_once(':')?;
     let file = chunk.strip_prefix(&format!("{}/", script.id))?;
     let text = script.files.get(file)?.lines().nth(line.parse::<usize>().ok()?.checked_sub(1)?)?;
-    let field = fields.into_iter().find(|f| assigns(text, f))?;
-    Some(refusal(&what, &format!("field '{field}'"), instead))
+    if let Some(field) = fields.into_iter().find(|f| assigns(text, f).is_some_and(|entry| entry.is_empty())) {
+        return Some(refusal(&what, &format!("field '{field}'"), instead));
+    }
+    // An entry of a list the table lends (`scoring.points[player] = …`).
+    lists(hook).iter().find_map(|list| {
+        let entry = assigns(text, list).filter(|entry| !entry.is_empty())?;
+        Some(refusal(&format!("`{list}` of {what}"), &format!("{list}{entry}"), instead))
+    })
 }
 
-/// Whether a line of Luau assigns a field called `field` (`t.field = …`, `t["field"] = …`).
-fn assigns(line: &str, field: &str) -> bool {
+/// The fields of a hook's table that read as lists, which the prelude lends read-only too.
+fn lists(hook: HookKind) -> &'static [&'static str] {
+    match hook {
+        HookKind::ModifyScore => &["points", "cities", "strength"],
+        HookKind::FeatureScored => &["points"],
+        _ => &[],
+    }
+}
+
+/// Whether a line of Luau assigns a field called `field` (`t.field = …`, `t["field"] = …`, `+=`
+/// and the other compound assignments too), or an entry of it (`t.field[i] = …`): `Some("")`
+/// for the field, `Some("[i]")` for an entry.
+fn assigns<'a>(line: &'a str, field: &str) -> Option<&'a str> {
     let code = line.split("--").next().unwrap_or(line);
     let forms = [format!(".{field}"), format!("[\"{field}\"]"), format!("['{field}']")];
-    forms.iter().any(|form| {
-        code.match_indices(form.as_str()).any(|(at, _)| {
+    forms.iter().find_map(|form| {
+        code.match_indices(form.as_str()).find_map(|(at, _)| {
             let rest = &code[at + form.len()..];
-            let word_ends = !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_');
-            let rest = rest.trim_start();
-            word_ends && rest.starts_with('=') && !rest.starts_with("==")
+            if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                return None;
+            }
+            let entry = &rest[..bracketed(rest)];
+            let rest = rest[entry.len()..].trim_start();
+            let ops = ["=", "+=", "-=", "*=", "/=", "//=", "%=", "^=", "..="];
+            (ops.iter().any(|op| rest.starts_with(op)) && !rest.starts_with("==")).then_some(entry)
         })
     })
+}
+
+/// The length of the bracketed index that `text` starts with (`[i]`, `[t[1]]`), 0 if none.
+fn bracketed(text: &str) -> usize {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ if depth == 0 => return 0,
+            _ => {}
+        }
+    }
+    0
 }
 
 #[cfg(test)]
@@ -225,12 +266,17 @@ mod tests {
 
     #[test]
     fn a_field_assigned_on_a_line_is_found() {
-        assert!(assigns("    event.index = 3", "index"));
-        assert!(assigns("if x then candidates[1].x=99 end", "x"));
-        assert!(assigns("event[\"player\"] = 2", "player"));
-        assert!(!assigns("if event.index == 3 then", "index"));
-        assert!(!assigns("event.indexes = 3", "index"));
-        assert!(!assigns("string.rep = nil", "index"));
-        assert!(!assigns("local a = 1 -- event.index = 3", "index"));
+        assert_eq!(assigns("    event.index = 3", "index"), Some(""));
+        assert_eq!(assigns("if x then candidates[1].x=99 end", "x"), Some(""));
+        assert_eq!(assigns("event[\"player\"] = 2", "player"), Some(""));
+        assert_eq!(assigns("event.index += 1", "index"), Some(""));
+        assert_eq!(assigns("scoring.points[player] = 3", "points"), Some("[player]"));
+        assert_eq!(assigns("scoring.points[t[1]] ..= 3", "points"), Some("[t[1]]"));
+        assert_eq!(assigns("if event.index == 3 then", "index"), None);
+        assert_eq!(assigns("event.indexes = 3", "index"), None);
+        assert_eq!(assigns("string.rep = nil", "index"), None);
+        assert_eq!(assigns("local a = 1 -- event.index = 3", "index"), None);
+        assert_eq!(assigns("t[scoring.points[1]] = 2", "points"), None);
+        assert_eq!(assigns("if scoring.points[1] == 2 then", "points"), None);
     }
 }

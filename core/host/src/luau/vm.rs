@@ -322,6 +322,9 @@ end
 -- never. `also` are fields of the event's type that this hook never has (a `turn_end`'s part, a
 -- `figure_returned`'s place), read as nil, as is a plain field this table lacks (the start
 -- tile's player).
+-- A list a lazy field reads (a scoring's `points`, `cities`, `strength`; a `feature_scored`'s
+-- `points`) is made for the read, so a write to it would change nothing, silently: it is lent
+-- read-only too, with a metatable that names it (a copy, `table.clone`, is the script's own).
 local function event_meta(what, lazy, plain, also, advice)
     local known = {}
     for k in lazy do table.insert(known, k) end
@@ -332,10 +335,20 @@ local function event_meta(what, lazy, plain, also, advice)
     for _, k in known do has[k] = true end
     local noun = if what == "modify_score's scoring" then "a scoring" else "an event"
     advice = advice or instead.event
+    local lists = {}
+    for k in lazy do
+        lists[k] = table.freeze({ __readonly = `\`{k}\` of {what}`, __instead = advice })
+    end
     return {
         __index = function(_, key)
             local read = lazy[key]
-            if read then return read() end
+            if read then
+                local v = read()
+                if type(v) == "table" and getmetatable(v) == nil then
+                    return table.freeze(setmetatable(v, lists[key]))
+                end
+                return v
+            end
             if has[key] then return nil end
             local k = tostring(key)
             error(`{what} has no field '{k}'; {suggest(k, known)}it has {table.concat(known, ", ")}`, 2)
