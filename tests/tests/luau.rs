@@ -94,14 +94,24 @@ fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
 
 #[test]
 fn reading_a_global_that_is_not_defined_is_an_error_at_its_line() {
+    // A name that is a slip of none is told how to ask whether a global is set.
+    let unset = |name: &str| {
+        format!(
+            "`{name}` is not defined (a global is defined once assigned; `rawget(_G, \"{name}\")` asks whether it is)"
+        )
+    };
     for (call, needle) in [
-        ("local n = undefined_name", "`undefined_name` is not defined".to_string()),
-        ("if DEBUG then out:log(\"on\") end", "`DEBUG` is not defined".to_string()),
+        ("local n = undefined_name", unset("undefined_name")),
+        ("if DEBUG then out:log(\"on\") end", unset("DEBUG")),
+        ("if DEBUG == nil then out:log(\"on\") end", unset("DEBUG")),
         ("prnt(\"x\")", "`prnt` is not defined; did you mean `print`?".to_string()),
         ("local s = strng.rep(\"x\", 2)", "`strng` is not defined; did you mean `string`?".to_string()),
         ("meepel.tile(\"U\")", "`meepel` is not defined; did you mean `meeple`?".to_string()),
+        // Keywords, the script's locals and parameters are names meant too.
+        ("if event.index == nill then end", "`nill` is not defined; did you mean `nil`?".to_string()),
+        ("local i = evnt.index", "`evnt` is not defined; did you mean `event`?".to_string()),
         // Only a slip of a letter or two is offered, not a name that holds this one.
-        ("local c = context", "`context` is not defined".to_string()),
+        ("local c = context", unset("context")),
     ] {
         call_fails_at_its_line("undefined", call, &needle);
         let mut game = mod_game(
@@ -121,6 +131,38 @@ fn reading_a_global_that_is_not_defined_is_an_error_at_its_line() {
     let root = write_mod("load-undefined", &[("init.luau", "-- hooks\nmeepel.on(\"turn_end\", function() end)\n")]);
     let err = load_mod(&root, "load-undefined").unwrap_err();
     assert!(err.contains("load-undefined/init.luau:2: `meepel` is not defined; did you mean `meeple`?"), "{err}");
+}
+
+#[test]
+fn a_local_read_where_it_is_not_seen_is_named_with_its_declaration() {
+    // A local function called above its declaration, a parameter read in another function, a
+    // loop's variable read after it: each reads as a global that is not defined.
+    for (script, needle) in [
+        (
+            "local function helper() return later() end\nlocal function later() return 1 end\n\
+             meeple.on(\"tile_placed\", function(view, event, out) if event.player then helper() end end)\n",
+            "local-later/init.luau:1: `later` is not defined here; local-later/init.luau:2 declares a local `later`, \
+             which is seen only below its declaration, inside its block",
+        ),
+        (
+            "local function give(player) out:add_points(player, 1) end\n\
+             meeple.on(\"tile_placed\", function(view, event, out: Out) if event.player then give(1) end end)\n",
+            "local-param/init.luau:1: `out` is not defined here; `out` is a parameter of the function at \
+             local-param/init.luau:2, seen only inside that function: pass it on as an argument",
+        ),
+        (
+            "meeple.on(\"tile_placed\", function(view, event, out)\n\
+             \x20   for k, v in { 1 } do end\n\
+             \x20   if event.player then local n = v end\n\
+             end)\n",
+            "local-loop/init.luau:3: `v` is not defined here; `v` is a variable of the loop at local-loop/init.luau:2, \
+             seen only inside that loop",
+        ),
+    ] {
+        let name = needle.split('/').next().unwrap();
+        let mut game = mod_game(name, "", script, "\"U\", \"U\"", 2);
+        placing_fails(&mut game, needle);
+    }
 }
 
 #[test]

@@ -84,8 +84,10 @@ pub fn lua_api_markdown() -> String {
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
     s += "replay) and works only inside hooks. Not available, and an error that says so where a script reads one:\n";
     s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
-    s += "`collectgarbage`. Reading a global that is not defined is an error that names it (with the defined name\n";
-    s += "it is a likely slip of), not a nil; `rawget(_G, name)` asks whether the script has set one. An error caught with `pcall` or `xpcall`, the API's own included, is the one line\n";
+    s += "`collectgarbage`. Reading a global that is not defined is an error that names it (with the name, global\n";
+    s += "or local, it is a likely slip of, or the local of that name declared where this line does not see it:\n";
+    s += "a local function called above its declaration), not a nil; `rawget(_G, name)` asks whether the script\n";
+    s += "has set one. An error caught with `pcall` or `xpcall`, the API's own included, is the one line\n";
     s += "`file:line: message` that the hook's error would report. Every hook call has a budget of interrupts\n";
     s += "(function calls and loop iterations) and a wall-clock backstop; each VM has a memory limit (32 MiB held,\n";
     s += "garbage aside; 64 MiB allocated); and a hook call gives at most 10 000 commands (`can_place_tile` only\n";

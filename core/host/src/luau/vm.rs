@@ -908,9 +908,8 @@ const REMOVED: [&str; 12] = [
 /// defined nowhere gets here, so the names that are there cost nothing more. Reading one is an
 /// error at the script's line rather than a nil that fails later as "attempt to call a nil
 /// value", or never (a misspelt `if DEBGU then`): a name of `REMOVED` says that the sandbox
-/// removed it, any other that it is not defined, with the defined name (the script's own globals
-/// included, set with the second function) it is a likely slip of. A script that asks whether a
-/// global of its own exists reads it with `rawget(_G, name)`.
+/// removed it, any other that it is not defined, with what [`undefined_hint`] says of it. A
+/// script that asks whether a global of its own exists reads it with `rawget(_G, name)`.
 const NAME_THE_UNDEFINED: &str = r#"local removed, suggest = ...
 local script_globals = {}
 local function defined(host)
@@ -928,19 +927,133 @@ return function(host, name)
             bit32 and buffer, with print and require (of the expansion's own files)`, 2)
     end
     local k = tostring(name)
-    local hint = suggest(k, defined(host))
-    hint = if hint == "" then "" else `; {string.sub(hint, 1, -2)}`
-    error(`\`{k}\` is not defined{hint}`, 2)
+    error(`\`{k}\` is not defined{suggest(k, defined(host))}`, 2)
 end, function(t)
     script_globals = t
 end"#;
 
-/// "did you mean `x`? " for a defined global `word` is a slip of a letter or two of, else "".
-/// Not [`api::suggest`], which also offers a name that holds `word`: a global `context` is no
-/// slip of `next`.
-fn near_name(_: &Lua, (word, names): (String, Vec<String>)) -> mlua::Result<String> {
+/// What follows "`word` is not defined", given the defined globals `names` (the host's and the
+/// script's own): that the script declares a local `word` where this line does not see it (a
+/// local function called above its declaration, a parameter of another function); else the
+/// name, global, local or `nil`, `true` or `false`, that `word` is a slip of a letter or two of
+/// (not [`api::suggest`], which also offers a name that holds `word`: a global `context` is no
+/// slip of `next`); else how to ask whether a global is set. Runs only for a name that is not
+/// defined, so reading the script's files here costs the calls that succeed nothing.
+fn undefined_hint(lua: &Lua, (word, mut names): (String, Vec<String>)) -> mlua::Result<String> {
+    let locals = context(lua).map(|ctx| script_locals(&ctx.script)).unwrap_or_default();
+    if let Some((_, how, at)) = locals.iter().find(|(name, ..)| *name == word) {
+        return Ok(match how {
+            Declared::Local => format!(
+                " here; {at} declares a local `{word}`, which is seen only below its declaration, inside its block"
+            ),
+            Declared::Parameter => format!(
+                " here; `{word}` is a parameter of the function at {at}, seen only inside that function: pass it \
+                 on as an argument"
+            ),
+            Declared::LoopVariable => {
+                format!(" here; `{word}` is a variable of the loop at {at}, seen only inside that loop")
+            }
+        });
+    }
+    names.extend(locals.into_iter().map(|(name, ..)| name));
+    names.extend(["nil", "true", "false"].map(String::from));
+    names.sort();
+    names.dedup();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    Ok(meeple_toml::did_you_mean(&word, &names))
+    let meant = meeple_toml::did_you_mean(&word, &names);
+    Ok(match meant.strip_suffix(' ') {
+        Some(meant) => format!("; {meant}"),
+        None => format!(" (a global is defined once assigned; `rawget(_G, \"{word}\")` asks whether it is)"),
+    })
+}
+
+/// The names a script's files declare as locals (`local x, y`, `local function f`), function
+/// parameters and loop variables included, each with where it is first declared
+/// (`expansion/file:line`). Read from the text, comments aside, as a hint needs: a string that
+/// holds `local x` counts too.
+fn script_locals(script: &Script) -> Vec<(String, Declared, String)> {
+    let mut found: Vec<(String, Declared, String)> = Vec::new();
+    for (file, text) in &script.files {
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("--").next().unwrap_or(line);
+            for (name, how) in declared(code) {
+                if !found.iter().any(|(n, ..)| *n == name) {
+                    found.push((name, how, format!("{}/{file}:{}", script.id, i + 1)));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// How a line declares a name of its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Declared {
+    Local,
+    Parameter,
+    LoopVariable,
+}
+
+/// The names a line of Luau declares: after `local` (and `local function`), in a function's
+/// parentheses, and between `for` and `in` or `=`.
+fn declared(code: &str) -> Vec<(String, Declared)> {
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in code.char_indices().chain([(code.len(), ' ')]) {
+        match (c.is_alphanumeric() || c == '_', start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                words.push((s, &code[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    for (i, &(at, word)) in words.iter().enumerate() {
+        let rest = &code[at + word.len()..];
+        match word {
+            "local" if words.get(i + 1).is_some_and(|(_, w)| *w == "function") => {
+                names.extend(words.get(i + 2).map(|(_, w)| (w.to_string(), Declared::Local)));
+            }
+            "local" => names.extend(list(rest, &["="]).into_iter().map(|n| (n, Declared::Local))),
+            "function" => {
+                if let Some(open) = rest.find('(') {
+                    names.extend(list(&rest[open + 1..], &[")"]).into_iter().map(|n| (n, Declared::Parameter)));
+                }
+            }
+            "for" => names.extend(list(rest, &["=", " in "]).into_iter().map(|n| (n, Declared::LoopVariable))),
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The names of a list that `text` starts with, up to the first of `ends`: each item's leading
+/// name, its type annotation aside (`a: {number}, b`).
+fn list(text: &str, ends: &[&str]) -> Vec<String> {
+    let end = ends.iter().filter_map(|e| text.find(e)).min().unwrap_or(text.len());
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text[..end].char_indices() {
+        match c {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..end]);
+    items
+        .into_iter()
+        .filter_map(|item| {
+            let name: String = item.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+        })
+        .collect()
 }
 
 /// The registry key of the function that tells [`NAME_THE_UNDEFINED`] the script's globals.
@@ -953,8 +1066,10 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
         g.raw_set(name, LuaValue::Nil)?;
     }
     let removed = lua.create_table_from(REMOVED.map(|name| (name, true)))?;
-    let (index, set_script_globals): (Function, Function) =
-        lua.load(NAME_THE_UNDEFINED).set_name("=meeple.sandbox").call((removed, lua.create_function(near_name)?))?;
+    let (index, set_script_globals): (Function, Function) = lua
+        .load(NAME_THE_UNDEFINED)
+        .set_name("=meeple.sandbox")
+        .call((removed, lua.create_function(undefined_hint)?))?;
     lua.set_named_registry_value(SET_SCRIPT_GLOBALS, set_script_globals)?;
     let metatable = lua.create_table_from([("__index", index)])?;
     // A script reaches the globals' metatable through `getmetatable(_G).__index`: it must not
