@@ -845,11 +845,12 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
     }
 }
 
-/// An option's value as written (a type it cannot have reads as null, which no type fits).
+/// An option's value as written (a type it cannot have, or an integer too large for any range,
+/// reads as null, which no type fits).
 fn option_value(v: &Spanned<DeValue<'_>>) -> Value {
     match v.get_ref() {
         DeValue::Boolean(b) => Value::Bool(*b),
-        DeValue::Integer(_) => Value::Int(integer(v.get_ref()).unwrap_or(0)),
+        DeValue::Integer(_) => integer(v.get_ref()).map_or(Value::Null, Value::Int),
         DeValue::String(s) => Value::Str(s.to_string()),
         _ => Value::Null,
     }
@@ -1024,6 +1025,22 @@ entry = "init.luau"
                 "x/expansion.toml:30:7: `max = 1` is below `min = 5`",
                 "x/expansion.toml:31:11: the default does not fit: expected a whole number"
             ]
+        );
+    }
+
+    #[test]
+    fn a_default_too_large_for_any_integer_does_not_fit() {
+        let huge = "99999999999999999999";
+        let bad = GOOD.replace("default = 1\n", &format!("default = {huge}\nedition_defaults = {{ A = {huge} }}\n"));
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "x/expansion.toml:31:11: the default does not fit: option `bonus` expects an integer from 0 to 5",
+                "x/expansion.toml:32:26: the default of edition `A` does not fit: option `bonus` expects an integer from 0 to 5",
+            ],
+            "{err}"
         );
     }
 
