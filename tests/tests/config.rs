@@ -122,6 +122,31 @@ fn a_broken_manifest_is_reported_when_chosen() {
 }
 
 #[test]
+fn a_broken_manifest_is_found_by_its_id_whatever_its_folder_is_named() {
+    let root = write_mods("broken-by-id", &[("sound", "depends = [\"base\"]", "")]);
+    // The id need not be the folder's name; and a copy of `sound` that does not load is a copy.
+    for (folder, id) in [("my-work", "renamed"), ("sound-fork", "sound")] {
+        let dir = root.join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = format!("[expansion]\nid = \"{id}\"\nname = \"x\"\nversion = 1\napi = 1\n");
+        std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    }
+    let version = "/expansion.toml:4:11: `version` must be a string, found an integer";
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"renamed\"\n").unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(lines[0], "game.toml:3:6: expansion `renamed` cannot be loaded; its manifest has problems:");
+    assert!(lines[1].starts_with("  ") && lines[1].ends_with(&format!("my-work{version}")), "{err}");
+
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"sound\"\n").unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("game.toml:3:6: expansion `sound` is installed more than once: "), "{err}");
+    assert!(lines[0].ends_with("sound/expansion.toml, and a copy whose manifest has problems:"), "{err}");
+    assert!(lines[1].starts_with("  ") && lines[1].ends_with(&format!("sound-fork{version}")), "{err}");
+}
+
+#[test]
 fn rust_code_another_program_holds_is_a_located_error() {
     // The program's own loader knows no `[builtin]` code; the test crate's knows `hook-demo`.
     let config = GameConfig::parse("game.toml", "players = 2\n[[expansions]]\nid = \"hook-demo\"\n").unwrap();

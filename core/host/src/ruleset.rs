@@ -20,6 +20,9 @@ pub struct Catalog {
     pub manifests: BTreeMap<String, Manifest>,
     /// Manifests that failed to load, by the folder name (their problems).
     pub broken: BTreeMap<String, Report>,
+    /// The ids read from manifests that failed to load, with their folder names (keys of
+    /// `broken`): a config names an expansion by its id, which need not be its folder's name.
+    pub broken_ids: BTreeMap<String, String>,
     /// Ids found in more than one place.
     pub duplicates: BTreeMap<String, Vec<PathBuf>>,
 }
@@ -43,7 +46,13 @@ pub fn expansion_dirs(root: &Path) -> Vec<PathBuf> {
 impl Catalog {
     /// True when an expansion with this id is installed, sound or not.
     pub fn has(&self, id: &str) -> bool {
-        self.manifests.contains_key(id) || self.broken.contains_key(id) || self.duplicates.contains_key(id)
+        self.manifests.contains_key(id) || self.broken_manifest(id).is_some() || self.duplicates.contains_key(id)
+    }
+
+    /// The problems of a manifest that failed to load, found by the id written in it, or else by
+    /// its folder's name (its id could not be read).
+    pub fn broken_manifest(&self, id: &str) -> Option<&Report> {
+        self.broken_ids.get(id).and_then(|dir| self.broken.get(dir)).or_else(|| self.broken.get(id))
     }
 
     /// ", which is not installed" for an id the catalog lacks, with the installed id it is
@@ -82,17 +91,16 @@ impl Catalog {
                 return;
             }
         };
-        match Manifest::parse(path, &text) {
-            Ok(m) => {
-                if let Some(prev) = self.manifests.get(&m.id) {
-                    self.duplicates.entry(m.id.clone()).or_insert_with(|| vec![prev.path.clone()]).push(m.path.clone());
-                } else {
-                    self.manifests.insert(m.id.clone(), m);
-                }
+        let (m, report) = Manifest::parse_lenient(path, &text);
+        if !report.is_empty() {
+            if !m.id.is_empty() {
+                self.broken_ids.insert(m.id, key.clone());
             }
-            Err(r) => {
-                self.broken.insert(key, r);
-            }
+            self.broken.insert(key, report);
+        } else if let Some(prev) = self.manifests.get(&m.id) {
+            self.duplicates.entry(m.id.clone()).or_insert_with(|| vec![prev.path.clone()]).push(m.path.clone());
+        } else {
+            self.manifests.insert(m.id.clone(), m);
         }
     }
 }
@@ -301,15 +309,28 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         );
         return None;
     }
+    // One problem, its manifest's listed inside it: sorting by file keeps them together.
+    let listed = |report: &Report| report.diagnostics.iter().map(|d| format!("\n  {d}")).collect::<String>();
+    // A copy that does not load is a copy all the same (the one being edited, likely): which
+    // of the two a game would play is not for meeple to guess.
+    if let (Some(m), Some(report)) =
+        (catalog.manifests.get(&choice.id), catalog.broken_ids.get(&choice.id).and_then(|d| catalog.broken.get(d)))
+    {
+        let why = format!(
+            "expansion `{}` is installed more than once: {}, and a copy whose manifest has problems:{}",
+            choice.id,
+            m.path.display(),
+            listed(report)
+        );
+        p.at(choice.id_at.as_ref().or(choice.at.as_ref()), why);
+        return None;
+    }
     let Some(m) = catalog.manifests.get(&choice.id) else {
-        let broken = catalog.broken.iter().find(|(dir, _)| **dir == choice.id);
-        match broken {
-            Some((_, report)) => {
-                // One problem, its manifest's listed inside it: sorting by file keeps them together.
-                let inner: Vec<String> = report.diagnostics.iter().map(|d| format!("\n  {d}")).collect();
+        match catalog.broken_manifest(&choice.id) {
+            Some(report) => {
                 p.at(
                     choice.id_at.as_ref().or(choice.at.as_ref()),
-                    format!("expansion `{}` cannot be loaded; its manifest has problems:{}", choice.id, inner.concat()),
+                    format!("expansion `{}` cannot be loaded; its manifest has problems:{}", choice.id, listed(report)),
                 );
             }
             None => {
@@ -371,7 +392,7 @@ fn add_companions(catalog: &Catalog, selected: &mut Vec<Selected>, choices: &[&E
                 continue;
             }
             let installed = catalog.manifests.contains_key(&id) || catalog.duplicates.contains_key(&id);
-            if !installed && !catalog.broken.contains_key(&id) {
+            if !installed && catalog.broken_manifest(&id).is_none() {
                 // The manifest's mistake, not the config's.
                 let (m, edition) = (&selected[i].manifest, &selected[i].edition);
                 let why = format!("edition `{edition}` brings along `{id}` (`with`){}", catalog.not_installed(&id));
