@@ -40,6 +40,8 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
             ("rival", "conflicts = [\"loner\"]", ""),
             ("solo", "", ""),
             ("needy", "depends = [\"solo\"]", ""),
+            ("needier", "depends = [\"needy\", \"base\"]", ""),
+            ("lost", "depends = [\"loner\"]", ""),
         ],
     );
     let err =
@@ -66,6 +68,28 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
     );
     let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"needy\"\n").unwrap_err();
     assert_eq!(err, "game.toml:3:6: `needy` depends on `solo`; add it to the config's [[expansions]]");
+    // What a dependency not chosen depends on is told with it, not once it is added.
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"needier\"\n").unwrap_err();
+    assert_eq!(
+        err,
+        "game.toml:3:6: `needier` depends on `needy`; add it to the config's [[expansions]]\n\
+         game.toml:3:6: `needier` depends on `solo` through `needy`; add it to the config's [[expansions]]"
+    );
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"lost\"\n").unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "game.toml:3:6: `lost` depends on `loner`; add it to the config's [[expansions]]\n\
+             game.toml:3:6: `lost` depends on `absent` through `loner` ({}:6), which is not installed",
+            meeple_host::paths::display_path(&root.join("loner/expansion.toml"))
+        )
+    );
+    // One chosen already, or told as another's own dependency, is not told again.
+    let both = "players = 2\n[[expansions]]\nid = \"needier\"\n[[expansions]]\nid = \"needy\"\n";
+    assert_eq!(
+        resolve(&root, both).unwrap_err(),
+        "game.toml:5:6: `needy` depends on `solo`; add it to the config's [[expansions]]"
+    );
 }
 
 #[test]

@@ -439,15 +439,39 @@ fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&Expansi
     // own problem is reported, and its dependants should not get a second, false one.
     let chosen: BTreeSet<&str> =
         selected.iter().map(|s| s.manifest.id.as_str()).chain(choices.iter().map(|c| c.id.as_str())).collect();
+    // What an expansion not chosen depends on is missing too: told now, not once it is added.
+    let direct: BTreeSet<&str> = selected.iter().flat_map(|s| s.manifest.depends.iter().map(String::as_str)).collect();
+    let mut told_indirect: BTreeSet<&str> = BTreeSet::new();
     for s in selected {
         let at = choices.iter().find(|c| c.id == s.manifest.id).and_then(|c| c.id_at.as_ref().or(c.at.as_ref()));
-        for d in &s.manifest.depends {
-            if !chosen.contains(d.as_str()) && !catalog.has(d) {
-                let (line, _) = s.manifest.place(&format!("depends.{d}"));
-                let file = crate::paths::display_path(&s.manifest.path);
-                p.at(at, format!("`{}` depends on `{d}` ({file}:{line}){}", s.manifest.id, catalog.not_installed(d)));
-            } else if !chosen.contains(d.as_str()) {
-                p.at(at, format!("`{}` depends on `{d}`; add it to the config's [[expansions]]", s.manifest.id));
+        // Each manifest whose dependencies are looked at, and the one that led to it (none for
+        // the chosen one itself).
+        let mut queue: Vec<(&Manifest, Option<&str>)> = vec![(&s.manifest, None)];
+        let mut seen: BTreeSet<&str> = BTreeSet::from([s.manifest.id.as_str()]);
+        while let Some((m, via)) = queue.pop() {
+            for d in m.depends.iter().filter(|d| !chosen.contains(d.as_str())) {
+                if !seen.insert(d) || (via.is_some() && (direct.contains(d.as_str()) || !told_indirect.insert(d))) {
+                    continue;
+                }
+                let through = via.map(|_| format!(" through `{}`", m.id)).unwrap_or_default();
+                if !catalog.has(d) {
+                    let (line, _) = m.place(&format!("depends.{d}"));
+                    let file = crate::paths::display_path(&m.path);
+                    let why = format!(
+                        "`{}` depends on `{d}`{through} ({file}:{line}){}",
+                        s.manifest.id,
+                        catalog.not_installed(d)
+                    );
+                    p.at(at, why);
+                    continue;
+                }
+                let why =
+                    format!("`{}` depends on `{d}`{through}; add it to the config's [[expansions]]", s.manifest.id);
+                p.at(at, why);
+                // A manifest that does not load, or is installed twice, is told once it is added.
+                if let Some(next) = catalog.manifests.get(d).filter(|_| catalog.broken_manifest(d).is_none()) {
+                    queue.push((next, Some(d)));
+                }
             }
         }
         for c in &s.manifest.conflicts {
