@@ -338,6 +338,36 @@ fn a_missing_library_shows_with_the_manifests_own_problems() {
 }
 
 #[test]
+fn code_named_as_it_cannot_be_is_told_so_and_not_also_missing() {
+    // A library given as a file is not then looked for under a name made of the file's.
+    let dir = template_copy("library-as-file", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("[script]\nentry = \"init.luau\"", "[native]\nlibrary = \"libchapels.so\""),
+        _ => text,
+    });
+    let library = line_of(&dir.join("expansion.toml"), "libchapels.so");
+    assert_eq!(
+        problems(&dir),
+        [format!(
+            "expansion.toml:{library}: `library = \"libchapels.so\"`: give the bare name, as `library = \"chapels\"` \
+             for libchapels.so or chapels.dll"
+        )]
+    );
+    // Only `.luau` files are scripts: `init.lua` is not told missing when it is there.
+    let dir = template_copy("entry-lua", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("entry = \"init.luau\"", "entry = \"init.lua\""),
+        _ => text,
+    });
+    std::fs::rename(dir.join("init.luau"), dir.join("init.lua")).unwrap();
+    let entry = line_of(&dir.join("expansion.toml"), "init.lua");
+    assert_eq!(
+        problems(&dir),
+        [format!(
+            "expansion.toml:{entry}: `entry = \"init.lua\"`: a script is a Luau file, whose name ends in `.luau`"
+        )]
+    );
+}
+
+#[test]
 fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
     let dir = template_copy("option-type", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("type = \"int\"", "type = \"integer\""),

@@ -876,6 +876,10 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
             mark(doc, m, "script.entry".into(), &e.span);
             if e.value.contains("..") || Path::new(e.value).is_absolute() {
                 doc.error(e.span, "`entry` must be a file inside the expansion's folder");
+            } else if !e.value.ends_with(".luau") {
+                // Only `.luau` files are read as scripts: another would be told missing.
+                let why = format!("`entry = \"{}\"`: a script is a Luau file, whose name ends in `.luau`", e.value);
+                doc.error(e.span, why);
             } else {
                 m.entry = Entry::Script(PathBuf::from(e.value));
             }
@@ -897,8 +901,10 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
                     l.value
                 );
                 doc.error(l.span.clone(), message);
+            } else {
+                // A file name is not also looked for (and not found) as a bare one.
+                m.entry = Entry::Native(l.value.to_string());
             }
-            m.entry = Entry::Native(l.value.to_string());
         }
     }
     if let Some(b) = builtin
