@@ -368,6 +368,26 @@ fn code_named_as_it_cannot_be_is_told_so_and_not_also_missing() {
 }
 
 #[test]
+fn an_edition_made_for_one_the_other_expansion_lacks_is_refused() {
+    let dir = template_copy("made-for", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace(
+            "tileset = \"tiles.toml\"",
+            "tileset = \"tiles.toml\"\nmade_for = [{ expansion = \"base\", editions = [\"C2\", \"c3\"] }, \
+             { expansion = \"not-yet-written\", editions = [\"X\"] }]",
+        ),
+        _ => text,
+    });
+    let line = line_of(&dir.join("expansion.toml"), "made_for");
+    // An expansion that is not installed may come later: its editions are not known.
+    assert_eq!(
+        problems(&dir),
+        [format!(
+            "expansion.toml:{line}: `made_for`: `base` has no edition `c3`; did you mean `C3`? expected one of: C1, C2, C3"
+        )]
+    );
+}
+
+#[test]
 fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
     let dir = template_copy("option-type", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("type = \"int\"", "type = \"integer\""),

@@ -77,6 +77,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
+    made_for_editions(&manifest, mods, &mut report);
     if report.is_empty() {
         tileset_ids_taken(&manifest, mods, &mut report);
     }
@@ -183,6 +184,38 @@ fn edition_tilesets(ed: &Edition) -> Vec<NamedTileset<'_>> {
         beside: None,
     });
     extra.chain(own).collect()
+}
+
+/// The editions a `made_for` entry names that its installed expansion does not have: played
+/// with any edition of it, the game would warn that it is not the one the mod was made for. An
+/// expansion that is not installed may be one to come, and is left alone.
+fn made_for_editions(manifest: &Manifest, mods: &[PathBuf], report: &mut Report) {
+    if manifest.editions.iter().all(|e| e.made_for.is_empty()) {
+        return;
+    }
+    let catalog = catalog_with(manifest, mods);
+    for ed in &manifest.editions {
+        for (i, made_for) in ed.made_for.iter().enumerate() {
+            let other = if made_for.expansion == manifest.id {
+                Some(manifest)
+            } else {
+                catalog.manifests.get(&made_for.expansion)
+            };
+            let Some(other) = other else { continue };
+            let has: Vec<&str> = other.editions.iter().map(|e| e.name.as_str()).collect();
+            for name in made_for.editions.iter().filter(|n| !has.contains(&n.as_str())) {
+                let why = format!(
+                    "`made_for`: `{}` has no edition `{name}`; {}expected one of: {}",
+                    other.id,
+                    meeple_toml::did_you_mean(name, &has),
+                    has.join(", ")
+                );
+                report
+                    .diagnostics
+                    .push(manifest.problem_at(&format!("editions.{}.made_for.{i}.editions.{name}", ed.name), why));
+            }
+        }
+    }
 }
 
 /// A tileset of the mod whose id another installed expansion's tileset has: the two could not

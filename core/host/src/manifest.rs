@@ -499,7 +499,7 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
                 if_chosen.push(IfChosen { expansion, tileset, tileset_edition: inner });
             }
         }
-        let made_for = read_made_for(doc, &mut et);
+        let made_for = read_made_for(doc, &mut et, m, name.value);
         et.finish(doc);
         let name = name.value.to_string();
         m.editions.push(Edition { name, tileset, tileset_edition, with, if_chosen, made_for });
@@ -507,7 +507,9 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
 }
 
 /// An edition's `made_for` entries: `{ expansion = "base", editions = ["C2", "C3"], why = "…" }`.
-fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>) -> Vec<MadeFor> {
+/// Each edition named is marked as `editions.EDITION.made_for.I.editions.NAME`, for a check
+/// against the other expansion's manifest.
+fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>, m: &mut Manifest, own: &str) -> Vec<MadeFor> {
     let mut made_for = Vec::new();
     for v in et.array(doc, "made_for").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
         let Some(mut t) = doc.table_in(v, "a `made_for` entry") else { continue };
@@ -517,7 +519,13 @@ fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>) -> Vec<
                 doc.error(t.span(), "`editions` names at least one edition");
                 None
             }
-            Some(list) => Some(list.iter().map(|e| e.value.to_string()).collect()),
+            Some(list) => {
+                for e in &list {
+                    let key = format!("editions.{own}.made_for.{}.editions.{}", made_for.len(), e.value);
+                    mark(doc, m, key, &e.span);
+                }
+                Some(list.iter().map(|e| e.value.to_string()).collect())
+            }
             None => {
                 doc.error(t.span(), "a `made_for` entry needs `editions`");
                 None
