@@ -391,8 +391,12 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
     m.conflicts = relation(doc, &mut t, "conflicts", m);
     let categories = t.str_list(doc, "categories").unwrap_or_default();
     m.categories = distinct_names(doc, &categories, "`categories`");
+    // Left empty when `editions` cannot be read: the editions are not known then, and nothing
+    // is reported as not listed in them (see [`editions_unknown`]).
+    let written = t.get("editions");
     *editions = t.str_list(doc, "editions").unwrap_or_default();
-    if editions.is_empty() {
+    let empty_list = written.is_some_and(|v| v.get_ref().as_array().is_some_and(|a| a.is_empty()));
+    if editions.is_empty() && (written.is_none() || empty_list) {
         editions.push(At { value: "default", span: t.span() });
     }
     for (i, e) in editions.iter().enumerate() {
@@ -403,14 +407,20 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
         }
     }
     m.default_edition = match t.str(doc, "default_edition") {
-        Some(d) if editions.iter().any(|e| e.value == d.value) => d.value.to_string(),
+        Some(d) if editions_unknown(editions) || editions.iter().any(|e| e.value == d.value) => d.value.to_string(),
         Some(d) => {
             doc.error(d.span, format!("`default_edition = \"{}\"` is not one of `editions`", d.value));
             String::new()
         }
-        None => editions[0].value.to_string(),
+        None => editions.first().map_or_else(String::new, |e| e.value.to_string()),
     };
     t.finish(doc);
+}
+
+/// True when the manifest's editions are not known (its [expansion] table or its `editions` could
+/// not be read): an edition named elsewhere is then not reported as not listed, which it may be.
+fn editions_unknown(names: &[At<&str>]) -> bool {
+    names.is_empty()
 }
 
 /// The non-empty strings of a list, each once; an empty one or a repeat is reported.
@@ -454,7 +464,7 @@ fn relation(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, m: &mut
 fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, names: &[At<&str>]) {
     let Some(t) = doc.table_in(v, "[editions]") else { return };
     for (name, body) in t.entries() {
-        if !names.iter().any(|n| n.value == name.value) {
+        if !editions_unknown(names) && !names.iter().any(|n| n.value == name.value) {
             doc.error(name.span.clone(), format!("[editions.{}] is not listed in `editions`", name.value));
             continue;
         }
@@ -602,7 +612,7 @@ fn replaced_values(ty: &OptionType) -> bool {
 fn edition_filter(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, names: &[At<&str>]) -> Option<Vec<String>> {
     let list = t.str_list(doc, "editions")?;
     for e in &distinct(doc, &list, "`editions`") {
-        if !names.iter().any(|n| n.value == e.value) {
+        if !editions_unknown(names) && !names.iter().any(|n| n.value == e.value) {
             doc.error(e.span.clone(), format!("edition `{}` is not listed in [expansion] editions", e.value));
         }
     }
@@ -837,7 +847,7 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
         {
             for (edition, value) in t.entries() {
                 let v = option_value(value);
-                if !editions.iter().any(|e| e.value == edition.value) {
+                if !editions_unknown(editions) && !editions.iter().any(|e| e.value == edition.value) {
                     doc.error(
                         edition.span,
                         format!("edition `{}` is not listed in [expansion] editions", edition.value),
@@ -1040,6 +1050,23 @@ entry = "init.luau"
                 "x/expansion.toml:31:11: the default does not fit: expected a whole number"
             ]
         );
+    }
+
+    #[test]
+    fn editions_that_cannot_be_read_are_not_known_and_nothing_is_unlisted_in_them() {
+        let only = |bad: &str| {
+            let err = Manifest::parse(Path::new("x/expansion.toml"), bad).unwrap_err().to_string();
+            err.lines().map(str::to_string).collect::<Vec<_>>()
+        };
+        // `editions` of the wrong type: [editions.B], the figure's and the option's edition and
+        // the default edition are not each reported as not listed.
+        let bad = GOOD
+            .replace("editions = [\"A\", \"B\"]", "editions = \"A, B\"")
+            .replace("default = 1\n", "default = 1\nedition_defaults = { A = 2 }\n");
+        assert_eq!(only(&bad), ["x/expansion.toml:8:12: `editions` must be an array, found a string"]);
+        // No readable [expansion] at all.
+        let bad = GOOD.replace("[expansion]", "[[expansion]]");
+        assert_eq!(only(&bad), ["x/expansion.toml:2:1: [expansion] must be a table, found an array"]);
     }
 
     #[test]
