@@ -85,6 +85,35 @@ fn misspelt_keys_of_a_scenario_are_reported_all_at_once_with_its_games_problems(
 }
 
 #[test]
+fn values_of_the_wrong_type_are_reported_all_at_once_in_words() {
+    let text = "description = 3\n[game]\nplayers = 1\n\n[[step]]\nplace = \"E at 0,1 r2\"\nchoose = -1\n\
+                expect = { scores = [1, \"x\"], over = \"no\", events = \"one\" }\n\n[end]\nfigure_actions = -3\n\
+                supply = { meeple = [7, 300] }\n";
+    let err = failure_of("types.toml", text);
+    let lines: Vec<&str> = err.lines().map(|l| l.rsplit_once("types.toml:").map_or(l, |(_, rest)| rest)).collect();
+    assert_eq!(
+        lines,
+        [
+            "1:15: `description` must be a string, found an integer",
+            "3:11: a game needs 2 to 6 players, not 1",
+            "7:10: `choose` must be from 0 to 65535, found -1",
+            "8:25: `scores` must hold integers, found a string",
+            "8:38: `over` must be a boolean (true or false), found a string",
+            "8:53: `events` must be an array, found a string",
+            "11:18: `figure_actions` must be a count, 0 or more, found -3",
+            "12:25: `supply.meeple` holds 300; expected integers from 0 to 255",
+        ]
+    );
+    // A step written with one pair of brackets is a table, not the list of steps.
+    let err =
+        failure_of("one-step.toml", "description = \"x\"\n[game]\nplayers = 2\n[step]\nplace = \"E at 0,1 r2\"\n");
+    assert!(
+        err.ends_with("one-step.toml:4:1: each step is a `[[step]]` table, with two brackets: they are a list"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_scenario_with_editions_is_played_in_each_and_a_failure_names_its_edition() {
     // The farmhouse start tile is a C2/C3 tile: the scenario holds in C3 and fails in C1 alone.
     let text = "description = \"x\"\neditions = { base = [\"C3\", \"C1\"] }\n[game]\nplayers = 2\ndraw = [\"D-farmhouse\"]\n\n[[step]]\nplace = \"D-farmhouse at 1,0 r0\"\nfigure = \"pass\"\n\n[end]\nover = true\n";

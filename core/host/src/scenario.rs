@@ -5,7 +5,7 @@
 use crate::{GameConfig, Loaded};
 use meeple_core::figures::Location;
 use meeple_core::{Action, Event, Game, Pos, Rotation, Rules, Target};
-use meeple_toml::Report;
+use meeple_toml::{DeValue, Report, type_name};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -178,38 +178,121 @@ const EXPECT_KEYS: &[&str] = &[
     "offers",
 ];
 
-/// Every key a scenario misspells, each at its line (serde would stop at the first). The
-/// `[game]` table is the config reader's; a file with a syntax error is left to it too.
-fn unknown_keys(file: &str, text: &str) -> Report {
+/// Every key a scenario misspells and every value of the wrong type or out of range, each at
+/// its line and in words (serde would stop at the first, and name Rust's types). The `[game]`
+/// table is the config reader's; a file with a syntax error is left to it too.
+fn shape_problems(file: &str, text: &str) -> Report {
     let mut doc = meeple_toml::Doc::parse(file, text);
     if doc.has_errors() {
         return Report::default();
     }
     let root = doc.root();
     let mut top = doc.table(&root, "the scenario");
+    // Keys not read here are read by serde, which judges them.
     top.allow(SCENARIO_KEYS);
-    if let Some(toml::de::DeValue::Array(steps)) = top.get("step").map(|v| v.get_ref()) {
-        for (i, step) in steps.iter().enumerate() {
-            let what = format!("[[step]] {}", i + 1);
-            let Some(mut t) = doc.table_in(step, &what) else { continue };
-            t.allow(STEP_KEYS);
-            if let Some(expect) = t.get("expect") {
-                expect_keys(&mut doc, expect, &format!("the expect of {what}"));
+    top.req_str(&mut doc, "description");
+    top.str(&mut doc, "source");
+    if let Some(v) = top.table(&mut doc, "editions")
+        && let Some(t) = doc.table_in(v, "`editions`")
+    {
+        for (id, list) in t.entries() {
+            match list.get_ref() {
+                DeValue::Array(a) => {
+                    meeple_toml::str_items(&mut doc, "editions", a);
+                }
+                other => doc.error(
+                    list.span(),
+                    format!("`editions.{}` must be a list of editions, found {}", id.value, type_name(other)),
+                ),
             }
-            t.finish(&mut doc);
         }
     }
+    let steps = match top.get("step") {
+        Some(v) if v.get_ref().is_table() => {
+            doc.error(v.span(), "each step is a `[[step]]` table, with two brackets: they are a list");
+            None
+        }
+        _ => top.array(&mut doc, "step"),
+    };
+    for (i, step) in steps.iter().flat_map(|a| a.value.iter()).enumerate() {
+        let what = format!("[[step]] {}", i + 1);
+        let Some(mut t) = doc.table_in(step, &what) else { continue };
+        t.allow(STEP_KEYS);
+        for key in ["player", "place", "figure", "offer", "error"] {
+            t.str(&mut doc, key);
+        }
+        in_range(&mut doc, &mut t, "choose", 0, u16::MAX.into());
+        if let Some(expect) = t.get("expect") {
+            expect_shape(&mut doc, expect, &format!("the expect of {what}"));
+        }
+        t.finish(&mut doc);
+    }
     if let Some(end) = top.get("end") {
-        expect_keys(&mut doc, end, "[end]");
+        expect_shape(&mut doc, end, "[end]");
     }
     top.finish(&mut doc);
     doc.finish().err().unwrap_or_default()
 }
 
-fn expect_keys(doc: &mut meeple_toml::Doc<'_>, value: &toml::Spanned<toml::de::DeValue<'_>>, what: &str) {
-    if let Some(mut t) = doc.table_in(value, what) {
-        t.allow(EXPECT_KEYS);
-        t.finish(doc);
+fn expect_shape(doc: &mut meeple_toml::Doc<'_>, value: &toml::Spanned<DeValue<'_>>, what: &str) {
+    let Some(mut t) = doc.table_in(value, what) else { return };
+    t.allow(EXPECT_KEYS);
+    let i32_range = (i32::MIN.into(), i32::MAX.into());
+    if let Some(v) = t.get("scores") {
+        integers(doc, "`scores`", v, i32_range);
+    }
+    for (key, range) in [("breakdown", i32_range), ("tokens", i32_range), ("supply", (0, u8::MAX.into()))] {
+        if let Some(v) = t.table(doc, key)
+            && let Some(per) = doc.table_in(v, &format!("`{key}`"))
+        {
+            for (name, list) in per.entries() {
+                integers(doc, &format!("`{key}.{}`", name.value), list, range);
+            }
+        }
+    }
+    for key in ["events", "no_events", "discarded"] {
+        t.str_list(doc, key);
+    }
+    t.bool(doc, "over");
+    for key in ["to_act", "drawn"] {
+        t.str(doc, key);
+    }
+    for key in ["figure_actions", "offers"] {
+        in_range(doc, &mut t, key, 0, u32::MAX.into());
+    }
+    t.finish(doc);
+}
+
+/// An optional integer from `min` to `max`.
+fn in_range(doc: &mut meeple_toml::Doc<'_>, t: &mut meeple_toml::Table<'_, '_>, key: &'static str, min: i64, max: i64) {
+    if let Some(n) = t.int(doc, key)
+        && !(min..=max).contains(&n.value)
+    {
+        let expected = if min == 0 && max >= u32::MAX.into() {
+            "a count, 0 or more".to_string()
+        } else {
+            format!("from {min} to {max}")
+        };
+        doc.error(n.span, format!("`{key}` must be {expected}, found {}", n.value));
+    }
+}
+
+/// A list of integers from `min` to `max`, one per player.
+fn integers(doc: &mut meeple_toml::Doc<'_>, what: &str, v: &toml::Spanned<DeValue<'_>>, (min, max): (i64, i64)) {
+    let DeValue::Array(list) = v.get_ref() else {
+        let found = type_name(v.get_ref());
+        doc.error(v.span(), format!("{what} must be a list of integers, one per player, found {found}"));
+        return;
+    };
+    for item in list.iter() {
+        match (meeple_toml::integer(item.get_ref()), item.get_ref()) {
+            (Some(n), _) if (min..=max).contains(&n) => {}
+            (_, DeValue::Integer(n)) => {
+                let n = n.as_str();
+                doc.error(item.span(), format!("{what} holds {n}; expected integers from {min} to {max}"));
+            }
+            (_, other) => doc.error(item.span(), format!("{what} must hold integers, found {}", type_name(other))),
+        }
     }
 }
 
@@ -219,7 +302,7 @@ pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Re
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let file = path.display().to_string();
     let (config, problems) = GameConfig::parse_table(&file, &text, "game");
-    let mut keys = unknown_keys(&file, &text);
+    let mut keys = shape_problems(&file, &text);
     if !keys.is_empty() {
         // Reported with the `[game]` table's, in file order.
         keys.extend(problems);
