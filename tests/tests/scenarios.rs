@@ -114,6 +114,22 @@ fn values_of_the_wrong_type_are_reported_all_at_once_in_words() {
 }
 
 #[test]
+fn who_acts_is_told_by_name() {
+    let text = "description = \"x\"\n[game]\nplayers = [\"Red\", \"Blue\"]\ndraw = [\"E\", \"U\"]\n\n[[step]]\n\
+                player = \"Blue\"\nplace = \"E at 0,1 r2\"\nfigure = \"pass\"\n";
+    let err = failure_of("who.toml", text);
+    assert!(err.ends_with("who.toml:6: step 1: expected Blue to act, but it is Red's turn"), "{err}");
+    let text = text
+        .replace("player = \"Blue\"\n", "")
+        .replace("figure = \"pass\"\n", "figure = \"pass\"\nexpect = { to_act = \"Red\", drawn = \"E\" }\n");
+    let err = failure_of("who-next.toml", &text);
+    assert!(
+        err.contains("step 1: expected Red to act next, but it is Blue's turn\ndrawn tile: expected E, got U\n"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_scenario_with_editions_is_played_in_each_and_a_failure_names_its_edition() {
     // The farmhouse start tile is a C2/C3 tile: the scenario holds in C3 and fails in C1 alone.
     let text = "description = \"x\"\neditions = { base = [\"C3\", \"C1\"] }\n[game]\nplayers = 2\ndraw = [\"D-farmhouse\"]\n\n[[step]]\nplace = \"D-farmhouse at 1,0 r0\"\nfigure = \"pass\"\n\n[end]\nover = true\n";

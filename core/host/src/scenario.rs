@@ -376,11 +376,10 @@ type ActionReader<'a> = Box<dyn Fn(&Game) -> Result<Action, String> + 'a>;
 
 fn run_step(game: &mut Game, loaded: &Loaded, step: &Step) -> Result<Vec<String>, String> {
     let names = &loaded.config.players;
-    if let Some(p) = &step.player {
-        let acting = game.to_act().map(|p| names[p as usize].clone());
-        if acting.as_deref() != Some(p.as_str()) {
-            return Err(format!("expected {p} to act, but it is {acting:?}"));
-        }
+    if let Some(p) = &step.player
+        && game.to_act() != Some(player_index(names, p)?)
+    {
+        return Err(format!("expected {p} to act, but {}", acting(game, names)));
     }
     // Each action is read just before it is applied: an offer may name the tile placed by the
     // same step.
@@ -558,6 +557,14 @@ fn token_id(rules: &Rules, name: &str) -> Result<u16, String> {
     })
 }
 
+/// Who acts, for a message: "it is Bob's turn", or that nobody does.
+fn acting(game: &Game, names: &[String]) -> String {
+    match game.to_act() {
+        Some(p) => format!("it is {}'s turn", names.get(p as usize).map_or("?", String::as_str)),
+        None => "nobody acts: the game is over".to_string(),
+    }
+}
+
 fn player_index(names: &[String], name: &str) -> Result<u8, String> {
     names.iter().position(|n| n == name).map(|i| i as u8).ok_or_else(|| format!("no player `{name}`"))
 }
@@ -634,13 +641,13 @@ fn check_position(game: &Game, names: &[String], e: &Expect, wrong: &mut Vec<Str
     if let Some(who) = &e.to_act {
         let p = player_index(names, who)?;
         if game.to_act() != Some(p) {
-            wrong.push(format!("expected {who} to act next, got {:?}", game.to_act()));
+            wrong.push(format!("expected {who} to act next, but {}", acting(game, names)));
         }
     }
     if let Some(t) = &e.drawn {
         let got = st.turn().tile.map(|t| rules.tile(t).def.id.clone());
         if got.as_deref() != Some(t.as_str()) {
-            wrong.push(format!("drawn tile: expected {t}, got {got:?}"));
+            wrong.push(format!("drawn tile: expected {t}, got {}", got.as_deref().unwrap_or("none")));
         }
     }
     if let Some(want) = &e.discarded {
