@@ -279,7 +279,14 @@ fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<u32> {
             None
         }
         None => {
-            doc.error(v.span(), format!("a count must be a positive integer, found {}", type_name(v.get_ref())));
+            // An integer past 64 bits is told by its digits: "found an integer" would read as
+            // a contradiction.
+            let found = match v.get_ref() {
+                DeValue::Integer(i) => i.as_str().to_string(),
+                other => type_name(other).to_string(),
+            };
+            let at_most = u16::MAX;
+            doc.error(v.span(), format!("a count must be a positive integer, at most {at_most}, found {found}"));
             None
         }
     }
@@ -717,6 +724,25 @@ mod tests {
         assert!(at("t.toml:12:6: tile id `A` is used twice"), "{errs:#?}");
         assert!(at("t.toml:15:100: tile `A`: port EL is covered by both `c` and `f`"), "{errs:#?}");
         assert!(!errs.iter().any(|e| e.contains("start tile")), "A is defined, with problems: {errs:#?}");
+    }
+
+    #[test]
+    fn a_count_past_any_integer_is_told_by_its_digits() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"H\"\ncount = 99999999999999999999\nsides = \"FFFF\"\nsegments = [{{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(
+            errs,
+            ["t.toml:6:9: a count must be a positive integer, at most 65535, found 99999999999999999999"],
+            "{errs:#?}"
+        );
+        let errs = errors(&text.replace("99999999999999999999", "\"two\""));
+        assert_eq!(
+            errs,
+            ["t.toml:6:9: a count must be a positive integer, at most 65535, found a string"],
+            "{errs:#?}"
+        );
     }
 
     #[test]
