@@ -136,6 +136,10 @@ fn what_only_a_game_would_refuse_is_found_too() {
         found[0].starts_with(&format!("expansion.toml:{line}: expansion `template` is installed more than once")),
         "{found:#?}"
     );
+    assert!(
+        found[0].ends_with("; keep one, or give a copy an id of its own (`id` in its expansion.toml)"),
+        "{found:#?}"
+    );
 }
 
 #[test]
@@ -439,6 +443,16 @@ fn a_folder_where_a_file_is_named_is_called_a_folder() {
     let found = problems(&dir);
     assert!(found.iter().any(|f| f.contains("tiles.toml` is a folder, not a file")), "{found:#?}");
     assert!(found.iter().any(|f| f.contains("the entry script `init.luau` is a folder")), "{found:#?}");
+}
+
+#[test]
+fn an_entry_script_kept_under_lua_is_told_to_be_renamed() {
+    let dir = template_copy("dot-lua", "chapels", |_, text| text);
+    std::fs::rename(dir.join("init.luau"), dir.join("init.lua")).unwrap();
+    let found = problems(&dir);
+    let told = "the entry script `init.luau` does not exist in ";
+    let hint = "; `init.lua` is there, but scripts are read only from `.luau` files: rename it";
+    assert!(found.iter().any(|f| f.contains(told) && f.ends_with(hint)), "{found:#?}");
 }
 
 #[test]

@@ -305,7 +305,12 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         let list: Vec<String> = paths.iter().map(|x| x.display().to_string()).collect();
         p.at(
             choice.id_at.as_ref(),
-            format!("expansion `{}` is installed more than once: {}", choice.id, list.join(", ")),
+            format!(
+                "expansion `{}` is installed more than once: {}; keep one, or give a copy an id of its own (`id` \
+                 in its expansion.toml)",
+                choice.id,
+                list.join(", ")
+            ),
         );
         return None;
     }

@@ -99,7 +99,13 @@ impl Script {
         let entry = entry.to_string_lossy().replace('\\', "/");
         if !files.contains_key(&entry) {
             let what = if dir.join(&entry).is_dir() { "is a folder" } else { "does not exist" };
-            let why = format!("the entry script `{entry}` {what} in {}", display_path(&dir));
+            let mut why = format!("the entry script `{entry}` {what} in {}", display_path(&dir));
+            // A script written for plain Lua keeps its `.lua` name, which is never read.
+            if let Some(lua) = entry.strip_suffix(".luau").map(|stem| format!("{stem}.lua"))
+                && dir.join(&lua).is_file()
+            {
+                why.push_str(&format!("; `{lua}` is there, but scripts are read only from `.luau` files: rename it"));
+            }
             return Err(Report { diagnostics: vec![sel.manifest.problem_at("script.entry", why)] });
         }
         Ok(Script {
