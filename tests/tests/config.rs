@@ -330,3 +330,24 @@ fn two_tilesets_of_one_id_are_named_both() {
         )
     );
 }
+
+#[test]
+fn two_expansions_that_choose_the_tiles_drawn_first_cannot_be_played_together() {
+    // A second river: its stack drawn first would silently replace The River's.
+    let root = write_mods("second-river", &[("second-river", "depends = [\"base\"]\n\n[draw]\nfirst = \"river\"", "")]);
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"river\"\n[[expansions]]\nid = \"second-river\"\n")
+        .unwrap_err();
+    let manifest = root.join("second-river/expansion.toml");
+    let line = meeple_tests::line_of(&manifest, "first = ");
+    assert!(err.contains(&format!("expansion.toml:{line}:9: ")), "{err}");
+    assert!(
+        err.ends_with(
+            "`second-river` and `river` both choose the tiles drawn first, and a game has one: play them apart, \
+             or declare them in each other's `conflicts`"
+        ),
+        "{err}"
+    );
+    // Each alone is a game.
+    resolve(&root, "players = 2\n[[expansions]]\nid = \"second-river\"\n").unwrap();
+    resolve(&root, "players = 2\n[[expansions]]\nid = \"river\"\n").unwrap();
+}

@@ -557,7 +557,11 @@ fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
     if let Some(s) = &start {
         mark(doc, m, "draw.start".into(), &s.span);
     }
-    let mut draw = DrawDef { start: own(start), first: own(t.str(doc, "first")), ..DrawDef::default() };
+    let first = t.str(doc, "first");
+    if let Some(f) = &first {
+        mark(doc, m, "draw.first".into(), &f.span);
+    }
+    let mut draw = DrawDef { start: own(start), first: own(first), ..DrawDef::default() };
     draw.last = own(t.str(doc, "last"));
     if draw.last.is_some() && draw.first.is_none() {
         doc.error(t.span(), "`last` needs `first`: it orders the tiles drawn first");

@@ -549,6 +549,8 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
     // Each tileset's id, with its file and the expansion that added it: a second one of an id
     // would define its tiles again, under the same names.
     let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
+    // The expansions that chose the start tile and the stack drawn first, so far.
+    let (mut start_by, mut first_by): (Option<&str>, Option<&str>) = (None, None);
     for s in selected {
         let m = &s.manifest;
         hash.str(&m.id);
@@ -597,6 +599,7 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         if let Some(draw) = &m.draw {
             let own = own_tileset.as_ref().map(|ts| (ts, edition.tileset_edition.as_str()));
             report.diagnostics.extend(start_problem(s, draw, own));
+            report.diagnostics.extend(draw_clash(s, draw, &mut start_by, &mut first_by));
             apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|ts| ts.id.as_str()));
         }
         if m.id == "base"
@@ -671,6 +674,36 @@ fn start_problem(s: &Selected, draw: &DrawDef, own: Option<(&Tileset, &str)>) ->
         None => format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
     };
     Some(s.manifest.problem_at("draw.start", why))
+}
+
+/// A game has one start tile and one stack drawn first: a second expansion choosing either
+/// would silently override the first one's, so the two cannot be played together. `start_by`
+/// and `first_by` name the expansions that chose them so far.
+fn draw_clash<'a>(
+    s: &'a Selected,
+    draw: &DrawDef,
+    start_by: &mut Option<&'a str>,
+    first_by: &mut Option<&'a str>,
+) -> Vec<Diagnostic> {
+    let id = s.manifest.id.as_str();
+    let mut clashes = Vec::new();
+    let mut clash = |key: &str, what: &str, by: &mut Option<&'a str>| match by {
+        Some(earlier) => {
+            let why = format!(
+                "`{id}` and `{earlier}` both choose {what}, and a game has one: play them apart, or declare them \
+                 in each other's `conflicts`"
+            );
+            clashes.push(s.manifest.problem_at(key, why));
+        }
+        None => *by = Some(id),
+    };
+    if draw.start.is_some() {
+        clash("draw.start", "the start tile", start_by);
+    }
+    if draw.first.is_some() {
+        clash("draw.first", "the tiles drawn first", first_by);
+    }
+    clashes
 }
 
 /// An expansion's `[draw]`: its start tile (from its own tileset) and the stack drawn first.
