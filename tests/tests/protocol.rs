@@ -606,15 +606,20 @@ fn create_reports_every_problem_of_a_config_at_once() {
     assert_eq!(lines.len(), 3, "{bad}");
 }
 
-#[test]
-fn a_config_given_as_an_object_plays_the_game_its_keys_choose() {
-    let mut s = session();
-    let object = json!({
+/// A config object with three players and an option of the base game and of an expansion.
+fn three_players_with_options() -> Value {
+    json!({
         "players": ["Ann", "Ben", "Cy"],
         "seed": 5,
         "base": {"edition": "C2", "options": {"meeples": 4}},
         "expansions": [{"id": "traders-builders", "edition": "C1", "options": {"goods_scoring": "majority"}}],
-    });
+    })
+}
+
+#[test]
+fn a_config_given_as_an_object_plays_the_game_its_keys_choose() {
+    let mut s = session();
+    let object = three_players_with_options();
     let created = ok(&mut s, json!({"cmd": "create", "config": object}));
     let state = &created["state"];
     let names: Vec<&Value> = state["players"].as_array().unwrap().iter().map(|p| &p["name"]).collect();
@@ -639,12 +644,7 @@ fn a_config_given_as_an_object_plays_the_game_its_keys_choose() {
 #[test]
 fn a_replays_config_starts_another_game_of_the_same_rules() {
     let mut s = session();
-    let object = json!({
-        "players": ["Ann", "Ben", "Cy"],
-        "seed": 5,
-        "base": {"edition": "C2", "options": {"meeples": 4}},
-        "expansions": [{"id": "traders-builders", "edition": "C1", "options": {"goods_scoring": "majority"}}],
-    });
+    let object = three_players_with_options();
     let first = ok(&mut s, json!({"cmd": "create", "config": object}));
     let saved = ok(&mut s, json!({"cmd": "save", "game": first["game"]}));
     // As a replay stores it: where it came from, the base game's id, each option's value.
