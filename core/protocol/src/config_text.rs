@@ -220,6 +220,14 @@ pub(crate) fn inline(value: &Value, out: &mut String) -> Result<(), String> {
         Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
             (Some(i), _, _) => out.push_str(&i.to_string()),
             (None, Some(u), _) => return Err(format!("{u} is too large: whole numbers go up to {}", i64::MAX)),
+            // A whole number past 64 bits, which JSON readers take as a float: it was written as
+            // a whole number, and is told as one too large ("found a float" would puzzle).
+            (None, None, Some(f)) if f.fract() == 0.0 && f >= 2f64.powi(63) => {
+                return Err(format!("{n} is too large: whole numbers go up to {}", i64::MAX));
+            }
+            (None, None, Some(f)) if f.fract() == 0.0 && f < -(2f64.powi(63)) => {
+                return Err(format!("{n} is too small: whole numbers go down to {}", i64::MIN));
+            }
             (None, None, Some(f)) => out.push_str(&toml::Value::Float(f).to_string()),
             _ => return Err(format!("{n} is no number a config can hold")),
         },
