@@ -1,12 +1,14 @@
 //! meeple's protocol v1 (`docs/protocol.md`): JSON requests and replies over the games of a
 //! session, for frontends and AIs that drive meeple from another program. [`Session`] handles
 //! one request at a time; `meeple serve --stdio` puts it on stdin and stdout as JSON lines.
-//! The messages are Rust types ([`messages`]), and the JSON Schema is generated from them.
+//! The messages are Rust types ([`messages`], and [`network`] for HTTP and WebSocket), and the
+//! JSON Schema is generated from them.
 
 mod config_text;
 mod error;
 mod fields;
 pub mod messages;
+pub mod network;
 pub mod replay_config;
 pub mod session;
 mod state;

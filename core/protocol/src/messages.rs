@@ -2,6 +2,7 @@
 //! Schema in `docs/protocol.schema.json` is generated from these ([`schema`]).
 
 use crate::error::ProtocolError;
+use crate::network::{HttpReply, SocketMessage};
 use crate::state::StateView;
 use meeple_core::{Action, Event, Replay};
 use schemars::JsonSchema;
@@ -390,15 +391,23 @@ pub fn schema() -> String {
     doc.insert("title".into(), "meeple protocol v1".into());
     doc.insert(
         "description".into(),
-        "A request is valid against `#/$defs/Request`, a reply against `#/$defs/Reply`.".into(),
+        "A request is valid against `#/$defs/Request`, a reply against `#/$defs/Reply`; over HTTP \
+        (`meeple serve --listen`), a reply body against `#/$defs/HttpReply`, and a WebSocket message the \
+        server sends against `#/$defs/SocketMessage`."
+            .into(),
     );
     let mut request = serde_json::to_value(schemars::schema_for!(Request)).unwrap_or_default();
     close_requests(&mut request);
     let reply = serde_json::to_value(schemars::schema_for!(Reply)).unwrap_or_default();
-    // One document whose `$defs` hold both and the types they share, so that the `#/$defs/…`
+    let http = serde_json::to_value(schemars::schema_for!(HttpReply)).unwrap_or_default();
+    let socket = serde_json::to_value(schemars::schema_for!(SocketMessage)).unwrap_or_default();
+    // One document whose `$defs` hold them all and the types they share, so that the `#/$defs/…`
     // references of each resolve from its root, as validators read them.
     let mut defs = serde_json::Map::new();
-    for (name, mut schema) in [("Request", request), ("Reply", reply)] {
+    let tops = [("Request", request), ("Reply", reply), ("HttpReply", http), ("SocketMessage", socket)];
+    let refs: Vec<serde_json::Value> =
+        tops.iter().map(|(name, _)| serde_json::json!({ "$ref": format!("#/$defs/{name}") })).collect();
+    for (name, mut schema) in tops {
         if let Some(form) = schema.as_object_mut() {
             form.remove("$schema");
             if let Some(serde_json::Value::Object(own)) = form.remove("$defs") {
@@ -407,7 +416,7 @@ pub fn schema() -> String {
         }
         defs.insert(name.into(), schema);
     }
-    doc.insert("anyOf".into(), serde_json::json!([{"$ref": "#/$defs/Request"}, {"$ref": "#/$defs/Reply"}]));
+    doc.insert("anyOf".into(), refs.into());
     doc.insert("$defs".into(), defs.into());
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
