@@ -18,8 +18,9 @@ use crate::rooms::{Room, lock, storage_failed};
 use crate::store::Step;
 use crate::store::{Store, StoreError, StoredGame};
 use meeple_protocol::messages::{ActArgs, CreateArgs};
+use meeple_protocol::network::{Played, Snapshot};
 use meeple_protocol::{Code, ProtocolError, session};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, TcpListener, TcpStream};
@@ -116,7 +117,7 @@ impl Server {
     /// `brief`), the game and seat coming from the route and the token.
     ///
     /// `brief` asks for a brief state as the field does (the route's `?brief=true`).
-    pub fn act(&self, id: &str, token: Option<&str>, mut fields: Value, brief: bool) -> Result<Value, ProtocolError> {
+    pub fn act(&self, id: &str, token: Option<&str>, mut fields: Value, brief: bool) -> Result<Played, ProtocolError> {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
@@ -135,17 +136,17 @@ impl Server {
         let action = session::chosen(room.table(), &args).map_err(blame_seat(seat_field))?;
         let update = room.step(&self.store, seat, Step::Act(action)).map_err(blame_seat(seat_field))?;
         let (seq, events) = (update.seq, update.events.clone());
-        Ok(json!({"seq": seq, "events": events, "state": room.view(args.brief || brief)}))
+        Ok(Played { seq, events, state: Box::new(room.view(args.brief || brief)) })
     }
 
     /// `undo` for the seat of `token`: only its own last action, since the last draw.
-    pub fn undo(&self, id: &str, token: Option<&str>, brief: bool) -> Result<Value, ProtocolError> {
+    pub fn undo(&self, id: &str, token: Option<&str>, brief: bool) -> Result<Snapshot, ProtocolError> {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
         // The body names no seat: the token gave it.
         let seq = room.step(&self.store, seat, Step::Undo).map_err(blame_seat("token"))?.seq;
-        Ok(json!({"seq": seq, "state": room.view(brief)}))
+        Ok(Snapshot { seq, state: Box::new(room.view(brief)) })
     }
 
     /// Closes a game for good: only its owner may.
@@ -172,6 +173,12 @@ fn blame_seat(field: &'static str) -> impl Fn(ProtocolError) -> ProtocolError {
         Some("player") => e.at(field),
         _ => e,
     }
+}
+
+/// A reply or a message as JSON text with the keys of every object in sorted order, as the
+/// server has always written its HTTP bodies and WebSocket messages (other than updates).
+pub(crate) fn sorted_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value).map(|v| v.to_string()).unwrap_or_default()
 }
 
 /// The `brief` field of a request's fields: absent or `null` is `false`.

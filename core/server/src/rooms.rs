@@ -3,9 +3,8 @@
 //! lock, so every watcher receives the same updates in the same order as the log.
 
 use crate::store::{Logged, Step, Store, StoreError, StoredGame};
-use meeple_core::Event;
+use meeple_protocol::network::SocketMessage;
 use meeple_protocol::{Code, ProtocolError, StateView, Table};
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -17,28 +16,7 @@ type Result<T> = std::result::Result<T, ProtocolError>;
 pub const QUEUE: usize = 256;
 
 /// What happened at one step of a game, as watchers receive it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Update {
-    /// 1, 2, … within the game.
-    pub seq: u64,
-    /// The seat that took the step.
-    pub seat: Option<u8>,
-    /// The step: `{"act": action}` or `"undo"`.
-    pub step: Step,
-    /// What the engine reported (none for an undo).
-    pub events: Vec<Event>,
-}
-
-/// An update as pushed to a watcher: with the game's id and the state after it.
-#[derive(Serialize)]
-struct Pushed<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    game: &'a str,
-    #[serde(flatten)]
-    update: &'a Update,
-    state: StateView,
-}
+pub use meeple_protocol::network::Update;
 
 /// One game on the server.
 pub struct Room {
@@ -152,7 +130,7 @@ impl Room {
         Ok(&self.updates[self.updates.len() - 1])
     }
 
-    fn play(&mut self, step: Step, seat: Option<u8>) -> Result<Vec<Event>> {
+    fn play(&mut self, step: Step, seat: Option<u8>) -> Result<Vec<meeple_core::Event>> {
         match step {
             Step::Act(action) => self.table.act(action, seat),
             Step::Undo => self.table.undo(seat).map(|()| Vec::new()),
@@ -190,7 +168,7 @@ impl Room {
     }
 
     fn closed_message(&self) -> Arc<str> {
-        serde_json::json!({"type": "closed", "game": self.id}).to_string().into()
+        crate::sorted_json(&SocketMessage::Closed { game: self.id.clone() }).into()
     }
 
     /// Pushes the last update to every watcher, forgetting those that have gone or fallen
@@ -202,7 +180,14 @@ impl Room {
         let (id, table) = (&self.id, &self.table);
         self.watchers.retain(|w| {
             let text = texts[usize::from(w.brief)].get_or_insert_with(|| {
-                let pushed = Pushed { kind: "update", game: id, update, state: table.view(id, w.brief) };
+                let pushed = SocketMessage::Update {
+                    game: id.clone(),
+                    seq: update.seq,
+                    seat: update.seat,
+                    step: update.step,
+                    events: update.events.clone(),
+                    state: Box::new(table.view(id, w.brief)),
+                };
                 serde_json::to_string(&pushed).unwrap_or_default().into()
             });
             match w.tx.try_send(text.clone()) {

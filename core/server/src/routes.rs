@@ -4,7 +4,10 @@
 use crate::http::{Connection, Request, Response};
 use crate::rooms::lock;
 use crate::{Server, ws};
-use meeple_protocol::messages::{CreateArgs, Names, ReplayArgs};
+use meeple_protocol::messages::{CreateArgs, Names, Outcome, ReplayArgs};
+use meeple_protocol::network::{
+    GameCreated, GameList, GameSummary, HttpReply, HttpResult, SeatToken, Snapshot, UpdateList,
+};
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::{Value, json};
 
@@ -30,7 +33,7 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
             return upgrade(server, conn, &request);
         }
         let response = match route(server, &request) {
-            Ok((status, result)) => Response { status, body: json!({"ok": true, "result": result}).to_string() },
+            Ok((status, result)) => Response { status, body: crate::sorted_json(&HttpReply::success(result)) },
             Err(error) => failure(&error),
         };
         let close = request.wants_close();
@@ -86,40 +89,42 @@ fn segments(path: &str) -> Vec<&str> {
     path.split('/').filter(|s| !s.is_empty()).collect()
 }
 
-fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
+fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
     known_query(request)?;
     let brief = brief(request)?;
-    let ok = |v: Value| Ok((200, v));
+    let ok = |result: HttpResult| Ok((200, result));
+    let command = |outcome: Outcome| Ok((200, HttpResult::Command(outcome)));
     match (request.method.as_str(), segments(&request.path).as_slice()) {
-        ("OPTIONS", _) => ok(Value::Null),
-        ("GET", []) => ok(json!({"meeple": env!("CARGO_PKG_VERSION"), "protocol": meeple_protocol::PROTOCOL})),
-        ("GET", ["version"]) => ok(to_json(&session::version())),
-        ("GET", ["expansions"]) => ok(to_json(&session::expansions(&server.mods))),
+        ("OPTIONS", _) => ok(HttpResult::Preflight),
+        ("GET", [] | ["version"]) => command(session::version()),
+        ("GET", ["expansions"]) => command(session::expansions(&server.mods)),
         ("POST", ["verify"]) => {
             let args: ReplayArgs = command_body(request, "verify")?;
-            ok(to_json(&session::verify(&args.replay, &server.mods)?))
+            command(session::verify(&args.replay, &server.mods)?)
         }
-        ("GET", ["games"]) => ok(list(server)),
-        ("POST", ["games"]) => create(server, request).map(|v| (201, v)),
+        ("GET", ["games"]) => ok(HttpResult::Games(list(server))),
+        ("POST", ["games"]) => create(server, request).map(|created| (201, HttpResult::Created(created))),
         ("GET", ["games", id]) => {
             let room = server.room(id)?;
             let room = lock(&room);
-            ok(json!({"seq": room.seq(), "state": room.view(brief)}))
+            ok(HttpResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view(brief)) }))
         }
         ("GET", ["games", id, "names"]) => {
             let room = server.room(id)?;
             let names = Names::of(lock(&room).table().game().rules());
-            ok(json!({ "names": names }))
+            command(Outcome::Named { names: Box::new(names) })
         }
-        ("DELETE", ["games", id]) => server.close(id, request.token()).map(|()| (200, json!({}))),
-        ("POST", ["games", id, "act"]) => ok(server.act(id, request.token(), body(request)?, brief)?),
+        ("DELETE", ["games", id]) => server.close(id, request.token()).and_then(|()| command(Outcome::Closed {})),
+        ("POST", ["games", id, "act"]) => {
+            ok(HttpResult::Played(server.act(id, request.token(), body(request)?, brief)?))
+        }
         ("POST", ["games", id, "undo"]) => {
             // No fields are needed, but those given are checked as `act`'s are.
             let fields = body(request)?;
             session::only_known(&fields, session::command_fields("undo"), "`undo`")?;
             crate::agrees(&fields, "cmd", "undo", ROUTE_CMD)?;
             crate::agrees(&fields, "game", *id, "the game is the one of the route")?;
-            ok(server.undo(id, request.token(), brief || crate::brief_field(&fields)?)?)
+            ok(HttpResult::Snapshot(server.undo(id, request.token(), brief || crate::brief_field(&fields)?)?))
         }
         ("GET", ["games", id, "replay"]) => {
             let room = server.room(id)?;
@@ -129,7 +134,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
                 let message = "a replay reveals the draw order: until the game is over, only the owner token gets it";
                 return Err(ProtocolError::new(Code::BadToken, message, Some("token")));
             }
-            ok(json!({ "replay": room.table().replay() }))
+            command(Outcome::Saved { replay: Box::new(room.table().replay()) })
         }
         ("GET", ["games", id, "updates"]) => {
             let since = match request.query("since") {
@@ -138,7 +143,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, Value)> {
             };
             let room = server.room(id)?;
             let room = lock(&room);
-            ok(json!({"seq": room.seq(), "updates": room.updates_since(since)}))
+            ok(HttpResult::Updates(UpdateList { seq: room.seq(), updates: room.updates_since(since).to_vec() }))
         }
         _ => Err(no_route(request)),
     }
@@ -172,7 +177,7 @@ fn no_route(request: &Request) -> ProtocolError {
 }
 
 /// `POST /games`: a game from a config, with the owner's token and one token per seat.
-fn create(server: &Server, request: &Request) -> Result<Value> {
+fn create(server: &Server, request: &Request) -> Result<GameCreated> {
     let args: CreateArgs = command_body(request, "create")?;
     if let Some(path) = &args.path {
         check_config_path(path)?;
@@ -180,12 +185,18 @@ fn create(server: &Server, request: &Request) -> Result<Value> {
     let created = server.create(&args)?;
     let room = lock(&created.room);
     let names = &room.table().game().setup().players;
-    let seats: Vec<Value> = (created.seats.iter().zip(names).enumerate())
-        .map(|(seat, (token, name))| json!({"seat": seat, "name": name, "token": token}))
+    let seats = (created.seats.iter().zip(names).enumerate())
+        .map(|(seat, (token, name))| SeatToken { seat, name: name.clone(), token: token.clone() })
         .collect();
-    let names = Names::of(room.table().game().rules());
-    Ok(json!({"game": room.id(), "owner": created.owner, "seats": seats, "seq": 0, "state": room.view(false),
-              "names": names, "warnings": room.table().warnings()}))
+    Ok(GameCreated {
+        game: room.id().to_string(),
+        owner: created.owner.clone(),
+        seats,
+        seq: 0,
+        state: Box::new(room.view(false)),
+        names: Box::new(Names::of(room.table().game().rules())),
+        warnings: room.table().warnings().to_vec(),
+    })
 }
 
 /// A config named by path must lie below the server's working directory: a client on the
@@ -200,19 +211,24 @@ fn check_config_path(path: &str) -> Result<()> {
     }
 }
 
-fn list(server: &Server) -> Value {
-    let games: Vec<Value> = server
+fn list(server: &Server) -> GameList {
+    let games = server
         .game_ids()
         .iter()
         .filter_map(|id| server.room(id).ok())
         .map(|room| {
             let room = lock(&room);
             let game = room.table().game();
-            json!({"game": room.id(), "players": game.setup().players, "to_act": game.to_act(),
-                   "over": game.is_over(), "seq": room.seq()})
+            GameSummary {
+                game: room.id().to_string(),
+                players: game.setup().players.clone(),
+                to_act: game.to_act(),
+                over: game.is_over(),
+                seq: room.seq(),
+            }
         })
         .collect();
-    json!({ "games": games })
+    GameList { games }
 }
 
 /// A body holding the fields of the protocol's command `cmd`.
@@ -240,13 +256,9 @@ fn body(request: &Request) -> Result<Value> {
     Ok(body)
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or_default()
-}
-
 /// The reply to a request that failed: `{"ok": false, "error": …}` with the error's status.
 pub(crate) fn failure(error: &ProtocolError) -> Response {
-    Response { status: status(error.code), body: json!({"ok": false, "error": error}).to_string() }
+    Response { status: status(error.code), body: crate::sorted_json(&HttpReply::failure(error.clone())) }
 }
 
 /// The HTTP status of each error code.

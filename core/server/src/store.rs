@@ -3,9 +3,7 @@
 //! client hears that it was taken, so whatever was acknowledged survives `kill -9` and a power
 //! cut alike; a restart plays each log back ([`crate::rooms`]).
 
-use meeple_core::Action;
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::{Deserialize, Serialize};
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
@@ -48,15 +46,8 @@ pub struct StoreError {
     message: String,
 }
 
-/// One step of a game's log.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Step {
-    /// An action taken.
-    Act(Action),
-    /// The last action taken back.
-    Undo,
-}
+/// One step of a game's log (kept as the JSON that updates carry).
+pub use meeple_protocol::network::Step;
 
 /// A logged step with its place in the game.
 #[derive(Clone, Debug, PartialEq)]

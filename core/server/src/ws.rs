@@ -5,8 +5,9 @@ use crate::Server;
 use crate::rooms::{Room, lock};
 use crate::timed::Timed;
 use meeple_protocol::messages::Names;
+use meeple_protocol::network::{Snapshot, SocketMessage, SocketResult};
 use meeple_protocol::{Code, ProtocolError, session};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -53,10 +54,15 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
         let mut room = lock(room);
         room.watch(tx, joined.brief);
         let names = Names::of(room.table().game().rules());
-        json!({"type": "welcome", "game": room.id(), "seat": seat, "seq": room.seq(), "state": room.view(false),
-               "names": names})
+        SocketMessage::Welcome {
+            game: room.id().to_string(),
+            seat,
+            seq: room.seq(),
+            state: Box::new(room.view(false)),
+            names: Box::new(names),
+        }
     };
-    if send(&mut ws, &welcome.to_string()).is_err() {
+    if send(&mut ws, &crate::sorted_json(&welcome)).is_err() {
         return;
     }
     let token = seat.map(|s| lock(room).token_of(s).to_string());
@@ -72,11 +78,12 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
             Ok(message @ (Message::Text(_) | Message::Binary(_))) => {
                 let reply = match std::str::from_utf8(&message.into_data()) {
                     Ok(text) => answer(server, room, token.as_deref(), text),
-                    Err(e) => {
-                        reply(Value::Null, Err(ProtocolError::new(Code::BadJson, format!("not UTF-8: {e}"), None)))
-                    }
+                    Err(e) => SocketMessage::reply(
+                        Value::Null,
+                        Err(ProtocolError::new(Code::BadJson, format!("not UTF-8: {e}"), None)),
+                    ),
                 };
-                if send(&mut ws, &reply.to_string()).is_err() {
+                if send(&mut ws, &crate::sorted_json(&reply)).is_err() {
                     return;
                 }
             }
@@ -235,13 +242,13 @@ fn send(ws: &mut WebSocket<Timed>, text: &str) -> tungstenite::Result<()> {
 
 /// One command from the client: `{"id": …, "cmd": "state" | "act" | "undo", …}`, answered as
 /// `{"type": "reply", "id": …, "ok": …, "result" | "error": …}`.
-fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &str) -> Value {
+fn answer(server: &Server, room: &Arc<Mutex<Room>>, token: Option<&str>, text: &str) -> SocketMessage {
     let request = match meeple_protocol::read_json(text.as_bytes(), "not JSON") {
         Ok(v) => v,
-        Err(e) => return reply(Value::Null, Err(e)),
+        Err(e) => return SocketMessage::reply(Value::Null, Err(e)),
     };
     let id = request.get("id").cloned().unwrap_or(Value::Null);
-    reply(id, command(server, room, token, request))
+    SocketMessage::reply(id, command(server, room, token, request))
 }
 
 fn command(
@@ -249,7 +256,7 @@ fn command(
     room: &Arc<Mutex<Room>>,
     token: Option<&str>,
     request: Value,
-) -> Result<Value, ProtocolError> {
+) -> Result<SocketResult, ProtocolError> {
     let game = lock(room).id().to_string();
     let cmd = session::command_of(&request)?.to_string();
     if let cmd @ ("state" | "undo") = cmd.as_str() {
@@ -262,10 +269,10 @@ fn command(
             // The game may have been closed since this connection opened.
             let room = server.room(&game)?;
             let room = lock(&room);
-            Ok(json!({"seq": room.seq(), "state": room.view(brief)}))
+            Ok(SocketResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view(brief)) }))
         }
-        "act" => server.act(&game, token, without_id(request), false),
-        "undo" => server.undo(&game, token, brief),
+        "act" => server.act(&game, token, without_id(request), false).map(SocketResult::Played),
+        "undo" => server.undo(&game, token, brief).map(SocketResult::Snapshot),
         other => Err(ProtocolError::new(
             Code::UnknownCommand,
             format!("no command `{other}` on a game's WebSocket (known: state, act, undo)"),
@@ -281,13 +288,6 @@ fn without_id(mut request: Value) -> Value {
         map.remove("cmd");
     }
     request
-}
-
-fn reply(id: Value, result: Result<Value, ProtocolError>) -> Value {
-    match result {
-        Ok(result) => json!({"type": "reply", "id": id, "ok": true, "result": result}),
-        Err(error) => json!({"type": "reply", "id": id, "ok": false, "error": error}),
-    }
 }
 
 #[cfg(test)]
