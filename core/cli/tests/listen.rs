@@ -650,3 +650,115 @@ fn the_bearer_scheme_is_read_in_any_case() {
     );
     assert_eq!(statuses(&raw(&server, basic.as_bytes())), [(401, "bad-token".to_string())], "another scheme");
 }
+
+/// `docs/protocol.schema.json` with `name` as its top level: a validator of one definition,
+/// whose references resolve in the whole document.
+fn definition(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/protocol.schema.json");
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(schema["$defs"][name].is_object(), "the schema defines `{name}`");
+    schema["anyOf"] = json!([{ "$ref": format!("#/$defs/{name}") }]);
+    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("`{name}`: {e}"))
+}
+
+/// Panics unless `value` follows the schema's definition `name`.
+fn follows(name: &str, value: &Value) {
+    let validator = definition(name);
+    let short = |text: String| text.chars().take(300).collect::<String>();
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("at `{}` (schema `{}`): {}", e.instance_path(), e.schema_path(), short(e.to_string())))
+        .collect();
+    assert!(errors.is_empty(), "not a `{name}`: {errors:#?}\n{}", short(value.to_string()));
+}
+
+#[test]
+fn every_reply_and_message_the_server_sends_follows_its_schema_definition() {
+    let server = Server::start(&fresh_db("schema"));
+    // One HTTP request: the body is an `HttpReply`, and its result the route's definition.
+    let call = |method: &str, path: &str, token: Option<&str>, body: Option<&str>, result: &str| {
+        let (status, reply) = server.http(method, path, token, body);
+        follows("HttpReply", &reply);
+        if reply["ok"] == json!(true) {
+            follows(result, &reply["result"]);
+        }
+        (status, reply)
+    };
+    assert_eq!(call("OPTIONS", "/games", None, None, "HttpResult").1, json!({"ok": true, "result": null}));
+    for path in ["/", "/version", "/expansions"] {
+        assert_eq!(call("GET", path, None, None, "Outcome").0, 200, "{path}");
+    }
+    let config = json!({"config": "players = [\"Ann\", \"Ben\"]\nseed = 5\n"}).to_string();
+    let (status, created) = call("POST", "/games", None, Some(&config), "GameCreated");
+    assert_eq!(status, 201, "{created}");
+    let created = &created["result"];
+    let game = created["game"].as_str().unwrap();
+    let owner = created["owner"].as_str().unwrap();
+    let seats: Vec<&str> = created["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap()).collect();
+    // The objects are closed: a field the definition does not name is refused.
+    let mut extra = created.clone();
+    extra["colour"] = json!("red");
+    assert!(!definition("GameCreated").is_valid(&extra), "a field too many is not a `GameCreated`");
+
+    let mut ws = connect(&server, game, Some(seats[0]));
+    let mut spectator = connect_with(&server, game, "brief=true");
+    // One WebSocket message, and the result of a reply as the command's definition.
+    let message = |ws: &mut Socket, result: &str| {
+        let message = receive(ws);
+        follows("SocketMessage", &message);
+        if message["type"] == json!("reply") && message["ok"] == json!(true) {
+            follows(result, &message["result"]);
+        }
+        message
+    };
+    assert_eq!(message(&mut ws, "")["type"], json!("welcome"));
+    assert_eq!(message(&mut spectator, "")["type"], json!("welcome"));
+
+    call("GET", "/games", None, None, "GameList");
+    call("GET", &format!("/games/{game}"), None, None, "Snapshot");
+    call("GET", &format!("/games/{game}?brief=true"), None, None, "Snapshot");
+    call("GET", &format!("/games/{game}/names"), None, None, "Outcome");
+    let act = json!({"index": 0}).to_string();
+    let (status, played) = call("POST", &format!("/games/{game}/act"), Some(seats[0]), Some(&act), "Played");
+    assert_eq!(status, 200, "{played}");
+    assert_eq!(call("POST", &format!("/games/{game}/undo"), Some(seats[0]), None, "Snapshot").0, 200);
+    for ws in [&mut ws, &mut spectator] {
+        assert_eq!(message(ws, "")["step"]["act"]["type"], json!("place-tile"));
+        assert_eq!(message(ws, "")["step"], json!("undo"));
+    }
+    let (_, updates) = call("GET", &format!("/games/{game}/updates"), None, None, "UpdateList");
+    assert_eq!(updates["result"]["updates"].as_array().unwrap().len(), 2, "{updates}");
+
+    // Each command, the definition of its result (none: it fails), and whether a step follows.
+    for (request, result, step) in [
+        (json!({"id": "s", "cmd": "state", "brief": true}), "Snapshot", false),
+        (json!({"id": 1, "cmd": "act", "index": 0}), "Played", true),
+        (json!({"id": [2], "cmd": "undo"}), "Snapshot", true),
+        (json!({"id": null, "cmd": "act", "index": 0, "player": 1}), "", false),
+        (json!({"cmd": "save"}), "", false),
+    ] {
+        ws.send(Message::text(request.to_string())).unwrap();
+        let reply = message(&mut ws, result);
+        assert_eq!((&reply["type"], reply["ok"] == json!(true)), (&json!("reply"), !result.is_empty()), "{reply}");
+        if step {
+            assert_eq!(message(&mut ws, "")["type"], json!("update"));
+        }
+    }
+    ws.send(Message::text("not json")).unwrap();
+    assert_eq!(message(&mut ws, "")["error"]["code"], json!("bad-json"));
+    for _ in 0..2 {
+        assert_eq!(message(&mut spectator, "")["type"], json!("update"));
+    }
+
+    let (_, replay) = call("GET", &format!("/games/{game}/replay"), Some(owner), None, "Outcome");
+    let verify = json!({"replay": replay["result"]["replay"]}).to_string();
+    assert_eq!(call("POST", "/verify", None, Some(&verify), "Outcome").0, 200);
+    // Failures: an unknown game, a wrong token, a route that is none.
+    assert_eq!(call("GET", "/games/g99", None, None, "").0, 404);
+    assert_eq!(call("POST", &format!("/games/{game}/act"), Some("0000"), Some(&act), "").0, 401);
+    assert_eq!(call("PUT", "/nothing", None, None, "").0, 404);
+    assert_eq!(call("DELETE", &format!("/games/{game}"), Some(owner), None, "Outcome").1["result"], json!({}));
+    for ws in [&mut ws, &mut spectator] {
+        assert_eq!(message(ws, "")["type"], json!("closed"));
+    }
+}
