@@ -197,20 +197,26 @@ fn save_replay(
     let path = if given.is_some() {
         first.clone()
     } else {
-        // A file that cannot be read is passed over too: what it holds is not known.
-        let holds_other = |p: &Path| match std::fs::read(p) {
-            Ok(bytes) => bytes != text.as_bytes(),
-            Err(e) => e.kind() != std::io::ErrorKind::NotFound,
-        };
         std::iter::once(first.clone())
             .chain((2..).map(|n| PathBuf::from(format!("replays/game-{seed}-{n}.json"))))
-            .find(|p| !holds_other(p))
+            .find(|p| !holds_other_game(p, text.as_bytes()))
             .expect("some number is free")
     };
     crate::common::write_file(&path, text.as_bytes())?;
     let note =
         if path == first { String::new() } else { format!(" ({} holds another game of seed {seed})", first.display()) };
     Ok((path, note))
+}
+
+/// Whether `path` holds something other than the replay `text`, to be kept. A file that cannot
+/// be read is passed over too: what it holds is not known. A path where nothing can be found
+/// (in a folder that cannot be read, or under a file) holds nothing: every name would be passed
+/// over, and writing there tells why it cannot be.
+fn holds_other_game(path: &Path, text: &[u8]) -> bool {
+    match std::fs::read(path) {
+        Ok(bytes) => bytes != text,
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok(),
+    }
 }
 
 /// Writes the replay of a game a new one replaced, where its own would go but under a name of
@@ -407,8 +413,23 @@ fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Option<String>
 
 #[cfg(test)]
 mod tests {
-    use super::{counted, replaced_path};
+    use super::{counted, holds_other_game, replaced_path};
     use std::path::Path;
+
+    #[test]
+    fn a_name_under_a_file_holds_no_other_game() {
+        let dir = std::env::temp_dir().join(format!("meeple-holds-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("folder")).unwrap();
+        std::fs::write(dir.join("replays"), "not a folder").unwrap();
+        std::fs::write(dir.join("game.json"), "{}").unwrap();
+        assert!(holds_other_game(&dir.join("game.json"), b"[]"));
+        assert!(!holds_other_game(&dir.join("game.json"), b"{}"), "the same game");
+        assert!(!holds_other_game(&dir.join("free.json"), b"{}"));
+        assert!(holds_other_game(&dir.join("folder"), b"{}"), "a folder is not written over");
+        // No name under a file is free to read: each is not there, else the search never ends.
+        assert!(!holds_other_game(&dir.join("replays/game-5.json"), b"{}"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_replaced_game_takes_the_first_name_free_beside_its_replay() {
