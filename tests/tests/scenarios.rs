@@ -104,6 +104,11 @@ fn values_of_the_wrong_type_are_reported_all_at_once_in_words() {
             "12:25: `supply.meeple` holds 300; expected integers from 0 to 255",
         ]
     );
+    // A count of any size is one: only a negative one is refused.
+    let text = "description = \"x\"\n[game]\nplayers = 2\n\n[end]\nfigure_actions = 5000000000\noffers = -1\n";
+    let err = failure_of("counts.toml", text);
+    assert!(err.ends_with("counts.toml:7:10: `offers` must be a count, 0 or more, found -1"), "{err}");
+    assert!(!err.contains("figure_actions"), "{err}");
     // A step written with one pair of brackets is a table, not the list of steps.
     let err =
         failure_of("one-step.toml", "description = \"x\"\n[game]\nplayers = 2\n[step]\nplace = \"E at 0,1 r2\"\n");

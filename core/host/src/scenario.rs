@@ -258,7 +258,8 @@ fn expect_shape(doc: &mut meeple_toml::Doc<'_>, value: &toml::Spanned<DeValue<'_
         t.str(doc, key);
     }
     for key in ["figure_actions", "offers"] {
-        in_range(doc, &mut t, key, 0, u32::MAX.into());
+        // Counts of any size (`usize`): only a negative one is out of range.
+        in_range(doc, &mut t, key, 0, i64::MAX);
     }
     t.finish(doc);
 }
@@ -268,11 +269,8 @@ fn in_range(doc: &mut meeple_toml::Doc<'_>, t: &mut meeple_toml::Table<'_, '_>, 
     if let Some(n) = t.int(doc, key)
         && !(min..=max).contains(&n.value)
     {
-        let expected = if min == 0 && max >= u32::MAX.into() {
-            "a count, 0 or more".to_string()
-        } else {
-            format!("from {min} to {max}")
-        };
+        let expected =
+            if min == 0 && max == i64::MAX { "a count, 0 or more".to_string() } else { format!("from {min} to {max}") };
         doc.error(n.span, format!("`{key}` must be {expected}, found {}", n.value));
     }
 }
