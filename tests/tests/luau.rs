@@ -166,6 +166,39 @@ fn a_local_read_where_it_is_not_seen_is_named_with_its_declaration() {
 }
 
 #[test]
+fn a_local_of_another_file_is_named_as_that_files_own() {
+    // `util.luau` keeps `helper` local and returns it in its table: `init.luau` does not see it
+    // by its name, wherever it is declared there. A name `init.luau` declares too (below its
+    // use) is told by that declaration.
+    let script = "local util = require(\"util\")\n\
+                  meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then local n = helper(1) + later end\n\
+                  end)\n\
+                  local later = 1\n";
+    let root = meeple_tests::write_mods("other-file", &[("other-file", "depends = [\"base\"]", script)]);
+    let util = "local later = 2\nlocal function helper(n) return n + later end\nreturn { helper = helper }\n";
+    std::fs::write(root.join("other-file/util.luau"), util).unwrap();
+    let config = "players = 2\ndraw = [\"U\", \"U\"]\n[[expansions]]\nid = \"other-file\"\n";
+    let config = meeple_host::GameConfig::parse("t.toml", config).unwrap();
+    let loaded =
+        meeple_host::load::from_config_with(&config, std::slice::from_ref(&root), &meeple_tests::TestCode).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    placing_fails(
+        &mut game,
+        "other-file/init.luau:3: `helper` is not defined here; other-file/util.luau:2 declares a local `helper`, \
+         which is seen only in that file: a file gives what others use in the table it returns, which they `require`",
+    );
+    std::fs::write(root.join("other-file/init.luau"), script.replace("helper(1)", "util.helper(1)")).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    placing_fails(
+        &mut game,
+        "other-file/init.luau:3: `later` is not defined here; other-file/init.luau:5 declares a local `later`, \
+         which is seen only below its declaration, inside its block",
+    );
+}
+
+#[test]
 fn a_scripts_own_globals_are_defined_and_named_when_misspelt() {
     // Globals the script sets while it loads, and in a hook before it reads them, are defined;
     // whether one exists is asked with `rawget`.

@@ -934,15 +934,29 @@ end"#;
 
 /// What follows "`word` is not defined", given the defined globals `names` (the host's and the
 /// script's own): that the script declares a local `word` where this line does not see it (a
-/// local function called above its declaration, a parameter of another function); else the
+/// local function called above its declaration, a local of another file, a parameter of another
+/// function); else the
 /// name, global, local or `nil`, `true` or `false`, that `word` is a slip of a letter or two of
 /// (not [`api::suggest`], which also offers a name that holds `word`: a global `context` is no
 /// slip of `next`); else how to ask whether a global is set. Runs only for a name that is not
 /// defined, so reading the script's files here costs the calls that succeed nothing.
 fn undefined_hint(lua: &Lua, (word, mut names): (String, Vec<String>)) -> mlua::Result<String> {
     let locals = context(lua).map(|ctx| script_locals(&ctx.script)).unwrap_or_default();
-    if let Some((_, how, at)) = locals.iter().find(|(name, ..)| *name == word) {
+    // The file of the line that reads the name (the caller of `__index`), whose own declaration
+    // of it is the one meant.
+    let reading =
+        lua.inspect_stack(2, |d| d.source().source.map(|s| s.trim_start_matches(['@', '=']).to_string())).flatten();
+    let file_of = |at: &str| at.rsplit_once(':').map_or(at, |(file, _)| file).to_string();
+    let named = |(name, _, at): &&(String, Declared, String)| {
+        *name == word && reading.as_ref().is_none_or(|file| file_of(at) == *file)
+    };
+    let declaration = locals.iter().find(named).or_else(|| locals.iter().find(|(name, ..)| *name == word));
+    if let Some((_, how, at)) = declaration {
         return Ok(match how {
+            Declared::Local if reading.as_ref().is_some_and(|file| *file != file_of(at)) => format!(
+                " here; {at} declares a local `{word}`, which is seen only in that file: a file gives what \
+                 others use in the table it returns, which they `require`"
+            ),
             Declared::Local => format!(
                 " here; {at} declares a local `{word}`, which is seen only below its declaration, inside its block"
             ),
@@ -968,7 +982,7 @@ fn undefined_hint(lua: &Lua, (word, mut names): (String, Vec<String>)) -> mlua::
 }
 
 /// The names a script's files declare as locals (`local x, y`, `local function f`), function
-/// parameters and loop variables included, each with where it is first declared
+/// parameters and loop variables included, each with where it is first declared in each file
 /// (`expansion/file:line`). Read from the text, comments aside, as a hint needs: a string that
 /// holds `local x` counts too.
 fn script_locals(script: &Script) -> Vec<(String, Declared, String)> {
@@ -977,8 +991,10 @@ fn script_locals(script: &Script) -> Vec<(String, Declared, String)> {
         for (i, line) in text.lines().enumerate() {
             let code = line.split("--").next().unwrap_or(line);
             for (name, how) in declared(code) {
-                if !found.iter().any(|(n, ..)| *n == name) {
-                    found.push((name, how, format!("{}/{file}:{}", script.id, i + 1)));
+                let file_of = |at: &str| at.rsplit_once(':').map(|(f, _)| f.to_string());
+                let here = format!("{}/{file}", script.id);
+                if !found.iter().any(|(n, _, at)| *n == name && file_of(at).as_deref() == Some(&*here)) {
+                    found.push((name, how, format!("{here}:{}", i + 1)));
                 }
             }
         }
