@@ -249,10 +249,17 @@ pub enum Outcome {
 }
 
 /// A reply holds `result` when `ok` is true and `error` when it is false, never both, as the
-/// session writes it.
+/// session writes it (a result is never null).
 fn result_or_error(schema: &mut schemars::Schema) {
-    let form = |ok: bool, with: &str, without: &str| serde_json::json!({"allOf": [{"properties": {"ok": {"const": ok}}}, given(with), {"not": {"required": [without]}}]});
-    schema.insert("oneOf".into(), serde_json::json!([form(true, "result", "error"), form(false, "error", "result")]));
+    reply_forms(schema, given);
+}
+
+/// The two forms of a reply, over stdio, HTTP or a WebSocket: `ok` true with `result` (present
+/// as `result_there` says), or `ok` false with `error`; never both.
+pub(crate) fn reply_forms(schema: &mut schemars::Schema, result_there: fn(&str) -> serde_json::Value) {
+    let form = |ok: bool, with: serde_json::Value, without: &str| serde_json::json!({"allOf": [{"properties": {"ok": {"const": ok}}}, with, {"not": {"required": [without]}}]});
+    let forms = [form(true, result_there("result"), "error"), form(false, given("error"), "result")];
+    schema.insert("oneOf".into(), serde_json::json!(forms));
 }
 
 /// An object without fields (`close`'s `{}`): the results are told apart by their fields, and an

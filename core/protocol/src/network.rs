@@ -251,10 +251,10 @@ pub enum SocketResult {
     Snapshot(Snapshot),
 }
 
-/// A reply holds `result` when `ok` is true and `error` when it is false, never both.
+/// A reply holds `result` when `ok` is true and `error` when it is false, never both; a result
+/// may be null (`OPTIONS`).
 fn result_or_error(schema: &mut schemars::Schema) {
-    let form = |ok: bool, with: &str, without: &str| serde_json::json!({"properties": {"ok": {"const": ok}}, "required": [with], "not": {"required": [without]}});
-    schema.insert("oneOf".into(), serde_json::json!([form(true, "result", "error"), form(false, "error", "result")]));
+    crate::messages::reply_forms(schema, |field| serde_json::json!({ "required": [field] }));
 }
 
 /// `seat` is always sent, null when nobody holds one (an optional field otherwise reads as one
