@@ -946,14 +946,13 @@ fn undefined_hint(lua: &Lua, (word, mut names): (String, Vec<String>)) -> mlua::
     // of it is the one meant.
     let reading =
         lua.inspect_stack(2, |d| d.source().source.map(|s| s.trim_start_matches(['@', '=']).to_string())).flatten();
-    let file_of = |at: &str| at.rsplit_once(':').map_or(at, |(file, _)| file).to_string();
     let named = |(name, _, at): &&(String, Declared, String)| {
-        *name == word && reading.as_ref().is_none_or(|file| file_of(at) == *file)
+        *name == word && reading.as_ref().is_none_or(|file| file_of(at) == file)
     };
     let declaration = locals.iter().find(named).or_else(|| locals.iter().find(|(name, ..)| *name == word));
     if let Some((_, how, at)) = declaration {
         return Ok(match how {
-            Declared::Local if reading.as_ref().is_some_and(|file| *file != file_of(at)) => format!(
+            Declared::Local if reading.as_ref().is_some_and(|file| file != file_of(at)) => format!(
                 " here; {at} declares a local `{word}`, which is seen only in that file: a file gives what \
                  others use in the table it returns, which they `require`"
             ),
@@ -991,15 +990,19 @@ fn script_locals(script: &Script) -> Vec<(String, Declared, String)> {
         for (i, line) in text.lines().enumerate() {
             let code = line.split("--").next().unwrap_or(line);
             for (name, how) in declared(code) {
-                let file_of = |at: &str| at.rsplit_once(':').map(|(f, _)| f.to_string());
                 let here = format!("{}/{file}", script.id);
-                if !found.iter().any(|(n, _, at)| *n == name && file_of(at).as_deref() == Some(&*here)) {
+                if !found.iter().any(|(n, _, at)| *n == name && file_of(at) == here) {
                     found.push((name, how, format!("{here}:{}", i + 1)));
                 }
             }
         }
     }
     found
+}
+
+/// The file of a place `expansion/file:line`.
+fn file_of(at: &str) -> &str {
+    at.rsplit_once(':').map_or(at, |(file, _)| file)
 }
 
 /// How a line declares a name of its own.
