@@ -3,6 +3,7 @@
 
 use crate::action::{Action, Target};
 use crate::expansion::Command;
+use crate::figures::Location;
 use crate::game::Game;
 use crate::geometry::{Pos, Rotation};
 use crate::tileset::{SegmentKind, SideLetters};
@@ -114,17 +115,41 @@ impl Game {
                 let kind = def(pos).and_then(|d| d.segments.get(segment as usize)).map_or("segment", |s| s.kind.name());
                 format!("the {kind} at {pos}")
             }
-            Target::Figure { figure } => match st.figures().get(figure as usize) {
-                Some(f) => format!("the {} of player {}", rules.figure(f.kind).id, f.owner + 1),
-                None => format!("figure {figure}"),
+            // Where it stands too: an offer on a figure is told apart from one on another of
+            // the same player (two abbots, a monastery's and a garden's).
+            Target::Figure { figure } => match (st.figures().get(figure as usize), self.figure_place(figure)) {
+                (Some(_), Some(place)) => format!("{} on {}", self.figure_name(figure), self.target_name(place)),
+                _ => self.figure_name(figure),
             },
+        }
+    }
+
+    /// A figure by its kind and owner: `the abbot:abbot of player 1`.
+    fn figure_name(&self, figure: crate::figures::FigureId) -> String {
+        match self.state().figures().get(figure as usize) {
+            Some(f) => format!("the {} of player {}", self.rules().figure(f.kind).id, f.owner + 1),
+            None => format!("figure {figure}"),
+        }
+    }
+
+    /// The segment or point a figure stands on, as a target; `None` off the board.
+    fn figure_place(&self, figure: crate::figures::FigureId) -> Option<Target> {
+        let st = self.state();
+        let pos = |tile| st.board().tile(tile).pos;
+        match st.figures().get(figure as usize)?.at {
+            Location::Segment { segment } => {
+                let info = st.features().info(segment);
+                Some(Target::Segment { pos: pos(info.tile), segment: info.local })
+            }
+            Location::Point { tile, point } => Some(Target::Point { pos: pos(tile), point }),
+            Location::Supply | Location::Aside => None,
         }
     }
 
     /// A command in words, for the error that refuses it. Players are numbered from 1, as in
     /// scripts and in [`Game::target_name`].
     pub(crate) fn command_text(&self, c: &Command) -> String {
-        let figure = |figure| self.target_name(Target::Figure { figure });
+        let figure = |figure| self.figure_name(figure);
         let place = |t: &Target| if *t == Target::None { "nothing".to_string() } else { self.target_name(*t) };
         match c {
             Command::AddPoints { player, points, category } => {
