@@ -63,7 +63,9 @@ pub fn lua_api_markdown() -> String {
     s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number, with its `id`).\n";
     s += "A feature is named by one of its segments: the `feature` of an event or a scoring and a `Feature`'s `id` are\n";
     s += "segment ids, so `view:segment(scoring.feature)` gives a segment of it (and its tile), and `view:feature`,\n";
-    s += "`view:figures_on` and the other functions that take a `seg` take them too.\n";
+    s +=
+        "`view:figures_on` and the other functions that take a `seg` take them too. A `Feature`'s `tiles` counts the\n";
+    s += "tiles it lies on: 1 for a monastery or a garden (`1 + view:neighbours(x, y)` is what one scores unfinished).\n";
     s += "A `ScoringInfo` is a feature about to score: `tiles` counts its tiles (a monastery's or garden's: its own\n";
     s += "and those around it), `arms` its coats of arms, `cities` the completed cities a field touches (feature ids),\n";
     s += "`strength` each player's strength on it and `points` what each player is to score, both indexed by player\n";
