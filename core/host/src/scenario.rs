@@ -3,7 +3,7 @@
 //! scenarios; `meeple test` runs a mod's.
 
 use crate::{GameConfig, Loaded};
-use meeple_core::figures::Location;
+use meeple_core::figures::{FigureId, Location};
 use meeple_core::{Action, Event, Game, Pos, Rotation, Rules, Target};
 use meeple_toml::{DeValue, Report, type_name};
 use serde::Deserialize;
@@ -462,14 +462,21 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
 }
 
 /// `"tollkeepers 1 at 1,0 village"`: an expansion's action by its code, on a point (by id) or a
-/// segment (by id) of the tile at a square, or on nothing (`"tollkeepers 3"`). Built whether or
+/// segment (by id) of the tile at a square, on the figure of a kind standing there
+/// (`"abbot 1 on abbot at 0,1 monastery"`), or on nothing (`"tollkeepers 3"`). Built whether or
 /// not it is on offer, so that a step can check it is refused.
 fn parse_offer(game: &Game, s: &str) -> Result<Action, String> {
-    let bad = || format!("`offer = \"{s}\"`: expected \"<expansion> <code>[ at <x>,<y> <point or segment>]\"");
+    let bad = || {
+        format!(
+            "`offer = \"{s}\"`: expected \"<expansion> <code>[ at <x>,<y> <point or segment>]\" or \
+             \"<expansion> <code> on <figure> at <x>,<y> <point or segment>\""
+        )
+    };
     let words: Vec<&str> = s.split_whitespace().collect();
-    let (id, code, at) = match words[..] {
-        [id, code] => (id, code, None),
-        [id, code, "at", xy, part] => (id, code, Some((xy, part))),
+    let (id, code, figure, at) = match words[..] {
+        [id, code] => (id, code, None, None),
+        [id, code, "at", xy, part] => (id, code, None, Some((xy, part))),
+        [id, code, "on", figure, "at", xy, part] => (id, code, Some(figure), Some((xy, part))),
         _ => return Err(bad()),
     };
     let rules = game.rules();
@@ -484,18 +491,47 @@ fn parse_offer(game: &Game, s: &str) -> Result<Action, String> {
         Some((xy, part)) => {
             let (x, y) = xy.split_once(',').ok_or_else(bad)?;
             let pos = Pos::new(x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
-            let placed = game.state().board().index_at(pos).ok_or_else(|| format!("no tile at {xy}"))?;
-            let def = &rules.tile(game.state().board().tile(placed).tile).def;
-            if let Some(point) = def.points.iter().position(|p| p.id == part) {
-                Target::Point { pos, point: point as u8 }
-            } else if let Some(segment) = def.segment(part) {
-                Target::Segment { pos, segment: segment as u8 }
-            } else {
-                return Err(format!("tile {} at {xy} has no point or segment `{part}`", def.id));
+            let target = target_on_tile(game, pos, xy, part)?;
+            match figure {
+                None => target,
+                Some(kind) => figure_at(game, kind, target, &format!("{part} at {xy}"))?,
             }
         }
     };
     Ok(Action::Expansion { expansion, code, target })
+}
+
+/// A point (by id) or a segment (by id) of the tile at `pos`, as a target.
+fn target_on_tile(game: &Game, pos: Pos, xy: &str, part: &str) -> Result<Target, String> {
+    let rules = game.rules();
+    let placed = game.state().board().index_at(pos).ok_or_else(|| format!("no tile at {xy}"))?;
+    let def = &rules.tile(game.state().board().tile(placed).tile).def;
+    if let Some(point) = def.points.iter().position(|p| p.id == part) {
+        Ok(Target::Point { pos, point: point as u8 })
+    } else if let Some(segment) = def.segment(part) {
+        Ok(Target::Segment { pos, segment: segment as u8 })
+    } else {
+        Err(format!("tile {} at {xy} has no point or segment `{part}`", def.id))
+    }
+}
+
+/// The figure of a kind that stands on a point or segment, as a target: exactly one must.
+fn figure_at(game: &Game, kind: &str, place: Target, written: &str) -> Result<Target, String> {
+    let kind = figure_id(game.rules(), kind)?;
+    let state = game.state();
+    let board = state.board();
+    let at = match place {
+        Target::Point { pos, point } => board.index_at(pos).map(|tile| Location::Point { tile, point }),
+        Target::Segment { pos, segment } => state.segment_at(pos, segment).map(|segment| Location::Segment { segment }),
+        Target::None | Target::Figure { .. } => None,
+    };
+    let mut there = state.figures().iter().enumerate().filter(|(_, f)| f.kind == kind && Some(f.at) == at);
+    let name = &game.rules().figure(kind).id;
+    match (there.next(), there.next()) {
+        (Some((figure, _)), None) => Ok(Target::Figure { figure: figure as FigureId }),
+        (None, _) => Err(format!("no {name} stands on {written}")),
+        (Some(_), Some(_)) => Err(format!("more than one {name} stands on {written}")),
+    }
 }
 
 /// `"meeple on city"`, `"meeple on road with builder"`, `"pass"`.
