@@ -108,7 +108,7 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
     // The installed list also names every shipped expansion, which grows; check its start.
     // A likely slip is named; a far one (`colour`) is not.
     assert!(
-        lines[4].starts_with("game.toml:7:6: unknown expansion `knob`; did you mean `knobs`? installed: base, "),
+        lines[4].starts_with("game.toml:7:6: unknown expansion `knob`; did you mean `knobs`? installed: abbot, base, "),
         "{err}"
     );
     assert!(lines[4].contains(", knobs, "), "{err}");

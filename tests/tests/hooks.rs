@@ -75,6 +75,27 @@ fn figure_actions_are_described_with_board_ports() {
     assert_eq!(game.describe(&on_city).to_string(), "put a meeple on the city [SL S SR]");
 }
 
+#[test]
+fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
+    let config = "players = 2\ndraw = [\"B\", \"B\", \"B\"]\n[[expansions]]\nid = \"abbot\"\n";
+    let loaded = load_toml("abbot.toml", config).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let place = |x, y| Action::PlaceTile { pos: meeple_core::Pos::new(x, y), rotation: meeple_core::Rotation::new(0) };
+    let abbot = loaded.rules.figures().iter().position(|f| f.id == "abbot:abbot").unwrap() as u8;
+    game.apply(place(0, -1)).unwrap();
+    game.apply(Action::PlaceFigure { figure: abbot, segment: 0, with: None }).unwrap();
+    game.apply(place(1, -1)).unwrap();
+    game.apply(Action::Pass).unwrap();
+    game.apply(place(-1, -1)).unwrap();
+    let offered: Vec<String> = game
+        .legal_actions()
+        .iter()
+        .filter(|a| matches!(a, Action::Expansion { .. }))
+        .map(|a| game.describe(a).to_string())
+        .collect();
+    assert_eq!(offered, ["abbot: take back and score the abbot:abbot of player 1 on the monastery at (0, -1)"]);
+}
+
 /// Plugins keep what they derive from storage by its version; that is only right if equal
 /// versions always mean equal storage, in a game, in its copies and in other games.
 #[test]

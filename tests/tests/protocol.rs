@@ -602,7 +602,7 @@ fn create_reports_every_problem_of_a_config_at_once() {
         ],
         "{bad}"
     );
-    assert!(lines[2].starts_with("config:6:6: unknown expansion `nope`; installed: base, "), "{bad}");
+    assert!(lines[2].starts_with("config:6:6: unknown expansion `nope`; installed: abbot, base, "), "{bad}");
     assert_eq!(lines.len(), 3, "{bad}");
 }
 
