@@ -209,6 +209,14 @@ fn the_tollkeepers_with_traders_and_builders_in_every_edition_pairing() {
     }
 }
 
+#[test]
+fn the_abbot_alone_and_with_every_expansion_that_prints_gardens() {
+    check_config("abbot", "players = 2\n[[expansions]]\nid = \"abbot\"\n", 100);
+    let all = "players = 4\n[[expansions]]\nid = \"abbot\"\n[[expansions]]\nid = \"river\"\n\
+               [[expansions]]\nid = \"traders-builders\"\nedition = \"C3.1\"\n[[expansions]]\nid = \"tollkeepers\"\n";
+    check_config("abbot + river + traders-builders C3.1 + tollkeepers", all, 20);
+}
+
 /// The tiles a game draws from here on, with random bots.
 fn draws_ahead(mut game: Game, bot_seed: u64) -> Vec<u16> {
     let mut bot = RandomBot::new(bot_seed);
