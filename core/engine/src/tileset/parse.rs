@@ -130,13 +130,20 @@ fn read_tile<'t>(
         doc.error(id.span.clone(), format!("tile id `{}` is used twice", id.value));
     }
 
-    let like = t.str(doc, "like").and_then(|l| {
+    let like_given = t.str(doc, "like");
+    let like = like_given.clone().and_then(|l| {
         let g = geometries.iter().find(|(gid, _)| gid == l.value).map(|(_, g)| g.clone());
         if g.is_none() {
-            doc.error(l.span, format!("`like = \"{}\"` names no tile defined earlier in the file", l.value));
+            let earlier: Vec<&str> = geometries.iter().map(|(gid, _)| gid.as_str()).collect();
+            let hint = meeple_toml::did_you_mean(l.value, &earlier);
+            let hint = hint.strip_suffix(' ').map_or(String::new(), |h| format!("; {h}"));
+            doc.error(l.span, format!("`like = \"{}\"` names no tile defined earlier in the file{hint}", l.value));
         }
         g
     });
+    // A `like` that names no tile is the one problem: the geometry it would have given is not
+    // missing as well.
+    let like_missing = like_given.is_some() && like.is_none();
     let mut geometry =
         like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new(), unknown: Vec::new() });
 
@@ -148,7 +155,7 @@ fn read_tile<'t>(
             doc.error(s.span.clone(), format!("{what} takes its sides from `like`; remove `sides`"));
         }
         geometry.sides = read_sides(doc, &s);
-    } else if geometry.sides.is_none() {
+    } else if geometry.sides.is_none() && !like_missing {
         doc.error(t.span(), format!("{what} needs `sides` (four letters N E S W from C R F W), or `like`"));
     }
     if let Some(list) = t.array(doc, "segments") {
@@ -179,6 +186,9 @@ fn read_tile<'t>(
     t.finish(doc);
     geometries.push((id.value.to_string(), geometry.clone()));
 
+    if like_missing {
+        return None;
+    }
     // Each check runs whatever the others found, so that one run reports all of a tile's problems.
     let (segments, points, port_segment) = resolve_geometry(doc, &what, sides_at, geometry.sides, &geometry);
     if !geometry.unknown.is_empty() {
@@ -837,5 +847,23 @@ mod tests {
         assert_eq!(ts.tiles[1].segments.len(), 2);
         assert_eq!(ts.tiles[1].counts, vec![0, 1]);
         assert_eq!(ts.tiles[1].illustrations[0].field, Some(1));
+        let misspelt = fixed.replace("like = \"B\"", "like = \"b\"");
+        assert_eq!(
+            errors(&misspelt),
+            ["t.toml:12:8: `like = \"b\"` names no tile defined earlier in the file; did you mean `B`?".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_like_that_names_no_tile_is_the_only_problem_of_its_tile() {
+        let text =
+            format!("{HEADER}[[tiles]]\nid = \"B2\"\nlike = \"B\"\ncount = 1\n[[tiles]]\nid = \"C\"\ncount = 1\n");
+        assert_eq!(
+            errors(&text),
+            [
+                "t.toml:6:8: `like = \"B\"` names no tile defined earlier in the file".to_string(),
+                "t.toml:8:1: tile `C` needs `sides` (four letters N E S W from C R F W), or `like`".to_string(),
+            ]
+        );
     }
 }
