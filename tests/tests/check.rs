@@ -535,6 +535,17 @@ fn a_folder_that_is_no_mod_is_told_so_with_the_mods_inside_it() {
         problems(&root.join("one/expansion.toml")),
         ["expansion.toml:0: not a folder: a mod is a folder with an expansion.toml"]
     );
+    // A manifest linked from elsewhere, whose target is gone, is told as the link it is.
+    let linked = root.join("linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(root.join("gone.toml"), linked.join("expansion.toml")).unwrap();
+    assert_eq!(
+        problems(&linked),
+        [format!(
+            "expansion.toml:0: its expansion.toml is a link to {}, which does not exist",
+            root.join("gone.toml").display()
+        )]
+    );
 }
 
 /// A fresh folder of mods for `meeple new` (`new_mod::create`).

@@ -68,6 +68,10 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
             )],
         });
     }
+    if let (false, Ok(target)) = (path.exists(), std::fs::read_link(&path)) {
+        let why = format!("its expansion.toml is a link to {}, which does not exist", target.display());
+        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(&path), why)] });
+    }
     if !path.exists() {
         let mods = mods_inside(dir);
         let hint = if mods.is_empty() { String::new() } else { format!("; the mods in it: {}", mods.join(", ")) };
