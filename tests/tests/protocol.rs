@@ -506,10 +506,26 @@ fn a_replay_that_does_not_play_back_is_a_mismatch() {
     ok(&mut s, json!({"cmd": "create", "config": TB}));
     ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
     ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
-    let mut replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
-    replay["state_hash"] = json!("0000000000000000");
-    err(&mut s, json!({"cmd": "verify", "replay": replay.clone()}), "replay-mismatch", Some("replay"));
-    err(&mut s, json!({"cmd": "load", "replay": replay}), "replay-mismatch", Some("replay"));
+    let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    // The error names the replay's field at fault.
+    let wrong = |change: &dyn Fn(&mut Value)| {
+        let mut wrong = replay.clone();
+        change(&mut wrong);
+        wrong
+    };
+    let cases: [(Value, &str); 6] = [
+        (wrong(&|r| r["state_hash"] = json!("0000000000000000")), "replay.state_hash"),
+        (wrong(&|r| r["checkpoints"][0]["hash"] = json!("0000000000000000")), "replay.checkpoints[0].hash"),
+        (wrong(&|r| r["checkpoints"][0]["actions"] = json!(9)), "replay.checkpoints[0].actions"),
+        (wrong(&|r| r["actions"][0]["pos"] = json!({"x": 50, "y": 50})), "replay.actions[0]"),
+        (wrong(&|r| r["ruleset"] = json!("0")), "replay.ruleset"),
+        (wrong(&|r| r["format"] = json!("meeple-replay/0")), "replay.format"),
+    ];
+    for (wrong, field) in cases {
+        err(&mut s, json!({"cmd": "verify", "replay": wrong.clone()}), "replay-mismatch", Some(field));
+        err(&mut s, json!({"cmd": "load", "replay": wrong}), "replay-mismatch", Some(field));
+    }
+    assert_eq!(ok(&mut s, json!({"cmd": "verify", "replay": replay}))["actions"], json!(2));
 }
 
 #[test]

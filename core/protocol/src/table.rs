@@ -44,7 +44,7 @@ impl Table {
     pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
         let (config, loaded) =
             replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
-        let game = Game::from_replay(loaded.rules.clone(), replay).map_err(replay_failed)?;
+        let game = Game::from_replay(loaded.rules.clone(), replay).map_err(|e| replay_failed(e, replay))?;
         Ok(Table { warnings: loaded.warnings(), ..Table::new(game, config) })
     }
 
@@ -202,14 +202,35 @@ fn setup_failed(e: SetupError) -> ProtocolError {
 }
 
 /// Why a replay did not play back: an expansion failed (at setup or in an action), or the
-/// replay does not fit the installed expansions.
-fn replay_failed(e: ReplayError) -> ProtocolError {
+/// replay does not fit the installed expansions. The error names the replay's field at fault:
+/// `replay.actions[12]`, `replay.checkpoints[3].hash`, `replay.state_hash`, …
+fn replay_failed(e: ReplayError, replay: &Replay) -> ProtocolError {
+    let field = match &e {
+        ReplayError::Format(_) => "replay.format".to_string(),
+        ReplayError::Rng(_) => "replay.rng".to_string(),
+        ReplayError::Ruleset { .. } => "replay.ruleset".to_string(),
+        ReplayError::Action { index, .. } => format!("replay.actions[{index}]"),
+        // The first checkpoint of that count that the playback did not get past.
+        ReplayError::Unreached { actions, .. } => match replay.checkpoints.iter().position(|cp| cp.actions == *actions)
+        {
+            Some(i) => format!("replay.checkpoints[{i}].actions"),
+            None => "replay.checkpoints".to_string(),
+        },
+        ReplayError::Diverged { actions, expected, .. } => {
+            let checkpoint = replay.checkpoints.iter().position(|cp| cp.actions == *actions && cp.hash == *expected);
+            match checkpoint {
+                Some(i) => format!("replay.checkpoints[{i}].hash"),
+                None => "replay.state_hash".to_string(),
+            }
+        }
+        ReplayError::Setup(_) => "replay.setup".to_string(),
+    };
     match e {
         ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::expansion_failed(h.to_string()),
         ReplayError::Action { index, error, .. } if matches!(*error, ActionError::Hook(_)) => {
             ProtocolError::expansion_failed(format!("replay.actions[{index}]: {error}"))
         }
-        other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some("replay")),
+        other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some(&field)),
     }
 }
 
