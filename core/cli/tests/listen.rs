@@ -345,6 +345,13 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     assert_eq!(server.get(&url), acted, "nothing was taken back");
     let (status, reply) = server.http("GET", &format!("{url}?breif=true"), None, None);
     assert_eq!((status, reply["error"]["field"].clone()), (400, json!("breif")), "{reply}");
+    // A parameter given twice is refused: which of the two would count is not for a reader to guess.
+    for query in ["brief=true&brief=false", "since=0&since=1", &format!("token={}&token={}", seats[1], seats[0])] {
+        let (status, reply) = server.http("POST", &format!("{act}?{query}"), Some(&seats[0]), Some("{\"index\": 0}"));
+        let field = query.split('=').next().unwrap();
+        assert_eq!((status, reply["error"]["field"].clone()), (400, json!(field)), "{query}: {reply}");
+        assert_eq!(server.get(&url), acted, "{query}: the game is as it was");
+    }
     // `?brief=true` on act, as on every route that replies with a state.
     let (status, undone) = server.http("POST", &format!("{url}/undo?brief=true"), Some(&seats[0]), None);
     assert_eq!((status, undone["result"]["seq"].clone()), (200, json!(2)), "{undone}");

@@ -149,17 +149,23 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
     }
 }
 
-/// The query parameters the routes read: a misspelt one is refused, not quietly ignored.
+/// The query parameters the routes read: a misspelt one is refused, not quietly ignored, and
+/// so is one given twice (`?brief=true&brief=false`), as a field given twice in a body is:
+/// readers differ on which of the two counts.
 const QUERY: [&str; 3] = ["brief", "since", "token"];
 
 fn known_query(request: &Request) -> Result<()> {
-    match request.query.iter().find(|(name, _)| !QUERY.contains(&name.as_str())) {
-        None => Ok(()),
-        Some((name, _)) => {
-            let message = format!("no query parameter `{name}` (known: {})", QUERY.join(", "));
-            Err(ProtocolError::new(Code::BadRequest, message, Some(name)))
-        }
+    if let Some((name, _)) = request.query.iter().find(|(name, _)| !QUERY.contains(&name.as_str())) {
+        let message = format!("no query parameter `{name}` (known: {})", QUERY.join(", "));
+        return Err(ProtocolError::new(Code::BadRequest, message, Some(name)));
     }
+    let twice =
+        request.query.iter().enumerate().find(|(i, (name, _))| request.query[..*i].iter().any(|(n, _)| n == name));
+    if let Some((_, (name, _))) = twice {
+        let message = format!("the query parameter `{name}` is given more than once; give each parameter once");
+        return Err(ProtocolError::new(Code::BadRequest, message, Some(name)));
+    }
+    Ok(())
 }
 
 /// `?brief=`: brief states in the reply (or, on a WebSocket, in the updates).
