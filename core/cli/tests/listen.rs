@@ -352,6 +352,13 @@ fn http_errors_carry_their_codes_and_change_nothing() {
         assert_eq!((status, reply["error"]["field"].clone()), (400, json!(field)), "{query}: {reply}");
         assert_eq!(server.get(&url), acted, "{query}: the game is as it was");
     }
+    // So is a token in the query that is not the header's; the same token twice is one token.
+    let query = format!("{act}?token={}", seats[1]);
+    let (status, reply) = server.http("POST", &query, Some(&seats[0]), Some("{\"index\": 0}"));
+    assert_eq!((status, reply["error"]["field"].clone()), (400, json!("token")), "{reply}");
+    assert_eq!(server.get(&url), acted, "two tokens: the game is as it was");
+    let query = format!("{url}/replay?token={owner}");
+    assert_eq!(server.http("GET", &query, Some(&owner), None).0, 200, "the same token twice");
     // `?brief=true` on act, as on every route that replies with a state.
     let (status, undone) = server.http("POST", &format!("{url}/undo?brief=true"), Some(&seats[0]), None);
     assert_eq!((status, undone["result"]["seq"].clone()), (200, json!(2)), "{undone}");

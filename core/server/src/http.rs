@@ -78,6 +78,13 @@ impl Request {
         self.header("authorization").and_then(bearer_token).or_else(|| self.query("token"))
     }
 
+    /// Whether the request gives two different tokens, one as `Authorization: Bearer …` and
+    /// one as `?token=…`: which seat it acts for is then not for the server to guess.
+    pub fn tokens_differ(&self) -> bool {
+        let header = self.header("authorization").and_then(bearer_token);
+        matches!((header, self.query("token")), (Some(h), Some(q)) if h != q)
+    }
+
     /// Whether the client asks for a WebSocket: only a `GET` can be upgraded (RFC 6455 §4.1);
     /// another method is answered as the request it is.
     pub fn is_upgrade(&self) -> bool {

@@ -151,7 +151,8 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
 
 /// The query parameters the routes read: a misspelt one is refused, not quietly ignored, and
 /// so is one given twice (`?brief=true&brief=false`), as a field given twice in a body is:
-/// readers differ on which of the two counts.
+/// readers differ on which of the two counts. So is a `?token=` that is not the token of the
+/// Authorization header.
 const QUERY: [&str; 3] = ["brief", "since", "token"];
 
 fn known_query(request: &Request) -> Result<()> {
@@ -164,6 +165,10 @@ fn known_query(request: &Request) -> Result<()> {
     if let Some((_, (name, _))) = twice {
         let message = format!("the query parameter `{name}` is given more than once; give each parameter once");
         return Err(ProtocolError::new(Code::BadRequest, message, Some(name)));
+    }
+    if request.tokens_differ() {
+        let message = "the Authorization header and `?token=` give two different tokens; give one";
+        return Err(ProtocolError::new(Code::BadRequest, message, Some("token")));
     }
     Ok(())
 }
