@@ -10,7 +10,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Arguments of `meeple serve`.
+/// Arguments of `meeple serve`. The options of `--listen` are refused with `--stdio`, which keeps
+/// no games and holds one connection: `--stdio --db games.sqlite` would otherwise seem to keep them.
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "listen"])))]
 pub struct Args {
@@ -21,21 +22,21 @@ pub struct Args {
     #[arg(long, value_name = "ADDR")]
     listen: Option<String>,
     /// With --listen: the SQLite file that keeps every game (created if missing).
-    #[arg(long, value_name = "FILE", default_value = "meeple-games.sqlite")]
+    #[arg(long, value_name = "FILE", default_value = "meeple-games.sqlite", conflicts_with = "stdio")]
     db: PathBuf,
     /// With --listen: connections served at once; past it a new one is answered 503 `busy`.
     #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_connections,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "stdio")]
     max_connections: u32,
     /// With --listen: connections one client address may hold (behind a reverse proxy, all
     /// clients have its address: raise this to --max-connections).
     #[arg(long, value_name = "N", default_value_t = meeple_server::Limits::default().max_per_address,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "stdio")]
     max_per_address: u32,
     /// With --listen: seconds a request may take to arrive, from its first byte to its last; and
     /// a reply to be read by the client.
     #[arg(long, value_name = "SECS", default_value_t = meeple_server::Limits::default().request_time.as_secs(),
-          value_parser = clap::value_parser!(u64).range(1..=3600))]
+          value_parser = clap::value_parser!(u64).range(1..=3600), conflicts_with = "stdio")]
     request_timeout: u64,
 }
 

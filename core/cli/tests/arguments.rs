@@ -40,6 +40,23 @@ fn counts_and_durations_must_make_sense() {
 }
 
 #[test]
+fn the_options_of_listen_are_refused_with_stdio() {
+    for option in [
+        &["--db", "games.sqlite"][..],
+        &["--max-connections", "8"],
+        &["--max-per-address", "8"],
+        &["--request-timeout", "5"],
+    ] {
+        let args = [&["serve", "--stdio"][..], option].concat();
+        let (code, stderr) = run(&args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("'--stdio' cannot be used with '{}", option[0])), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run(&["serve", "--stdio"], &[]);
+    assert_eq!(code, Some(0), "the defaults are no options given: {stderr}");
+}
+
+#[test]
 fn a_folder_of_mods_that_is_not_there_is_named() {
     let (code, stderr) = run(&["--mods", "no/such/mods", "simulate", "-n", "1"], &[]);
     assert_eq!((code, stderr.trim()), (Some(2), "--mods: no/such/mods: no such folder"));
