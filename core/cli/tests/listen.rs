@@ -396,6 +396,13 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
     refused(&mut ws, json!({"id": 1, "cmd": "act", "index": 0, "player": 1}), "player");
     refused(&mut ws, json!({"id": 2, "cmd": "act", "index": 0, "palyer": 0}), "palyer");
     refused(&mut ws, json!({"id": 3, "cmd": "state", "brief": "yes"}), "brief");
+    // In the words of stdio's replies, whatever the command.
+    for mut request in [json!({"cmd": "state"}), json!({"cmd": "act", "index": 0}), json!({"cmd": "undo"})] {
+        request["brief"] = json!("yes");
+        let reply = send(&mut ws, request.clone());
+        let message = &reply["error"]["message"];
+        assert_eq!(message, &json!("expected true or false; got string \"yes\""), "{request}: {reply}");
+    }
     refused(&mut ws, json!({"id": 4, "cmd": "state", "game": "g9"}), "game");
     // A binary frame is read as text.
     ws.send(Message::binary(json!({"id": 5, "cmd": "state"}).to_string().into_bytes())).unwrap();

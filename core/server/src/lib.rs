@@ -183,11 +183,14 @@ pub(crate) fn sorted_json<T: serde::Serialize>(value: &T) -> String {
 
 /// The `brief` field of a request's fields: absent or `null` is `false`.
 pub fn brief_field(fields: &Value) -> Result<bool, ProtocolError> {
-    match fields.get("brief") {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(ProtocolError::bad_field("brief", "true or false")),
+    /// Read as the session reads its commands' `brief`, for the same message ("got string …").
+    #[derive(serde::Deserialize)]
+    struct Brief {
+        brief: Option<bool>,
     }
+    let given = fields.get("brief").cloned().unwrap_or(Value::Null);
+    let read: Brief = session::fields(&serde_json::json!({ "brief": given }))?;
+    Ok(read.brief.unwrap_or(false))
 }
 
 /// A field the route or the token already decides may be given, but only with the same value:
