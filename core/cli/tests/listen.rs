@@ -669,7 +669,12 @@ fn the_bearer_scheme_is_read_in_any_case() {
     let basic = format!(
         "GET /games/{game}/replay HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: Basic {owner}\r\n\r\n"
     );
-    assert_eq!(statuses(&raw(&server, basic.as_bytes())), [(401, "bad-token".to_string())], "another scheme");
+    let reply = raw(&server, basic.as_bytes());
+    assert_eq!(statuses(&reply), [(401, "bad-token".to_string())], "another scheme");
+    let told = "(the Authorization header given is `Basic …`: a token is sent as `Authorization: Bearer TOKEN` or `?token=TOKEN`)";
+    assert!(reply.contains(told), "{reply}");
+    let (status, reply) = server.http("POST", &format!("/games/{game}/act"), None, Some("{\"index\": 0}"));
+    assert_eq!((status, reply["error"]["message"].clone()), (401, json!("this needs a seat token")), "no header");
 }
 
 /// `docs/protocol.schema.json`, read once.

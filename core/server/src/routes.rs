@@ -34,12 +34,31 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
         }
         let response = match route(server, &request) {
             Ok((status, result)) => Response { status, body: crate::sorted_json(&HttpReply::success(result)) },
-            Err(error) => failure(&error),
+            Err(error) => failure(&other_scheme(error, &request)),
         };
         let close = request.wants_close();
         if conn.respond(&response, close).is_err() || close {
             return;
         }
+    }
+}
+
+/// A token asked for when the request has an Authorization header that is not `Bearer TOKEN`
+/// (`Basic …`, `Token …`): the error says too what the header should be, for a client that
+/// sent a token and is told that none came.
+fn other_scheme(error: ProtocolError, request: &Request) -> ProtocolError {
+    let given = request.header("authorization").map(str::trim).filter(|h| !h.is_empty());
+    match given {
+        Some(header) if error.code == Code::BadToken && request.token().is_none() => {
+            let scheme = header.split_whitespace().next().unwrap_or(header);
+            let message = format!(
+                "{} (the Authorization header given is `{scheme} …`: a token is sent as \
+                 `Authorization: Bearer TOKEN` or `?token=TOKEN`)",
+                error.message
+            );
+            ProtocolError { message, ..error }
+        }
+        _ => error,
     }
 }
 
