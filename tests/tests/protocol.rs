@@ -208,6 +208,8 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("path"));
     let folder = err(&mut s, json!({"cmd": "create", "path": "."}), "bad-config", Some("path"));
     assert_eq!(folder["error"]["message"], json!(".: is a folder, not a file"), "{folder}");
+    let empty = err(&mut s, json!({"cmd": "create", "path": ""}), "bad-request", Some("path"));
+    assert_eq!(empty["error"]["message"], json!("expected the path of a config file; got an empty string"));
     err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));
     err(&mut s, json!({"cmd": "create", "seed": "x"}), "bad-request", Some("seed"));
     // `brief` shapes a state: commands that reply with none refuse it rather than ignore it.

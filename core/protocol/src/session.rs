@@ -172,6 +172,11 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
             load::from_config_text("config", text, mods).map_err(ProtocolError::config)
         }
         (Some(ConfigSource::Object(object)), None) => from_object(object, mods),
+        // An empty path would be read as the working directory, and told as a missing `.`.
+        (None, Some(path)) if path.is_empty() => {
+            let message = "expected the path of a config file; got an empty string";
+            return Err(ProtocolError::new(Code::BadRequest, message, Some("path")));
+        }
         (None, Some(path)) => {
             load::from_config_file(path.as_ref(), mods).map_err(|r| ProtocolError::config(r).at("path"))
         }
