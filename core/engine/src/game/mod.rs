@@ -571,7 +571,7 @@ impl Game {
             if let Action::Choose { option } = action {
                 return format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
             }
-            return format!("player {} must first answer `{}` (options 0 to {last})", d.player, d.kind);
+            return format!("player {} must first answer `{}` (options 0 to {last})", d.player + 1, d.kind);
         }
         match (st.turn.stage, action) {
             (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
