@@ -261,3 +261,39 @@ fn the_modding_guides_native_plugin_is_the_fixture_that_is_built_and_tested() {
         fixture.lines().skip_while(|l| l.starts_with("//!") || l.is_empty()).map(|l| format!("{l}\n")).collect();
     assert_eq!(shown, code, "docs/modding.md's native plugin differs from plugins/fixtures/long-roads/src/lib.rs");
 }
+
+/// A mod folder holding a manifest with `[native] library = "{library}"` and a crate whose
+/// `Cargo.toml` names package `{package}`, as `meeple new --native` makes one.
+fn mod_with_crate(root: &str, id: &str, library: &str, package: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = meeple_tests::write_mods(root, &[]);
+    let dir = root.join(id);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let manifest = std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/noop/expansion.toml")).unwrap();
+    let manifest = manifest
+        .replace("\"native-noop\"", &format!("\"{id}\""))
+        .replace("library = \"meeple_fixture_noop\"", &format!("library = \"{library}\""));
+    std::fs::write(dir.join("expansion.toml"), manifest).unwrap();
+    let cargo = format!("[package]\nname = \"{package}\"\nversion = \"0.1.0\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n");
+    std::fs::write(dir.join("Cargo.toml"), cargo).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "// the plugin\n").unwrap();
+    (root, dir)
+}
+
+#[test]
+fn a_library_not_found_is_named_from_the_crate_beside_the_manifest() {
+    build_plugins();
+    let load = |root: &std::path::Path, id: &str| {
+        let config = meeple_host::GameConfig::parse("t.toml", &config(id)).unwrap();
+        meeple_host::load::from_config(&config, &[root.to_path_buf()]).unwrap_err().to_string()
+    };
+    // The crate builds `bridges`, the manifest names another library.
+    let (root, _) = mod_with_crate("native-crate-name", "bridges", "bridge", "bridges");
+    let err = load(&root, "bridges");
+    assert!(err.contains("bridges/Cargo.toml, builds `"), "{err}");
+    assert!(err.contains("did you mean `library = \"bridges\"`?"), "{err}");
+    // The names agree, and it is not built yet: the command that builds it, with its path.
+    let (root, _) = mod_with_crate("native-unbuilt", "my-rule", "my_rule", "my-rule");
+    let err = load(&root, "my-rule");
+    assert!(err.contains("build it (`cargo build --release --manifest-path "), "{err}");
+    assert!(err.contains("my-rule/Cargo.toml`)"), "{err}");
+}

@@ -61,10 +61,24 @@ pub fn locate(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
         let looked: Vec<String> = dirs.iter().map(|d| display_path(d)).collect();
         // Cargo names the library of crate `long-roads` `liblong_roads.so`.
         let underscored = name.replace('-', "_");
+        let crate_lib = crate_library(manifest_dir);
         let hint = if underscored != name
             && dirs.iter().any(|d| d.join(libloading::library_filename(&underscored)).is_file())
         {
             format!("; Cargo writes `-` in a crate's name as `_`: did you mean `library = \"{underscored}\"`?")
+        } else if let Some(built) = crate_lib.as_deref().filter(|b| *b != name) {
+            // The crate beside the manifest builds a library of another name.
+            format!(
+                "; the crate beside it, {}, builds `{}`: did you mean `library = \"{built}\"`?",
+                display_path(&manifest_dir.join("Cargo.toml")),
+                libloading::library_filename(built).to_string_lossy()
+            )
+        } else if crate_lib.is_some() {
+            format!(
+                "; build it (`cargo build --release --manifest-path {}`), or name the folder holding it in \
+                 MEEPLE_PLUGIN_DIR",
+                display_path(&manifest_dir.join("Cargo.toml"))
+            )
         } else {
             "; build it (`cargo build --release` in its crate), or name the folder holding it in \
              MEEPLE_PLUGIN_DIR"
@@ -77,6 +91,16 @@ pub fn locate(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
         ));
     };
     Ok(path)
+}
+
+/// The library name (`[native] library`) of the crate whose `Cargo.toml` is in `dir`, if there
+/// is one that builds a library: its `[lib] name`, or its package's name with `-` written `_`.
+fn crate_library(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+    let doc: toml::Table = toml::from_str(&text).ok()?;
+    let lib_name = doc.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+    let package = doc.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str());
+    Some(lib_name.or(package)?.replace('-', "_"))
 }
 
 /// The library in a folder, or the one in its `deps/` if that is newer. Cargo rebuilds a
