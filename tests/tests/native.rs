@@ -297,3 +297,38 @@ fn a_library_not_found_is_named_from_the_crate_beside_the_manifest() {
     assert!(err.contains("build it (`cargo build --release --manifest-path "), "{err}");
     assert!(err.contains("my-rule/Cargo.toml`)"), "{err}");
 }
+
+#[test]
+fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
+    build_plugins();
+    let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_noop" + std::env::consts::DLL_SUFFIX;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| meeple_tests::repo().join("target"), Into::into);
+    let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
+    // A copy beside the manifest, an hour older than the build (and than the crate's sources).
+    let (root, dir) = mod_with_crate("native-stale", "native-noop", "meeple_fixture_noop", "meeple-fixture-noop");
+    std::fs::copy(&built, dir.join(&lib)).unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(dir.join(&lib)).unwrap().set_modified(hour_ago).unwrap();
+    let config = meeple_host::GameConfig::parse("t.toml", &config("native-noop")).unwrap();
+    let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    let warnings = loaded.stale_libraries().join("\n");
+    assert!(
+        warnings.contains("was built before ") && warnings.contains("native-noop/src/lib.rs last changed"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("rebuild it (`cargo build --release --manifest-path "), "{warnings}");
+    assert!(warnings.contains(&format!("{lib} is newer: the first folder of the search")), "{warnings}");
+    // `meeple check` says so too, with the library it played.
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!(checked.library.as_deref(), Some(dir.join(&lib).as_path()));
+    assert_eq!(checked.warnings, loaded.stale_libraries());
+    // Rebuilt (a copy as new as its sources, and as the build): nothing to tell.
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join(&lib))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!(loaded.stale_libraries(), Vec::<String>::new());
+}

@@ -32,6 +32,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let tokens: Vec<String> = m.tokens.iter().map(|t| format!("{} ({})", t.id, t.supply)).collect();
         say!("  tokens (supply): {}", tokens.join(", "));
     }
+    if let Some(library) = &c.library {
+        say!("  library: {}", meeple_host::paths::display_path(library));
+    }
     if !m.options.is_empty() {
         say!("  options: {}", m.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "));
     }
@@ -49,6 +52,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         0 => {}
         1 => say!("  played 1 random game twice: no hook failed, and it went alike"),
         n => say!("  played {n} random games, the first twice: no hook failed, and the first went alike"),
+    }
+    for warning in &c.warnings {
+        say!("warning: {warning}");
     }
     Ok(())
 }

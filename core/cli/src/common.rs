@@ -191,13 +191,14 @@ pub fn ruleset_title(loaded: &Loaded) -> String {
 }
 
 /// Loads the ruleset of a config file, or of the built-in default (2 players, base game).
-/// Editions that were not made for each other are told, on stderr, and played.
+/// Editions that were not made for each other, and native libraries that look out of date, are
+/// told on stderr, and played.
 pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliError> {
     let loaded = match path {
         Some(p) => load::from_config_file(p, mods).map_err(|report| with_replay_hint(p, report))?,
         None => load::from_config(&GameConfig::default(), mods)?,
     };
-    for warning in loaded.warnings() {
+    for warning in loaded.warnings().into_iter().chain(loaded.stale_libraries()) {
         eprintln!("warning: {warning}");
     }
     Ok(loaded)

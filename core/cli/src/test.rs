@@ -30,7 +30,17 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     }
     // A mod outside the mod folders is found from the scenarios inside it.
     let mods = meeple_host::check::mods_holding(&files, mods);
-    let load = |config: &meeple_host::GameConfig| from_config(config, &mods);
+    // A library that looks out of date is told once, before the first scenario that plays it.
+    let told = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let load = |config: &meeple_host::GameConfig| {
+        let loaded = from_config(config, &mods)?;
+        for warning in loaded.stale_libraries() {
+            if told.borrow_mut().insert(warning.clone()) {
+                say!("warning: {warning}");
+            }
+        }
+        Ok(loaded)
+    };
     let mut failed = 0;
     for f in &files {
         if let Some(warning) = meeple_host::check::scenario_misses_its_mod(f) {

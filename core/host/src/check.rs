@@ -29,6 +29,11 @@ pub struct Checked {
     pub hooks: Option<Vec<&'static str>>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
+    /// The file of its native library, as found (none for a mod without one).
+    pub library: Option<PathBuf>,
+    /// What passed but may not be what its author means: a native library built before its
+    /// crate's sources last changed, or one that hides a newer copy.
+    pub warnings: Vec<String>,
 }
 
 /// Checks the mod in `dir` (a folder with an `expansion.toml`); reports every problem at once.
@@ -113,10 +118,23 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
     }
     if !report.is_empty() {
+        // A library older than its sources may be the reason: a fix not yet built.
+        if let Entry::Native(library) = &manifest.entry {
+            for why in crate::plugin_files::stale(library, manifest.dir()) {
+                report.diagnostics.push(manifest.problem_at("native.library", why));
+            }
+        }
         return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
-    Ok(Checked { manifest, tiles, hooks, games })
+    let (library, warnings) = match &manifest.entry {
+        Entry::Native(library) => (
+            crate::plugin_files::locate(library, manifest.dir()).ok(),
+            crate::plugin_files::stale(library, manifest.dir()),
+        ),
+        _ => (None, Vec::new()),
+    };
+    Ok(Checked { manifest, tiles, hooks, games, library, warnings })
 }
 
 /// Problems by file, the files in the order they were first told, each file's in line order

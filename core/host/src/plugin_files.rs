@@ -103,6 +103,79 @@ fn crate_library(dir: &Path) -> Option<String> {
     Some(lib_name.or(package)?.replace('-', "_"))
 }
 
+/// Why the library a manifest's `[native] library` finds may not be the build its author
+/// means, if it may not: its crate's sources (a `Cargo.toml` and `src/` beside the manifest)
+/// changed after it was built, or a later folder of the search holds a newer copy, which the
+/// first one found hides. Nothing when the library is not found (loading says that).
+pub fn stale(name: &str, manifest_dir: &Path) -> Vec<String> {
+    let Ok(found) = locate(name, manifest_dir) else { return Vec::new() };
+    let Some(built) = modified(&found) else { return Vec::new() };
+    let shown = display_path(&found);
+    let mut out = Vec::new();
+    if crate_library(manifest_dir).as_deref() == Some(name) {
+        let mut sources = vec![manifest_dir.join("Cargo.toml")];
+        crate::ruleset::collect_files(&manifest_dir.join("src"), "rs", &mut sources);
+        if let Some((source, _)) =
+            sources.iter().filter_map(|s| Some((s, modified(s)?))).filter(|(_, t)| *t > built).max_by_key(|(_, t)| *t)
+        {
+            out.push(format!(
+                "{shown} was built before {} last changed: rebuild it (`cargo build --release --manifest-path {}`)",
+                display_path(source),
+                display_path(&manifest_dir.join("Cargo.toml"))
+            ));
+        }
+    }
+    let file = libloading::library_filename(name);
+    // Reversed: of copies as new (a build and its hard link in `deps/`), the first is named.
+    let newer = search_dirs(manifest_dir)
+        .iter()
+        .flat_map(|d| [d.join(&file), d.join("deps").join(&file)])
+        .rev()
+        .filter_map(|p| Some((modified(&p)?, p)))
+        .filter(|(t, p)| *t > built && !same_file(p, &found) && !other_profile(p, &found))
+        .max_by_key(|(t, _)| *t);
+    if let Some((_, newer)) = newer {
+        out.push(format!(
+            "{shown} is played, but {} is newer: the first folder of the search that holds the library wins \
+             (docs/modding.md, \"Native plugins\"); delete the copy that is out of date",
+            display_path(&newer)
+        ));
+    }
+    out
+}
+
+/// Whether two libraries are builds of one target folder (`target/release` and `target/debug`):
+/// those are two profiles of the same sources, not a copy left behind.
+fn other_profile(a: &Path, b: &Path) -> bool {
+    let target = |p: &Path| {
+        p.ancestors()
+            .find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
+            .and_then(Path::parent)
+            .map(|t| t.canonicalize().unwrap_or_else(|_| t.to_path_buf()))
+    };
+    target(a).is_some_and(|t| Some(t) == target(b))
+}
+
+fn modified(p: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// Whether two paths name one file (Cargo hard-links a build into `target/release` from `deps/`).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) if a == b => true,
+        _ => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                matches!((std::fs::metadata(a), std::fs::metadata(b)), (Ok(x), Ok(y)) if x.dev() == y.dev() && x.ino() == y.ino())
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    }
+}
+
 /// The library in a folder, or the one in its `deps/` if that is newer. Cargo rebuilds a
 /// plugin that meeple depends on in `deps/` and refreshes the copy beside it only when the
 /// plugin is built on its own, so the copy beside it can be an old build.

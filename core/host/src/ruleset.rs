@@ -173,6 +173,19 @@ impl Loaded {
         Some(format!("{}:{line}", display_path(&path)))
     }
 
+    /// The native libraries of the game that may not be the builds their authors mean: built
+    /// before their crate's sources last changed, or hiding a newer copy further down the search
+    /// (`docs/modding.md`). One sentence each, saying what to do.
+    pub fn stale_libraries(&self) -> Vec<String> {
+        self.selected
+            .iter()
+            .flat_map(|s| match &s.manifest.entry {
+                crate::manifest::Entry::Native(library) => crate::plugin_files::stale(library, s.manifest.dir()),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
     /// Editions played together that an edition was not made for (its manifest's `made_for`):
     /// the game runs, but not as its rules were written. One sentence each.
     pub fn warnings(&self) -> Vec<String> {
