@@ -104,6 +104,18 @@ fn a_library_declaring_another_id_than_its_manifest_is_refused() {
     let err = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string();
     assert!(err.contains("renamed-noop/expansion.toml:9:11: "), "at the library line: {err}");
     assert!(err.contains("the library declares expansion `native-noop`, the manifest `renamed-noop`"), "{err}");
+    assert!(err.contains("set the id in its `declare_plugin!` to the manifest's"), "{err}");
+    // Another version as well: both are told at once.
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("version = \"0.1.0\"", "version = \"0.3.0\"");
+    std::fs::write(&manifest, text).unwrap();
+    let err = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "declares expansion `native-noop`, the manifest `renamed-noop`, and version 0.1.0, the manifest 0.3.0"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("set the id and version in its `declare_plugin!`"), "{err}");
 }
 
 /// A game with the panicking plugin in one of its modes, its tile placed, and the error of

@@ -248,21 +248,22 @@ impl NativeExpansion {
     /// Opens the library of a selected expansion and makes its instance for this config.
     pub fn load(sel: &Selected, library: &str) -> Result<NativeExpansion, String> {
         let lib = find(library, sel.manifest.dir())?;
-        if lib.id != sel.manifest.id {
-            return Err(format!(
-                "{}: the library declares expansion `{}`, the manifest `{}`",
-                display_path(&lib.path),
-                lib.id,
-                sel.manifest.id
-            ));
-        }
         // The manifest's version goes into replays and `check`; the library must be that build.
-        if lib.version != sel.manifest.version {
+        // Both told at once: a plugin renamed from a template usually differs in both.
+        let id =
+            (lib.id != sel.manifest.id).then(|| format!("expansion `{}`, the manifest `{}`", lib.id, sel.manifest.id));
+        let version = (lib.version != sel.manifest.version)
+            .then(|| format!("version {}, the manifest {}", lib.version, sel.manifest.version));
+        if id.is_some() || version.is_some() {
+            let (what, declared) = match (&id, &version) {
+                (Some(id), Some(version)) => (format!("declares {id}, and {version}"), "id and version"),
+                (Some(id), None) => (format!("declares {id}"), "id"),
+                _ => (format!("is {}", version.as_deref().unwrap_or_default()), "version"),
+            };
             return Err(format!(
-                "{}: the library is version {}, the manifest {}: rebuild the plugin, or set the version it declares",
+                "{}: the library {what}: set the {declared} in its `declare_plugin!` to the manifest's \
+                 (`[expansion]` `id` and `version`) and rebuild it",
                 display_path(&lib.path),
-                lib.version,
-                sel.manifest.version
             ));
         }
         let settings = Settings {
