@@ -26,7 +26,13 @@ fn a_panic_in_a_plugin_hook_is_an_error_and_the_game_goes_on() {
     let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
     assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
     assert!(e.message.contains("panicked: a figure was placed and this plugin cannot stand it"), "{err}");
-    assert!(e.message.contains("(at plugins/fixtures/panicking/src/lib.rs:"), "where it panicked: {err}");
+    // Where it panicked: a file of the plugin's folder, named as a script's line is, and so
+    // found on disk as one (`the failing line`).
+    let at = e.location.as_deref().unwrap_or_default();
+    assert!(at.starts_with("native-panicking/src/lib.rs:"), "where it panicked: {err}");
+    assert!(!e.message.contains("(at "), "the place is not told twice: {err}");
+    let file = loaded.file_of(e).expect("the failing line is a file");
+    assert!(file.ends_with(&format!("plugins/fixtures/panicking/{}", &at["native-panicking/".len()..])), "{file}");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
     game.apply(Action::Pass).unwrap();
     // The turn ended: the plugin asked the host how many tiles surround the start tile (1).
@@ -139,7 +145,8 @@ fn figure_placed_error(mode: &str) -> meeple_core::HookError {
 fn a_panic_payload_that_panics_when_dropped_is_still_an_error() {
     let e = figure_placed_error("bad-payload");
     assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
-    assert!(e.message.starts_with("the plugin panicked: a panic without a message (at "), "{e}");
+    assert_eq!(e.message, "the plugin panicked: a panic without a message", "{e}");
+    assert!(e.location.as_deref().is_some_and(|l| l.starts_with("native-panicking/src/lib.rs:")), "{e}");
 }
 
 #[test]

@@ -242,6 +242,8 @@ pub struct NativeExpansion {
     interest: OnceLock<Result<Interest, String>>,
     /// The figure kinds its manifest declares (`id:…`), found at the first call that needs them.
     own_kinds: OnceLock<Vec<FigureKindId>>,
+    /// The folder of its manifest, where its crate's files are: a panic's place is found there.
+    dir: PathBuf,
 }
 
 impl NativeExpansion {
@@ -298,6 +300,7 @@ impl NativeExpansion {
             categories: created.categories,
             interest: OnceLock::new(),
             own_kinds: OnceLock::new(),
+            dir: sel.manifest.dir().to_path_buf(),
         };
         for name in &created.hooks {
             let hook = HookKind::parse(name).ok_or_else(|| format!("{}: unknown hook `{name}`", lib.id))?;
@@ -415,9 +418,30 @@ impl NativeExpansion {
         let fail = |message: String| HookError::new(&self.id, hook, message);
         match status {
             abi::OK => Ok(()),
-            abi::PANICKED => Err(fail(format!("the plugin panicked: {}", String::from_utf8_lossy(reply)))),
+            abi::PANICKED => Err(self.panicked(hook, reply)),
             _ => Err(fail(format!("the plugin failed: {}", String::from_utf8_lossy(reply)))),
         }
+    }
+
+    /// The error of a hook that panicked. The SDK tells where (`… (at src/lib.rs:24)`), as a
+    /// path from the plugin's Cargo workspace; when that is a file of the manifest's folder, it
+    /// becomes the error's place, `id/src/lib.rs:24`, as a script's line is, so that `play`,
+    /// `test` and `check` name the file from where they run.
+    #[cold]
+    fn panicked(&self, hook: HookKind, reply: &[u8]) -> HookError {
+        let text = String::from_utf8_lossy(reply);
+        let mut e = HookError::new(&self.id, hook, format!("the plugin panicked: {text}"));
+        if let Some((message, file, line)) = text
+            .strip_suffix(')')
+            .and_then(|t| t.rsplit_once(" (at "))
+            .and_then(|(message, at)| at.rsplit_once(':').map(|(file, line)| (message, file, line)))
+            && line.parse::<u32>().is_ok()
+            && let Some(own) = crate::plugin_files::in_folder(Path::new(file), &self.dir)
+        {
+            e.message = format!("the plugin panicked: {message}");
+            e.location = Some(format!("{}/{}:{line}", self.id, own.display()));
+        }
+        e
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {

@@ -176,6 +176,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// A source file a plugin names (a panic's place: relative to its Cargo workspace, the crate's
+/// own folder or meeple's source tree, or absolute) as a path inside `dir`, if it is a file there.
+pub(crate) fn in_folder(file: &Path, dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    [dir.join(file), data_root().join(file)]
+        .into_iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .find(|p| p.is_file() && p.starts_with(&dir))
+        .and_then(|p| p.strip_prefix(&dir).ok().map(Path::to_path_buf))
+}
+
 /// The library in a folder, or the one in its `deps/` if that is newer. Cargo rebuilds a
 /// plugin that meeple depends on in `deps/` and refreshes the copy beside it only when the
 /// plugin is built on its own, so the copy beside it can be an old build.
