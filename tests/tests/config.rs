@@ -117,11 +117,36 @@ fn unknown_expansions_editions_and_options_are_reported_together() {
         lines,
         [
             "game.toml:4:11: `knobs` has no edition `C`; expected one of: A, B",
-            "game.toml:5:21: option `level` expects an integer from 1 to 3",
-            "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\"",
+            "game.toml:5:21: option `level` expects an integer from 1 to 3, not 5",
+            "game.toml:5:31: option `mode` expects one of: \"fast\", \"slow\", not \"medium\"",
             "game.toml:5:41: unknown option `colour` for `knobs`; it has: level (1 to 3), mode (\"fast\" | \"slow\")",
             "game.toml:9:6: expansion `knobs` is chosen twice",
             "game.toml:10:11: `knobs` has no edition `D`; expected one of: A, B",
+        ]
+    );
+}
+
+#[test]
+fn an_option_of_another_type_is_told_what_it_got_and_an_open_range_in_words() {
+    let root = write_mods(
+        "open-options",
+        &[(
+            "open",
+            "depends = [\"base\"]\n[options.bonus]\ntype = \"int\"\nmin = 0\ndefault = 1\n[options.malus]\ntype = \"int\"\nmax = -1\ndefault = -1\n[options.on]\ntype = \"bool\"\ndefault = false",
+            "",
+        )],
+    );
+    let cfg =
+        "players = 2\n[[expansions]]\nid = \"open\"\noptions = { bonus = \"3\", malus = 2, on = \"yes\", off = 1 }\n";
+    let err = resolve(&root, cfg).unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "game.toml:4:21: option `bonus` expects an integer, 0 or more, not \"3\"",
+            "game.toml:4:34: option `malus` expects an integer, -1 or less, not 2",
+            "game.toml:4:42: option `on` expects a boolean (true or false), not \"yes\"",
+            "game.toml:4:49: unknown option `off` for `open`; it has: bonus (0 or more), malus (-1 or less), on (true | false)",
         ]
     );
 }

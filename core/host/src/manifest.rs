@@ -141,16 +141,42 @@ impl OptionDef {
             (OptionType::Bool, Value::Bool(_)) => Ok(()),
             (OptionType::Int { min, max }, Value::Int(n)) if n >= min && n <= max => Ok(()),
             (OptionType::Enum(values), Value::Str(s)) if values.contains(s) => Ok(()),
-            (ty, _) => Err(format!("option `{}` expects {}", self.name, describe_type(ty))),
+            (ty, v) => {
+                let not = describe_value(v).map(|v| format!(", not {v}")).unwrap_or_default();
+                Err(format!("option `{}` expects {}{not}", self.name, describe_type(ty)))
+            }
         }
     }
 }
 
-/// "a boolean", "an integer from 1 to 20", "one of: a, b".
+/// A value as the error of an option that does not take it shows it: `40`, `"3"` (a string),
+/// `true`, `a list`; nothing for a value that could not be read (an integer too large for any).
+fn describe_value(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Bool(b) => b.to_string(),
+        Value::Int(n) => n.to_string(),
+        Value::Str(s) => format!("{s:?}"),
+        Value::List(_) => "a list".into(),
+        Value::Map(_) => "a table".into(),
+    })
+}
+
+/// An integer option's range in words, its open ends left out: "from 1 to 20", ", 0 or more".
+fn describe_range(min: i64, max: i64) -> String {
+    match (min, max) {
+        (i64::MIN, i64::MAX) => String::new(),
+        (min, i64::MAX) => format!(", {min} or more"),
+        (i64::MIN, max) => format!(", {max} or less"),
+        (min, max) => format!(" from {min} to {max}"),
+    }
+}
+
+/// "a boolean", "an integer from 1 to 20", "an integer, 0 or more", "one of: a, b".
 pub fn describe_type(ty: &OptionType) -> String {
     match ty {
         OptionType::Bool => "a boolean (true or false)".into(),
-        OptionType::Int { min, max } => format!("an integer from {min} to {max}"),
+        OptionType::Int { min, max } => format!("an integer{}", describe_range(*min, *max)),
         OptionType::Enum(values) => {
             format!("one of: {}", values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", "))
         }
@@ -996,7 +1022,7 @@ entry = "init.luau"
         assert_eq!(m.tokens[0].id, "demo:gold");
         assert_eq!(
             m.option("bonus").unwrap().check(&Value::Int(9)).unwrap_err(),
-            "option `bonus` expects an integer from 0 to 5"
+            "option `bonus` expects an integer from 0 to 5, not 9"
         );
         assert_eq!(m.entry, Entry::Script("init.luau".into()));
     }
@@ -1103,7 +1129,7 @@ entry = "init.luau"
         assert_eq!(
             lines,
             [
-                "x/expansion.toml:32:26: the default of edition `A` does not fit: option `bonus` expects an integer from 0 to 5",
+                "x/expansion.toml:32:26: the default of edition `A` does not fit: option `bonus` expects an integer from 0 to 5, not 9",
                 "x/expansion.toml:32:29: edition `C` is not listed in [expansion] editions",
             ],
             "{err}"

@@ -439,6 +439,9 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
     // The values in short: the full `describe_type` of each, in one list, nests brackets.
     let values = |ty: &OptionType| match ty {
         OptionType::Bool => "true | false".to_string(),
+        OptionType::Int { min, max: i64::MAX } if *min > i64::MIN => format!("{min} or more"),
+        OptionType::Int { min: i64::MIN, max } if *max < i64::MAX => format!("{max} or less"),
+        OptionType::Int { min: i64::MIN, max: i64::MAX } => "an integer".to_string(),
         OptionType::Int { min, max } => format!("{min} to {max}"),
         OptionType::Enum(values) => values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(" | "),
     };
