@@ -84,7 +84,14 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 }
                 say!("{e}");
                 say_failing_line(loaded, &e);
-                say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)");
+                match native_expansion(loaded, &e) {
+                    // Its fix is a new build, which this program cannot load.
+                    Some(id) => say!(
+                        "the game waits as it was; `{id}` is a native plugin: a running meeple does not load \
+                         a new build of its library, so rebuild it and start `meeple play` again (Ctrl-C to stop)"
+                    ),
+                    None => say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)"),
+                }
                 while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
@@ -108,6 +115,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
     say!("Replay written to {}{note}", path.display());
     Ok(())
+}
+
+/// The id of the native plugin whose hook refused an action, if it was one.
+fn native_expansion<'a>(loaded: &'a meeple_host::Loaded, e: &ActionError) -> Option<&'a str> {
+    let ActionError::Hook(hook) = e else { return None };
+    let s = loaded.selected.iter().find(|s| s.manifest.id == hook.expansion)?;
+    matches!(s.manifest.entry, meeple_host::manifest::Entry::Native(_)).then_some(s.manifest.id.as_str())
 }
 
 /// Reloads the rules when their files changed; a new game is told from its start, after the

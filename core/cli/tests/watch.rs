@@ -396,3 +396,47 @@ fn rules_broken_at_the_start_are_told_and_waited_on() {
     assert!(child.0.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_played() {
+    // The panicking fixture, built as the workspace's tests build it, copied into a mod folder.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut build = Command::new(env!("CARGO"));
+    build.current_dir(&repo).args(["build", "--quiet", "-p", "meeple-fixture-panicking"]);
+    if !cfg!(debug_assertions) {
+        build.arg("--release");
+    }
+    assert!(build.status().unwrap().success(), "the fixture builds");
+    let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_panicking" + std::env::consts::DLL_SUFFIX;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
+    let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
+    let dir = scratch("native");
+    let plugin = dir.join("mods/native-panicking");
+    std::fs::create_dir_all(&plugin).unwrap();
+    std::fs::copy(repo.join("plugins/fixtures/panicking/expansion.toml"), plugin.join("expansion.toml")).unwrap();
+    std::fs::copy(&built, plugin.join(&lib)).unwrap();
+    let game = format!(
+        "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"native-panicking\"\n"
+    );
+    std::fs::write(dir.join("game.toml"), game).unwrap();
+
+    let (mut child, mut out) = play(&dir);
+    // Its first figure placed panics; a fix of it is a new build, which saving does not bring.
+    assert_eq!(
+        out.wait_for("the game waits"),
+        "the game waits as it was; `native-panicking` is a native plugin: a running meeple does not load a new \
+         build of its library, so rebuild it and start `meeple play` again (Ctrl-C to stop)"
+    );
+    let later = std::time::SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options().write(true).open(plugin.join(&lib)).unwrap().set_modified(later).unwrap();
+    assert_eq!(
+        out.wait_for("changed"),
+        format!(
+            "mods/native-panicking/{lib} changed: a running meeple keeps the build of a native library it loaded, \
+             and plays on with it; start `meeple play` again to play the new one"
+        )
+    );
+    assert!(child.0.try_wait().unwrap().is_none(), "the game still waits");
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,7 +6,7 @@
 //! message schema, is refused with a message that says what to rebuild.
 
 use crate::paths::display_path;
-pub use crate::plugin_files::{find, search_dirs};
+pub use crate::plugin_files::{find, locate, search_dirs};
 use crate::ruleset::Selected;
 use libloading::Library;
 use meeple_core::action::{Decision, Offer};

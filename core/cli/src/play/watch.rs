@@ -14,13 +14,15 @@ type Times = BTreeMap<PathBuf, Option<SystemTime>>;
 
 /// The files a game's rules come from, and when they last changed: the config, and each
 /// expansion's manifest, tilesets and (for a script) Luau files. A native library is not among
-/// them: it stays loaded once loaded.
+/// them: it stays loaded once loaded; a new build of it is told, once, and not played.
 pub(super) struct Watch {
     /// The game's config file, if it has one.
     config: Option<PathBuf>,
     /// What a new game starts from besides its config.
     deal: Deal,
     files: Times,
+    /// The native libraries of the rules, and when they last changed.
+    libraries: Times,
     /// The files changed since the rules were last (re)loaded, in the order seen: a reload reads
     /// every file, so it applies the changes a refused one left, and names them.
     pending: Vec<String>,
@@ -49,7 +51,13 @@ impl Watch {
     /// fixed the same way before the first turn as after it. Other errors (a config file that is
     /// not there, bots for more players than the game has) end the command.
     pub(super) fn start(config: Option<&Path>, deal: Deal, mods: &[PathBuf]) -> Result<(Watch, Table), CliError> {
-        let mut watch = Watch { config: config.map(PathBuf::from), deal, files: Times::new(), pending: Vec::new() };
+        let mut watch = Watch {
+            config: config.map(PathBuf::from),
+            deal,
+            files: Times::new(),
+            libraries: Times::new(),
+            pending: Vec::new(),
+        };
         loop {
             // Read before loading: a file saved while the rules load is seen as changed after.
             let before = times(every_file(config, mods));
@@ -123,6 +131,7 @@ impl Watch {
     /// longer load, no longer replay the game or cannot start one are told, and the old ones
     /// play on.
     pub(super) fn reload_if_changed(&mut self, mods: &[PathBuf], table: &mut Table) -> Reloaded {
+        self.tell_rebuilt_libraries();
         let changed = self.changed_files();
         if changed.is_empty() {
             return Reloaded::No;
@@ -151,6 +160,22 @@ impl Watch {
         reloaded
     }
 
+    /// Tells of each native library rebuilt since last looked at that this game does not play
+    /// it: a library stays loaded once loaded (a reload of the manifest keeps the old build too).
+    fn tell_rebuilt_libraries(&mut self) {
+        for (path, time) in self.libraries.iter_mut() {
+            let now = modified(path);
+            if now != *time {
+                *time = now;
+                say!(
+                    "{} changed: a running meeple keeps the build of a native library it loaded, and \
+                     plays on with it; start `meeple play` again to play the new one",
+                    meeple_host::paths::display_path(path)
+                );
+            }
+        }
+    }
+
     /// The watched files whose time changed since last looked at, with their new times noted.
     fn changed_files(&mut self) -> Vec<String> {
         self.files
@@ -169,6 +194,14 @@ impl Watch {
     fn refresh(&mut self, loaded: &meeple_host::Loaded) {
         let known = std::mem::take(&mut self.files);
         self.files = files_of(self.config.as_deref(), loaded)
+            .into_iter()
+            .map(|p| {
+                let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
+                (p, time)
+            })
+            .collect();
+        let known = std::mem::take(&mut self.libraries);
+        self.libraries = libraries_of(loaded)
             .into_iter()
             .map(|p| {
                 let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
@@ -311,6 +344,20 @@ fn files_of(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> V
     paths.sort();
     paths.dedup();
     paths
+}
+
+/// The files of the native libraries of the rules, as found when they loaded.
+fn libraries_of(loaded: &meeple_host::Loaded) -> Vec<PathBuf> {
+    loaded
+        .selected
+        .iter()
+        .filter_map(|s| match &s.manifest.entry {
+            meeple_host::manifest::Entry::Native(library) => {
+                meeple_host::native::locate(library, s.manifest.dir()).ok()
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
