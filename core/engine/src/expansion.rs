@@ -456,6 +456,15 @@ impl HookError {
             traceback: None,
         }
     }
+
+    /// An error placed at the line that makes it, as the compiler names its file
+    /// (`src/lib.rs:24`): for native plugins, whose host names that file in the plugin's folder
+    /// (`id/src/lib.rs:24`), as a script's line is named.
+    #[track_caller]
+    pub fn here(expansion: &str, hook: HookKind, message: impl Into<String>) -> HookError {
+        let at = std::panic::Location::caller();
+        HookError { location: Some(format!("{}:{}", at.file(), at.line())), ..HookError::new(expansion, hook, message) }
+    }
 }
 
 /// What hooks return.

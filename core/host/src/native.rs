@@ -358,7 +358,13 @@ impl NativeExpansion {
         if reply.is_empty() {
             return Ok(Reply::default());
         }
-        decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?
+        decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?.map_err(|mut e| {
+            // A place the plugin gave (`HookError::here`) named as a panic's is.
+            if let Some((file, line)) = e.location.as_deref().and_then(|at| at.rsplit_once(':')) {
+                e.location = self.own_place(file, line).or(e.location.take());
+            }
+            e
+        })
     }
 
     /// Sends the ruleset unless the plugin has it, and keeps what the plugin wants of it. A
@@ -435,13 +441,20 @@ impl NativeExpansion {
             .strip_suffix(')')
             .and_then(|t| t.rsplit_once(" (at "))
             .and_then(|(message, at)| at.rsplit_once(':').map(|(file, line)| (message, file, line)))
-            && line.parse::<u32>().is_ok()
-            && let Some(own) = crate::plugin_files::in_folder(Path::new(file), &self.dir)
+            && let Some(place) = self.own_place(file, line)
         {
             e.message = format!("the plugin panicked: {message}");
-            e.location = Some(format!("{}/{}:{line}", self.id, own.display()));
+            e.location = Some(place);
         }
         e
+    }
+
+    /// A source line the plugin names (a path from its Cargo workspace, its crate or absolute),
+    /// as `id/src/lib.rs:24` when the file is in the manifest's folder.
+    fn own_place(&self, file: &str, line: &str) -> Option<String> {
+        line.parse::<u32>().ok()?;
+        let own = crate::plugin_files::in_folder(Path::new(file), &self.dir)?;
+        Some(format!("{}/{}:{line}", self.id, own.display()))
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
