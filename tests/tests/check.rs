@@ -457,7 +457,7 @@ fn an_entry_script_kept_under_lua_is_told_to_be_renamed() {
 
 #[test]
 fn more_games_reach_a_rare_failure_and_name_its_seed() {
-    // A slip in one game of some two hundred: the default ten games rarely meet it.
+    // A slip in one game of some two hundred: the default hundred games miss it more often than not.
     let script = "meeple.on(\"setup\", function(view, out)\n    if math.random(1000) <= 5 then\n        \
                   error(\"a rare slip\")\n    end\nend)\n";
     let root = meeple_tests::write_mods("check-games", &[("rare-slip", "depends = [\"base\"]", script)]);

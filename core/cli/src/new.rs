@@ -43,7 +43,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         say!("  cargo build --release --manifest-path {dir}/Cargo.toml   # its library");
     }
     let code = if args.native { "library" } else { "script" };
-    say!("  meeple check {dir}                  # manifest, tiles and {code}; plays ten games with it");
+    say!("  meeple check {dir}                  # manifest, tiles and {code}; plays a hundred games with it");
     say!("  meeple test {dir}                   # its scenario test");
     say!("  {}   # a game with it", made.play_command());
     if args.native {
