@@ -206,20 +206,19 @@ impl Expansion for Tollkeepers {
 
     /// Places or moves the tollhouse (the core lets only this turn's offers through).
     fn on_action(&self, view: &View<'_>, offer: &Offer, out: &mut Commands<'_>) -> HookResult {
-        let bad = |m: &str| HookError::new(ID, HookKind::OnAction, m);
         let player = view.turn().player;
         let (figure, tollhouse) = view
             .figures_of_kind(self.kind(view))
             .into_iter()
             .find(|(_, f)| f.owner == player)
-            .ok_or_else(|| bad("this player has no tollhouse"))?;
+            .ok_or_else(|| HookError::here(ID, HookKind::OnAction, "this player has no tollhouse"))?;
         match (offer.code, tollhouse.at) {
             (PLACE, Location::Supply) => {
                 out.push(Command::PlaceFigure { player, kind: TOLLHOUSE.into(), at: offer.target });
                 out.push(Command::SetFigureFace { figure, face: 1 });
             }
             (MOVE, Location::Point { .. }) => out.push(Command::MoveFigure { figure, to: offer.target }),
-            _ => return Err(bad("this offer does not fit where the tollhouse is")),
+            _ => return Err(HookError::here(ID, HookKind::OnAction, "this offer does not fit where the tollhouse is")),
         }
         Ok(())
     }
