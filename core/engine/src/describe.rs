@@ -117,9 +117,9 @@ impl Game {
             }
             // Where it stands too: an offer on a figure is told apart from one on another of
             // the same player (two abbots, a monastery's and a garden's).
-            Target::Figure { figure } => match (st.figures().get(figure as usize), self.figure_place(figure)) {
-                (Some(_), Some(place)) => format!("{} on {}", self.figure_name(figure), self.target_name(place)),
-                _ => self.figure_name(figure),
+            Target::Figure { figure } => match self.figure_place(figure) {
+                Some(place) => format!("{} on {}", self.figure_name(figure), self.target_name(place)),
+                None => self.figure_name(figure),
             },
         }
     }
