@@ -535,7 +535,12 @@ fn a_folder_that_is_no_mod_is_told_so_with_the_mods_inside_it() {
         problems(&root.join("one/expansion.toml")),
         ["expansion.toml:0: not a folder: a mod is a folder with an expansion.toml"]
     );
-    // A manifest linked from elsewhere, whose target is gone, is told as the link it is.
+}
+
+#[cfg(unix)]
+#[test]
+fn a_manifest_linked_to_a_file_that_is_gone_is_told_as_the_link_it_is() {
+    let root = meeple_tests::write_mods("check-dangling-link", &[]);
     let linked = root.join("linked");
     std::fs::create_dir_all(&linked).unwrap();
     std::os::unix::fs::symlink(root.join("gone.toml"), linked.join("expansion.toml")).unwrap();
