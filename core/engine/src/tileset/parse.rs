@@ -133,6 +133,12 @@ fn read_tile<'t>(
     let like_given = t.str(doc, "like");
     let like = like_given.clone().and_then(|l| {
         let g = geometries.iter().find(|(gid, _)| gid == l.value).map(|(_, g)| g.clone());
+        // A tile without sides has problems of its own, told at it: its copy is not told as
+        // lacking sides too.
+        if g.as_ref().is_some_and(|g| g.sides.is_none()) {
+            doc.error(l.span, format!("`like = \"{}\"` names a tile whose own problems leave it no sides", l.value));
+            return None;
+        }
         if g.is_none() {
             let earlier: Vec<&str> = geometries.iter().map(|(gid, _)| gid.as_str()).collect();
             let hint = meeple_toml::did_you_mean(l.value, &earlier);
@@ -856,13 +862,16 @@ mod tests {
 
     #[test]
     fn a_like_that_names_no_tile_is_the_only_problem_of_its_tile() {
-        let text =
-            format!("{HEADER}[[tiles]]\nid = \"B2\"\nlike = \"B\"\ncount = 1\n[[tiles]]\nid = \"C\"\ncount = 1\n");
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"B2\"\nlike = \"B\"\ncount = 1\n[[tiles]]\nid = \"C\"\ncount = 1\n\
+             [[tiles]]\nid = \"B3\"\nlike = \"B2\"\ncount = 1\n"
+        );
         assert_eq!(
             errors(&text),
             [
                 "t.toml:6:8: `like = \"B\"` names no tile defined earlier in the file".to_string(),
                 "t.toml:8:1: tile `C` needs `sides` (four letters N E S W from C R F W), or `like`".to_string(),
+                "t.toml:13:8: `like = \"B2\"` names a tile whose own problems leave it no sides".to_string(),
             ]
         );
     }
