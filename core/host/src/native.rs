@@ -454,7 +454,9 @@ impl NativeExpansion {
     fn own_place(&self, file: &str, line: &str) -> Option<String> {
         line.parse::<u32>().ok()?;
         let own = crate::plugin_files::in_folder(Path::new(file), &self.dir)?;
-        Some(format!("{}/{}:{line}", self.id, own.display()))
+        // With `/` on every system, as a script's place is written.
+        let own: Vec<String> = own.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        Some(format!("{}/{}:{line}", self.id, own.join("/")))
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
