@@ -155,7 +155,9 @@ fn an_error_a_plugin_places_with_here_is_named_at_its_line_in_the_plugins_folder
     assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
     assert_eq!(e.message, "this plugin refuses every figure", "{e}");
     let source = std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/panicking/src/lib.rs")).unwrap();
-    let line = source.lines().position(|l| l.contains("HookError::here(")).expect("the line that makes it") + 1;
+    let line =
+        source.lines().position(|l| l.contains("this plugin refuses every figure")).expect("the line that makes it")
+            + 1;
     assert_eq!(e.location.as_deref(), Some(format!("native-panicking/src/lib.rs:{line}").as_str()), "{e}");
 }
 

@@ -163,6 +163,8 @@ struct NotStarted {
     /// Boxed: an error is large, and this one is rare.
     error: Box<CliError>,
     line: Option<String>,
+    /// The native plugin whose `setup` failed, if one did: a saved file cannot fix it.
+    native: Option<String>,
 }
 
 impl Deal {
@@ -176,14 +178,20 @@ impl Deal {
         let seed = self.seed_for(&loaded);
         let setup = loaded.setup_seeded(seed);
         let names = setup.players.clone();
-        let bots = make_bots(&self.bots, names.len(), seed)
-            .map_err(|error| NotStarted { error: Box::new(error), line: None })?;
+        let bots = make_bots(&self.bots, names.len(), seed).map_err(|error| NotStarted {
+            error: Box::new(error),
+            line: None,
+            native: None,
+        })?;
         let mut game = Game::new(loaded.rules.clone(), setup).map_err(|e| {
-            let line = match &e {
-                SetupError::Hook(hook) => loaded.file_of(hook),
-                _ => None,
+            let (line, native) = match &e {
+                SetupError::Hook(hook) => (
+                    loaded.file_of(hook),
+                    native_expansion(&loaded, &ActionError::Hook(hook.clone())).map(str::to_string),
+                ),
+                _ => (None, None),
             };
-            NotStarted { error: Box::new(e.into()), line }
+            NotStarted { error: Box::new(e.into()), line, native }
         })?;
         game.record_checkpoints();
         Ok(Table { loaded, seed, names, bots, game })

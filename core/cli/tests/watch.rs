@@ -397,9 +397,10 @@ fn rules_broken_at_the_start_are_told_and_waited_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_played() {
-    // The panicking fixture, built as the workspace's tests build it, copied into a mod folder.
+/// A folder holding the panicking fixture, built as the workspace's tests build it and copied
+/// into `mods/`, and a game of it with these options; with the fixture's folder and its
+/// library's file name.
+fn native_fixture_game(name: &str, options: &str) -> (PathBuf, PathBuf, String) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut build = Command::new(env!("CARGO"));
     build.current_dir(&repo).args(["build", "--quiet", "-p", "meeple-fixture-panicking"]);
@@ -410,16 +411,21 @@ fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_p
     let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_panicking" + std::env::consts::DLL_SUFFIX;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
     let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
-    let dir = scratch("native");
+    let dir = scratch(name);
     let plugin = dir.join("mods/native-panicking");
     std::fs::create_dir_all(&plugin).unwrap();
     std::fs::copy(repo.join("plugins/fixtures/panicking/expansion.toml"), plugin.join("expansion.toml")).unwrap();
     std::fs::copy(&built, plugin.join(&lib)).unwrap();
     let game = format!(
-        "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"native-panicking\"\n"
+        "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"native-panicking\"\n{options}"
     );
     std::fs::write(dir.join("game.toml"), game).unwrap();
+    (dir, plugin, lib)
+}
 
+#[test]
+fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_played() {
+    let (dir, plugin, lib) = native_fixture_game("native", "");
     let (mut child, mut out) = play(&dir);
     // Its first figure placed panics; a fix of it is a new build, which saving does not bring.
     assert_eq!(
@@ -437,6 +443,20 @@ fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_p
         )
     );
     assert!(child.0.try_wait().unwrap().is_none(), "the game still waits");
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_native_plugin_whose_setup_fails_says_a_saved_fix_cannot_start_the_game() {
+    let (dir, _, _) = native_fixture_game("native-setup", "options = { mode = \"setup\" }\n");
+    let (mut child, mut out) = play(&dir);
+    assert_eq!(
+        out.wait_for("is a native plugin"),
+        "`native-panicking` is a native plugin: a running meeple does not load a new build of its library, so \
+         rebuild it and start `meeple play` again (Ctrl-C to stop)"
+    );
+    assert!(child.0.try_wait().unwrap().is_none(), "it waits");
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }

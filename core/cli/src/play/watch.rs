@@ -62,7 +62,7 @@ impl Watch {
             // Read before loading: a file saved while the rules load is seen as changed after.
             let before = times(every_file(config, mods));
             let started = load_config(config, mods)
-                .map_err(|e| NotStarted { error: Box::new(e), line: None })
+                .map_err(|e| NotStarted { error: Box::new(e), line: None, native: None })
                 .and_then(|loaded| watch.deal.table(loaded));
             let no = match started {
                 Ok(table) => {
@@ -95,8 +95,13 @@ impl Watch {
         if let Some(line) = &no.line {
             say!("the failing line: {line}");
         }
-        if self.pending.is_empty() {
-            say!("the game waits to start; save a fix to go on (Ctrl-C to stop)");
+        match (&no.native, self.pending.is_empty()) {
+            (Some(id), _) => say!(
+                "`{id}` is a native plugin: a running meeple does not load a new build of its library, so \
+                 rebuild it and start `meeple play` again (Ctrl-C to stop)"
+            ),
+            (None, true) => say!("the game waits to start; save a fix to go on (Ctrl-C to stop)"),
+            (None, false) => {}
         }
     }
 
