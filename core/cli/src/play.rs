@@ -86,10 +86,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 say_failing_line(loaded, &e);
                 match native_expansion(loaded, &e) {
                     // Its fix is a new build, which this program cannot load.
-                    Some(id) => say!(
-                        "the game waits as it was; `{id}` is a native plugin: a running meeple does not load \
-                         a new build of its library, so rebuild it and start `meeple play` again (Ctrl-C to stop)"
-                    ),
+                    Some(id) => say!("the game waits as it was; {}", rebuild_advice(id)),
                     None => say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)"),
                 }
                 while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
@@ -115,6 +112,14 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
     say!("Replay written to {}{note}", path.display());
     Ok(())
+}
+
+/// What to do about a native plugin's failing hook: a saved file cannot fix it.
+fn rebuild_advice(id: &str) -> String {
+    format!(
+        "`{id}` is a native plugin: a running meeple does not load a new build of its library, so rebuild it and \
+         start `meeple play` again (Ctrl-C to stop)"
+    )
 }
 
 /// The id of the native plugin whose hook refused an action, if it was one.

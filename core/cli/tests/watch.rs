@@ -423,16 +423,16 @@ fn native_fixture_game(name: &str, options: &str) -> (PathBuf, PathBuf, String) 
     (dir, plugin, lib)
 }
 
+/// What `play --watch` says when the panicking fixture fails: a saved file cannot fix a plugin.
+const REBUILD: &str = "`native-panicking` is a native plugin: a running meeple does not load a new build of its \
+                       library, so rebuild it and start `meeple play` again (Ctrl-C to stop)";
+
 #[test]
 fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_played() {
     let (dir, plugin, lib) = native_fixture_game("native", "");
     let (mut child, mut out) = play(&dir);
     // Its first figure placed panics; a fix of it is a new build, which saving does not bring.
-    assert_eq!(
-        out.wait_for("the game waits"),
-        "the game waits as it was; `native-panicking` is a native plugin: a running meeple does not load a new \
-         build of its library, so rebuild it and start `meeple play` again (Ctrl-C to stop)"
-    );
+    assert_eq!(out.wait_for("the game waits"), format!("the game waits as it was; {REBUILD}"));
     let later = std::time::SystemTime::now() + Duration::from_secs(5);
     std::fs::File::options().write(true).open(plugin.join(&lib)).unwrap().set_modified(later).unwrap();
     assert_eq!(
@@ -451,11 +451,7 @@ fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_p
 fn a_native_plugin_whose_setup_fails_says_a_saved_fix_cannot_start_the_game() {
     let (dir, _, _) = native_fixture_game("native-setup", "options = { mode = \"setup\" }\n");
     let (mut child, mut out) = play(&dir);
-    assert_eq!(
-        out.wait_for("is a native plugin"),
-        "`native-panicking` is a native plugin: a running meeple does not load a new build of its library, so \
-         rebuild it and start `meeple play` again (Ctrl-C to stop)"
-    );
+    assert_eq!(out.wait_for("is a native plugin"), REBUILD);
     assert!(child.0.try_wait().unwrap().is_none(), "it waits");
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);

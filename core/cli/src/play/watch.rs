@@ -96,10 +96,7 @@ impl Watch {
             say!("the failing line: {line}");
         }
         match (&no.native, self.pending.is_empty()) {
-            (Some(id), _) => say!(
-                "`{id}` is a native plugin: a running meeple does not load a new build of its library, so \
-                 rebuild it and start `meeple play` again (Ctrl-C to stop)"
-            ),
+            (Some(id), _) => say!("{}", super::rebuild_advice(id)),
             (None, true) => say!("the game waits to start; save a fix to go on (Ctrl-C to stop)"),
             (None, false) => {}
         }
