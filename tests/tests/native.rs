@@ -336,10 +336,12 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| meeple_tests::repo().join("target"), Into::into);
     let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
     // A copy beside the manifest, an hour older than the build (and than the crate's sources).
+    // Dated from the build, not the clock: Cargo leaves a build that is up to date as old as it is.
     let (root, dir) = mod_with_crate("native-stale", "native-noop", "meeple_fixture_noop", "meeple-fixture-noop");
     std::fs::copy(&built, dir.join(&lib)).unwrap();
-    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    std::fs::File::options().write(true).open(dir.join(&lib)).unwrap().set_modified(hour_ago).unwrap();
+    let built_at = std::fs::metadata(&built).and_then(|m| m.modified()).unwrap();
+    let hour_before = built_at - std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(dir.join(&lib)).unwrap().set_modified(hour_before).unwrap();
     let config = meeple_host::GameConfig::parse("t.toml", &config("native-noop")).unwrap();
     let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
     let warnings = loaded.stale_libraries().join("\n");
