@@ -84,7 +84,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 }
                 say!("{e}");
                 say_failing_line(loaded, &e);
-                match native_expansion(loaded, &e) {
+                let native = match &e {
+                    ActionError::Hook(hook) => native_expansion(loaded, hook),
+                    _ => None,
+                };
+                match native {
                     // Its fix is a new build, which this program cannot load.
                     Some(id) => say!("the game waits as it was; {}", rebuild_advice(id)),
                     None => say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)"),
@@ -122,11 +126,9 @@ fn rebuild_advice(id: &str) -> String {
     )
 }
 
-/// The id of the native plugin whose hook refused an action, if it was one.
-fn native_expansion<'a>(loaded: &'a meeple_host::Loaded, e: &ActionError) -> Option<&'a str> {
-    let ActionError::Hook(hook) = e else { return None };
-    let s = loaded.selected.iter().find(|s| s.manifest.id == hook.expansion)?;
-    matches!(s.manifest.entry, meeple_host::manifest::Entry::Native(_)).then_some(s.manifest.id.as_str())
+/// The id of the expansion whose hook failed, if it is a native plugin.
+fn native_expansion<'a>(loaded: &'a meeple_host::Loaded, hook: &meeple_core::HookError) -> Option<&'a str> {
+    loaded.native_libraries().map(|(m, _)| m.id.as_str()).find(|id| *id == hook.expansion)
 }
 
 /// Reloads the rules when their files changed; a new game is told from its start, after the
@@ -190,10 +192,7 @@ impl Deal {
         })?;
         let mut game = Game::new(loaded.rules.clone(), setup).map_err(|e| {
             let (line, native) = match &e {
-                SetupError::Hook(hook) => (
-                    loaded.file_of(hook),
-                    native_expansion(&loaded, &ActionError::Hook(hook.clone())).map(str::to_string),
-                ),
+                SetupError::Hook(hook) => (loaded.file_of(hook), native_expansion(&loaded, hook).map(str::to_string)),
                 _ => (None, None),
             };
             NotStarted { error: Box::new(e.into()), line, native }

@@ -162,13 +162,14 @@ fn describe_value(v: &Value) -> Option<String> {
     })
 }
 
-/// An integer option's range in words, its open ends left out: "from 1 to 20", ", 0 or more".
-fn describe_range(min: i64, max: i64) -> String {
+/// An integer option's range in few words, its open ends left out: "1 to 20", "0 or more",
+/// "5 or less"; nothing when both ends are open.
+pub fn range_words(min: i64, max: i64) -> Option<String> {
     match (min, max) {
-        (i64::MIN, i64::MAX) => String::new(),
-        (min, i64::MAX) => format!(", {min} or more"),
-        (i64::MIN, max) => format!(", {max} or less"),
-        (min, max) => format!(" from {min} to {max}"),
+        (i64::MIN, i64::MAX) => None,
+        (min, i64::MAX) => Some(format!("{min} or more")),
+        (i64::MIN, max) => Some(format!("{max} or less")),
+        (min, max) => Some(format!("{min} to {max}")),
     }
 }
 
@@ -176,7 +177,11 @@ fn describe_range(min: i64, max: i64) -> String {
 pub fn describe_type(ty: &OptionType) -> String {
     match ty {
         OptionType::Bool => "a boolean (true or false)".into(),
-        OptionType::Int { min, max } => format!("an integer{}", describe_range(*min, *max)),
+        OptionType::Int { min, max } => match range_words(*min, *max) {
+            None => "an integer".into(),
+            Some(range) if *min > i64::MIN && *max < i64::MAX => format!("an integer from {range}"),
+            Some(range) => format!("an integer, {range}"),
+        },
         OptionType::Enum(values) => {
             format!("one of: {}", values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", "))
         }

@@ -177,13 +177,15 @@ impl Loaded {
     /// before their crate's sources last changed, or hiding a newer copy further down the search
     /// (`docs/modding.md`). One sentence each, saying what to do.
     pub fn stale_libraries(&self) -> Vec<String> {
-        self.selected
-            .iter()
-            .flat_map(|s| match &s.manifest.entry {
-                crate::manifest::Entry::Native(library) => crate::plugin_files::stale(library, s.manifest.dir()),
-                _ => Vec::new(),
-            })
-            .collect()
+        self.native_libraries().flat_map(|(m, library)| crate::plugin_files::stale(library, m.dir())).collect()
+    }
+
+    /// The native plugins of the game: each one's manifest and its `[native] library`.
+    pub fn native_libraries(&self) -> impl Iterator<Item = (&Manifest, &str)> {
+        self.selected.iter().filter_map(|s| match &s.manifest.entry {
+            Entry::Native(library) => Some((&s.manifest, library.as_str())),
+            _ => None,
+        })
     }
 
     /// Editions played together that an edition was not made for (its manifest's `made_for`):
@@ -439,10 +441,9 @@ fn unknown_option(m: &Manifest, name: &str) -> String {
     // The values in short: the full `describe_type` of each, in one list, nests brackets.
     let values = |ty: &OptionType| match ty {
         OptionType::Bool => "true | false".to_string(),
-        OptionType::Int { min, max: i64::MAX } if *min > i64::MIN => format!("{min} or more"),
-        OptionType::Int { min: i64::MIN, max } if *max < i64::MAX => format!("{max} or less"),
-        OptionType::Int { min: i64::MIN, max: i64::MAX } => "an integer".to_string(),
-        OptionType::Int { min, max } => format!("{min} to {max}"),
+        OptionType::Int { min, max } => {
+            crate::manifest::range_words(*min, *max).unwrap_or_else(|| "an integer".to_string())
+        }
         OptionType::Enum(values) => values.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(" | "),
     };
     let list: Vec<String> = m.options.iter().map(|o: &OptionDef| format!("{} ({})", o.name, values(&o.ty))).collect();

@@ -194,22 +194,8 @@ impl Watch {
     /// added, a module required). Known files keep the times read before loading: one changed
     /// since is still new.
     fn refresh(&mut self, loaded: &meeple_host::Loaded) {
-        let known = std::mem::take(&mut self.files);
-        self.files = files_of(self.config.as_deref(), loaded)
-            .into_iter()
-            .map(|p| {
-                let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
-                (p, time)
-            })
-            .collect();
-        let known = std::mem::take(&mut self.libraries);
-        self.libraries = libraries_of(loaded)
-            .into_iter()
-            .map(|p| {
-                let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
-                (p, time)
-            })
-            .collect();
+        self.files = kept_times(std::mem::take(&mut self.files), files_of(self.config.as_deref(), loaded));
+        self.libraries = kept_times(std::mem::take(&mut self.libraries), libraries_of(loaded));
     }
 
     /// The game on the new rules, or why there is none.
@@ -350,14 +336,17 @@ fn files_of(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> V
 
 /// The files of the native libraries of the rules, as found when they loaded.
 fn libraries_of(loaded: &meeple_host::Loaded) -> Vec<PathBuf> {
-    loaded
-        .selected
-        .iter()
-        .filter_map(|s| match &s.manifest.entry {
-            meeple_host::manifest::Entry::Native(library) => {
-                meeple_host::native::locate(library, s.manifest.dir()).ok()
-            }
-            _ => None,
+    loaded.native_libraries().filter_map(|(m, library)| meeple_host::native::locate(library, m.dir()).ok()).collect()
+}
+
+/// The times of `paths`: those already known keep theirs (a change since is still new), the
+/// others are read now.
+fn kept_times(known: Times, paths: Vec<PathBuf>) -> Times {
+    paths
+        .into_iter()
+        .map(|p| {
+            let time = known.get(&p).copied().unwrap_or_else(|| modified(&p));
+            (p, time)
         })
         .collect()
 }
