@@ -37,7 +37,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play one game with bots, print every turn and the final scores, write the replay.
+    /// Play one game with bots (or play seats yourself), print every turn and the final scores, write the replay.
     Play(play::Args),
     /// Play many games and report wins, mean scores and games per second.
     Simulate(simulate::Args),

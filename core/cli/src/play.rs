@@ -1,12 +1,14 @@
-//! `meeple play`: one game with bots, told turn by turn.
+//! `meeple play`: one game with bots (or people at the terminal), told turn by turn.
 
 use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
+use human::{Stopped, Terminal};
 use meeple_core::bots::Bot;
 use meeple_core::describe::ActionInfo;
 use meeple_core::{Action, ActionError, Event, Game, SetupError};
 use std::path::{Path, PathBuf};
 use watch::{Reloaded, Watch};
 
+mod human;
 mod watch;
 
 /// Arguments of `meeple play`.
@@ -20,6 +22,10 @@ pub struct Args {
     /// Bots for the players in turn order, repeated as needed.
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
     bots: Vec<BotKind>,
+    /// Play seat SEAT yourself (1: the first player), at the terminal: the board drawn in text,
+    /// the legal actions numbered, your choice typed. Repeat for more seats.
+    #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..=6))]
+    human: Vec<u8>,
     /// Where to write the replay (default: replays/game-SEED.json, or game-SEED-2.json, … when
     /// that holds another game of the seed).
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -40,7 +46,9 @@ pub struct Args {
 
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone() };
+    let humans = args.human.iter().map(|seat| seat - 1).collect();
+    let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone(), humans };
+    let mut terminal = Terminal::new(std::io::stdin().lock());
     let (mut table, mut watched) = if args.watch {
         let (watch, table) = Watch::start(args.config.as_deref(), deal, mods)?;
         (table, Some(watch))
@@ -51,8 +59,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     story.begin(&table);
 
     while let Some(p) = table.game.to_act() {
-        let Table { game, bots, names, loaded, seed } = &mut table;
-        let action = bots[p as usize].choose(game);
+        let Table { game, bots, humans, names, loaded, seed } = &mut table;
+        let action = if humans.contains(&p) {
+            match terminal.choose(game, &names[p as usize]) {
+                Ok(action) => action,
+                Err(why) => return stop(&mut table, &mut story, why, args.replay.as_deref()),
+            }
+        } else {
+            bots[p as usize].choose(game)
+        };
         let told = !matches!(action, Action::Pass);
         if told {
             // An answer may come from another player than the turn's (pig owners in turn): it
@@ -118,6 +133,20 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Ends a game a person stopped, or whose input ended, keeping its replay so far.
+fn stop(table: &mut Table, story: &mut Story, why: Stopped, given: Option<&Path>) -> Result<(), CliError> {
+    let Table { game, names, loaded, seed, .. } = table;
+    let turn = game.state().turn();
+    story.flush(&format!("turn {:>3} · {}, so far", turn.number, names[turn.player as usize]));
+    let (path, note) = save_replay(game, loaded, *seed, given)?;
+    let why = match why {
+        Stopped::Quit => "stopped",
+        Stopped::InputEnded => "the input ended",
+    };
+    say!("{why} at turn {}; the replay so far: {}{note}", turn.number, path.display());
+    Ok(())
+}
+
 /// What to do about a native plugin's failing hook: a saved file cannot fix it.
 fn rebuild_advice(id: &str) -> String {
     format!(
@@ -153,6 +182,8 @@ struct Table {
     seed: u64,
     names: Vec<String>,
     bots: Vec<Box<dyn Bot + Send>>,
+    /// The players a person plays (from 0); their bots are not asked.
+    humans: Vec<u8>,
     game: Game,
 }
 
@@ -163,6 +194,8 @@ struct Deal {
     seed: Option<u64>,
     clock: u64,
     bots: Vec<BotKind>,
+    /// The players a person plays, from 0 (`--human`, less one).
+    humans: Vec<u8>,
 }
 
 /// Why a game could not start, with the failing line (as a path from here) when a hook failed.
@@ -185,11 +218,9 @@ impl Deal {
         let seed = self.seed_for(&loaded);
         let setup = loaded.setup_seeded(seed);
         let names = setup.players.clone();
-        let bots = make_bots(&self.bots, names.len(), seed).map_err(|error| NotStarted {
-            error: Box::new(error),
-            line: None,
-            native: None,
-        })?;
+        let bots =
+            make_bots(&self.bots, names.len(), seed).and_then(|bots| self.check_humans(names.len()).map(|()| bots));
+        let bots = bots.map_err(|error| NotStarted { error: Box::new(error), line: None, native: None })?;
         let mut game = Game::new(loaded.rules.clone(), setup).map_err(|e| {
             let (line, native) = match &e {
                 SetupError::Hook(hook) => (loaded.file_of(hook), native_expansion(&loaded, hook).map(str::to_string)),
@@ -198,7 +229,15 @@ impl Deal {
             NotStarted { error: Box::new(e.into()), line, native }
         })?;
         game.record_checkpoints();
-        Ok(Table { loaded, seed, names, bots, game })
+        Ok(Table { loaded, seed, names, bots, humans: self.humans.clone(), game })
+    }
+
+    /// A seat a person plays must be one of the game's.
+    fn check_humans(&self, players: usize) -> Result<(), CliError> {
+        match self.humans.iter().find(|&&p| p as usize >= players) {
+            Some(p) => Err(CliError::Usage(format!("--human {}: the game has {players} players", p + 1))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -304,8 +343,9 @@ impl Story {
 
     /// Tells who plays with which bot, on what and with which seed, and what the setup did.
     fn begin(&mut self, table: &Table) {
-        let seats: Vec<String> =
-            self.names.iter().zip(&table.bots).map(|(n, b)| format!("{n} ({})", b.name())).collect();
+        let seats: Vec<String> = (self.names.iter().zip(&table.bots).enumerate())
+            .map(|(p, (n, b))| format!("{n} ({})", if table.humans.contains(&(p as u8)) { "you" } else { b.name() }))
+            .collect();
         say!("meeple · {} · {} · seed {}", ruleset_title(&table.loaded), seats.join(", "), table.seed);
         self.events(&table.game, table.game.events());
         self.flush("setup");

@@ -1,0 +1,252 @@
+//! A seat for the person at the terminal (`--bots human`): the board drawn in text, the legal
+//! actions numbered, and an answer read from standard input.
+//!
+//! The board is drawn three characters a square. Each square shows its four sides (`#` city,
+//! `-` or `|` road, `~` river, `.` field) around a middle that names a figure's owner (1–6), a
+//! monastery (`M`), a road crossing (`+`) or a city's heart (`#`); the squares where the drawn
+//! tile fits carry a letter, which the placements listed below the board repeat.
+
+use crate::common::say;
+use meeple_core::{Action, Game, Location, Placement, Pos, SegmentKind};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+
+/// Why a person's seat gave no action: they stopped the game, or their input ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Stopped {
+    /// `q` was typed.
+    Quit,
+    /// Standard input ended (or could not be read).
+    InputEnded,
+}
+
+/// Reads a person's choices from `input`.
+pub(super) struct Terminal<R> {
+    input: R,
+}
+
+impl<R: BufRead> Terminal<R> {
+    /// A terminal reading from `input`.
+    pub(super) fn new(input: R) -> Terminal<R> {
+        Terminal { input }
+    }
+
+    /// Shows player `who` (named `name`) what they may do and asks which.
+    pub(super) fn choose(&mut self, game: &Game, name: &str) -> Result<Action, Stopped> {
+        let actions = game.legal_actions();
+        // A figure phase offering nothing but a pass, or a question with one answer, is no choice.
+        if let [only] = actions.as_slice()
+            && !matches!(only, Action::PlaceTile { .. })
+        {
+            return Ok(*only);
+        }
+        let placing = matches!(actions.first(), Some(Action::PlaceTile { .. }));
+        let menu = if placing { placements_menu(game) } else { actions_menu(game, &actions) };
+        say!("{}", menu.text);
+        loop {
+            print!("{name}, your choice (1-{}; b: the board, q: stop): ", menu.actions.len());
+            let _ = std::io::stdout().flush();
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    say!("");
+                    return Err(Stopped::InputEnded);
+                }
+                Ok(_) => {}
+            }
+            match parse(line.trim(), menu.actions.len()) {
+                Answer::Choice(i) => return Ok(menu.actions[i]),
+                Answer::Board => say!("{}", board(game, &[])),
+                Answer::Quit => return Err(Stopped::Quit),
+                Answer::Again(why) => say!("{why}"),
+            }
+        }
+    }
+}
+
+/// What a person typed, understood.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// The action of this index in the menu.
+    Choice(usize),
+    /// Show the board again.
+    Board,
+    /// Stop the game.
+    Quit,
+    /// Not understood: ask again, saying this.
+    Again(String),
+}
+
+fn parse(typed: &str, choices: usize) -> Answer {
+    match typed {
+        "b" | "board" => Answer::Board,
+        "q" | "quit" => Answer::Quit,
+        "" => Answer::Again(String::new()),
+        _ => match typed.parse::<usize>() {
+            Ok(n) if (1..=choices).contains(&n) => Answer::Choice(n - 1),
+            _ => Answer::Again(format!("`{typed}`: type a number from 1 to {choices}, b or q")),
+        },
+    }
+}
+
+/// The actions on offer, as shown and in the order of their numbers.
+struct Menu {
+    text: String,
+    actions: Vec<Action>,
+}
+
+/// The board with the squares the drawn tile fits lettered, then each square's rotations.
+fn placements_menu(game: &Game) -> Menu {
+    let turn = game.state().turn();
+    let rules = game.rules();
+    let Some(tile) = turn.tile else {
+        return Menu { text: String::new(), actions: Vec::new() };
+    };
+    let kind = rules.tile(tile);
+    // The squares in board order: top row first, then left to right, as they are read.
+    let mut squares: BTreeMap<(i32, i32), Vec<Placement>> = BTreeMap::new();
+    for p in &turn.placements {
+        squares.entry((-p.pos.y, p.pos.x)).or_default().push(*p);
+    }
+    let labelled: Vec<(Pos, char)> =
+        squares.values().zip(labels()).map(|(placements, label)| (placements[0].pos, label)).collect();
+    let mut text = board(game, &labelled);
+    let name = if kind.def.name.is_empty() { String::new() } else { format!(" ({})", kind.def.name) };
+    text.push_str(&format!("\n\nyour tile: {}{name}; its sides, north east south west, where it fits:\n", kind.key));
+    let mut actions = Vec::new();
+    for (placements, (pos, label)) in squares.values().zip(&labelled) {
+        text.push_str(&format!("  {label} {pos}:"));
+        for p in placements {
+            actions.push(Action::PlaceTile { pos: p.pos, rotation: p.rotation });
+            let degrees = p.rotation.quarter_turns() as u32 * 90;
+            text.push_str(&format!("  [{}] {degrees}° {}", actions.len(), kind.def.board_sides(p.rotation)));
+        }
+        text.push('\n');
+    }
+    text.pop();
+    Menu { text, actions }
+}
+
+/// One line per action, as the game describes it.
+fn actions_menu(game: &Game, actions: &[Action]) -> Menu {
+    let mut text = String::new();
+    for (i, a) in actions.iter().enumerate() {
+        text.push_str(&format!("  [{}] {}\n", i + 1, game.describe(a)));
+    }
+    text.pop();
+    Menu { text, actions: actions.to_vec() }
+}
+
+/// Letters for the squares a tile fits: a–z, then A–Z, then `*` for any beyond.
+fn labels() -> impl Iterator<Item = char> {
+    ('a'..='z').chain('A'..='Z').chain(std::iter::repeat('*'))
+}
+
+/// The board in text, with `labels` in the middle of those empty squares.
+pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
+    let state = game.state();
+    let tiles = state.board().tiles();
+    let Some((min, max)) = state.board().bounds() else { return String::new() };
+    // The lettered squares lie next to the tiles, one square beyond the bounds at most.
+    let (x0, x1, y0, y1) = (min.x - 1, max.x + 1, min.y - 1, max.y + 1);
+    let owners = owners_by_tile(game);
+    let mut rows = vec![format!("     {}", (x0..=x1).map(|x| format!("{x:^4}")).collect::<String>())];
+    for y in (y0..=y1).rev() {
+        let mut lines = [String::from("     "), format!("{y:>4} "), String::from("     ")];
+        for x in x0..=x1 {
+            let pos = Pos { x, y };
+            let glyph = match state.board().index_at(pos) {
+                Some(i) => square(game, &tiles[i as usize], owners.get(&i).copied()),
+                None => {
+                    let label = labels.iter().find(|(p, _)| *p == pos).map_or(' ', |(_, l)| *l);
+                    [[' '; 3], [' ', label, ' '], [' '; 3]]
+                }
+            };
+            for (line, chars) in lines.iter_mut().zip(glyph) {
+                line.extend(chars);
+                line.push(' ');
+            }
+        }
+        // A blank line between rows, as a space between columns: each square stands apart.
+        // A row of empty squares needs only its middle line, for its letters and its number.
+        rows.push(String::new());
+        let [top, middle, bottom] = lines.map(|l| l.trim_end().to_string());
+        rows.extend(
+            [top, middle, bottom].into_iter().enumerate().filter(|(i, l)| *i == 1 || !l.is_empty()).map(|(_, l)| l),
+        );
+    }
+    rows.join("\n")
+}
+
+/// The first figure's owner (1-based) on each placed tile that holds one.
+fn owners_by_tile(game: &Game) -> BTreeMap<u16, u8> {
+    let state = game.state();
+    let tiles = state.board().tiles();
+    let mut owners = BTreeMap::new();
+    for f in state.figures() {
+        let tile = match f.at {
+            Location::Segment { segment } => {
+                // A tile's segments are numbered from its first one, in placing order.
+                tiles.iter().rposition(|t| t.first_segment <= segment).map(|i| i as u16)
+            }
+            Location::Point { tile, .. } => Some(tile),
+            _ => None,
+        };
+        if let Some(t) = tile {
+            owners.entry(t).or_insert(f.owner + 1);
+        }
+    }
+    owners
+}
+
+/// A placed tile, three characters by three.
+fn square(game: &Game, placed: &meeple_core::board::PlacedTile, owner: Option<u8>) -> [[char; 3]; 3] {
+    let def = &game.rules().tile(placed.tile).def;
+    let sides: Vec<char> = def.board_sides(placed.rotation).as_str().chars().collect();
+    let [n, e, s, w] = [sides[0], sides[1], sides[2], sides[3]];
+    let edge = |side: char, across: char| match side {
+        'C' => '#',
+        'R' => across,
+        'W' => '~',
+        _ => '.',
+    };
+    let corner = |a: char, b: char| if a == 'C' && b == 'C' { '#' } else { '.' };
+    let count = |letter: char| sides.iter().filter(|c| **c == letter).count();
+    let middle = match owner {
+        Some(p) => char::from_digit(p as u32, 10).unwrap_or('?'),
+        None if def.segments.iter().any(|seg| seg.kind == SegmentKind::Monastery) => 'M',
+        None if count('R') >= 3 => '+',
+        None if count('C') >= 3 => '#',
+        None if count('W') == 2 => '~',
+        None if n == 'R' && s == 'R' => '|',
+        None if e == 'R' && w == 'R' => '-',
+        None if count('R') == 2 => '+',
+        None => '.',
+    };
+    [
+        [corner(w, n), edge(n, '|'), corner(n, e)],
+        [edge(w, '-'), middle, edge(e, '-')],
+        [corner(s, w), edge(s, '|'), corner(e, s)],
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_numbers_in_range_or_a_command() {
+        assert_eq!(parse("3", 5), Answer::Choice(2));
+        assert_eq!(parse("b", 5), Answer::Board);
+        assert_eq!(parse("q", 5), Answer::Quit);
+        assert!(matches!(parse("0", 5), Answer::Again(why) if why.contains("from 1 to 5")));
+        assert!(matches!(parse("6", 5), Answer::Again(_)));
+        assert!(matches!(parse("north", 5), Answer::Again(_)));
+    }
+
+    #[test]
+    fn squares_beyond_fifty_two_share_a_star() {
+        let all: Vec<char> = labels().take(54).collect();
+        assert_eq!((all[0], all[25], all[26], all[51], all[53]), ('a', 'z', 'A', 'Z', '*'));
+    }
+}
