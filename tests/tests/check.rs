@@ -46,6 +46,28 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
 }
 
 #[test]
+fn a_draw_tag_no_tile_of_the_game_carries_is_a_warning() {
+    // A tag none of the tiles of the game carries (misspelt, say): nothing is drawn first.
+    let dir = template_copy("draw-tag", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace("[script]", "[draw]\nfirst = \"brige\"\n\n[script]"),
+        _ => text,
+    });
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
+    let line = line_of(&dir.join("expansion.toml"), "first = ");
+    assert_eq!(checked.warnings.len(), 1, "{:?}", checked.warnings);
+    assert!(
+        checked.warnings[0].ends_with(&format!(
+            "expansion.toml:{line}:9: no tile of this game is tagged `brige`, so no tiles are drawn first"
+        )),
+        "{:?}",
+        checked.warnings
+    );
+    // The template as it is warns of nothing.
+    let sound = template_copy("draw-tag-sound", "chapels", |_, text| text);
+    assert!(meeple_host::check::check_mod(&sound, &[]).unwrap().warnings.is_empty());
+}
+
+#[test]
 fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
     let dir = template_copy("three-files", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("api = 1", "api = 1\ncolour = \"red\""),

@@ -376,3 +376,28 @@ fn two_expansions_that_choose_the_tiles_drawn_first_cannot_be_played_together() 
     resolve(&root, "players = 2\n[[expansions]]\nid = \"second-river\"\n").unwrap();
     resolve(&root, "players = 2\n[[expansions]]\nid = \"river\"\n").unwrap();
 }
+
+#[test]
+fn a_draw_tag_no_tile_of_the_game_carries_is_a_warning_at_its_line() {
+    // Drawn first by a tag, which may name other expansions' tiles: without them (or misspelt)
+    // the game has no stack drawn first, and is told so.
+    let draw = "depends = [\"base\"]\n\n[draw]\nfirst = \"rivr\"\nlast = \"lake\"";
+    let root = write_mods("draw-tags", &[("misspelt", draw, "")]);
+    let loaded = resolve(&root, "players = 2\n[[expansions]]\nid = \"misspelt\"\n").unwrap();
+    let manifest = root.join("misspelt/expansion.toml");
+    let shown = meeple_host::paths::display_path(&manifest);
+    let (first, last) = (meeple_tests::line_of(&manifest, "first = "), meeple_tests::line_of(&manifest, "last = "));
+    assert_eq!(
+        loaded.warnings(),
+        [
+            format!("{shown}:{first}:9: no tile of this game is tagged `rivr`, so no tiles are drawn first"),
+            format!(
+                "{shown}:{last}:8: no tile of this game is tagged `lake`, so none of the tiles drawn first waits \
+                 for the others"
+            ),
+        ]
+    );
+    // The River's own tags match its tiles: nothing to say.
+    let river = meeple_tests::load_toml("river.toml", "players = 2\n[[expansions]]\nid = \"river\"\n").unwrap();
+    assert!(river.warnings().is_empty(), "{:?}", river.warnings());
+}

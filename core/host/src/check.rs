@@ -31,8 +31,9 @@ pub struct Checked {
     pub games: u64,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
-    /// What passed but may not be what its author means: a native library built before its
-    /// crate's sources last changed, or one that hides a newer copy.
+    /// What passed but may not be what its author means: what a game of it warns of (a `[draw]`
+    /// tag no tile carries), a native library built before its crate's sources last changed, or
+    /// one that hides a newer copy.
     pub warnings: Vec<String>,
 }
 
@@ -97,9 +98,10 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         })),
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
+    let mut warnings = Vec::new();
     if report.is_empty() {
         match load_with_others(&manifest, mods, games.max(1)) {
-            Ok(loaded) => hooks = loaded,
+            Ok((loaded, said)) => (hooks, warnings) = (loaded, said),
             Err(r) => report.extend(r),
         }
     } else {
@@ -127,12 +129,12 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
-    let (library, warnings) = match &manifest.entry {
-        Entry::Native(library) => (
-            crate::plugin_files::locate(library, manifest.dir()).ok(),
-            crate::plugin_files::stale(library, manifest.dir()),
-        ),
-        _ => (None, Vec::new()),
+    let library = match &manifest.entry {
+        Entry::Native(library) => {
+            warnings.extend(crate::plugin_files::stale(library, manifest.dir()));
+            crate::plugin_files::locate(library, manifest.dir()).ok()
+        }
+        _ => None,
     };
     Ok(Checked { manifest, tiles, hooks, games, library, warnings })
 }
@@ -306,8 +308,13 @@ fn tileset_edition<'m, 'r>(
 }
 
 /// Loads the base game with this mod as a game would; the hooks its code registers (`None`
-/// when it is a `[builtin]` expansion this program has no code for).
-fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result<Option<Vec<&'static str>>, Report> {
+/// when it is a `[builtin]` expansion this program has no code for), and what such a game warns
+/// of.
+fn load_with_others(
+    manifest: &Manifest,
+    mods: &[PathBuf],
+    games: u64,
+) -> Result<(Option<Vec<&'static str>>, Vec<String>), Report> {
     let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
     // The mod and what it depends on, transitively (a missing one is reported as unknown). Each
@@ -338,11 +345,12 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     if x.is_some() {
         plays_alike(&loaded, manifest, games)?;
     }
-    match x {
-        Some(x) => Ok(Some(names(x.as_ref()))),
-        None if matches!(manifest.entry, Entry::Builtin(_)) => Ok(None),
-        None => Ok(Some(Vec::new())),
-    }
+    let hooks = match x {
+        Some(x) => Some(names(x.as_ref())),
+        None if matches!(manifest.entry, Entry::Builtin(_)) => None,
+        None => Some(Vec::new()),
+    };
+    Ok((hooks, loaded.warnings()))
 }
 
 /// How many random games [`check_mod`] plays (the first of them twice). One game leaves many

@@ -584,16 +584,15 @@ fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>, m: &mut
 fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
     let Some(mut t) = doc.table_in(v, "[draw]") else { return };
     let own = |s: Option<At<&str>>| s.map(|s| s.value.to_string());
-    let start = t.str(doc, "start");
-    if let Some(s) = &start {
-        mark(doc, m, "draw.start".into(), &s.span);
-    }
-    let first = t.str(doc, "first");
-    if let Some(f) = &first {
-        mark(doc, m, "draw.first".into(), &f.span);
-    }
-    let mut draw = DrawDef { start: own(start), first: own(first), ..DrawDef::default() };
-    draw.last = own(t.str(doc, "last"));
+    // Each marked, for problems found once the game is assembled (a tag no tile carries).
+    let [start, first, last] = ["start", "first", "last"].map(|key| {
+        let value = t.str(doc, key);
+        if let Some(v) = &value {
+            mark(doc, m, format!("draw.{key}"), &v.span);
+        }
+        own(value)
+    });
+    let mut draw = DrawDef { start, first, last, ..DrawDef::default() };
     if draw.last.is_some() && draw.first.is_none() {
         doc.error(t.span(), "`last` needs `first`: it orders the tiles drawn first");
     }

@@ -189,9 +189,10 @@ impl Loaded {
     }
 
     /// Editions played together that an edition was not made for (its manifest's `made_for`):
-    /// the game runs, but not as its rules were written. One sentence each.
+    /// the game runs, but not as its rules were written; and tags of a `[draw]` that no tile of
+    /// the game carries. One sentence each.
     pub fn warnings(&self) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = self.unmatched_draw_tags();
         for s in &self.selected {
             let Some(edition) = s.manifest.edition(&s.edition) else { continue };
             for m in &edition.made_for {
@@ -208,6 +209,30 @@ impl Loaded {
                     m.editions.join(" or "),
                     other.edition
                 ));
+            }
+        }
+        out
+    }
+
+    /// The tags of a `[draw]` (`first`, `last`) that no tile in the game carries, each at its
+    /// line. Not errors: a stack drawn first takes tiles of any expansion by their tag, and a
+    /// game without them simply has none (yet a misspelt tag reads the same, hence the warning).
+    fn unmatched_draw_tags(&self) -> Vec<String> {
+        let in_game = |tag: &str| {
+            let tiles = self.rules.tiles().iter().zip(self.rules.counts());
+            tiles.filter(|(_, n)| **n > 0).any(|(t, _)| t.def.tags.iter().any(|x| x == tag))
+        };
+        let mut out = Vec::new();
+        for s in &self.selected {
+            let Some(draw) = &s.manifest.draw else { continue };
+            for (key, tag, what) in [
+                ("draw.first", &draw.first, "no tiles are drawn first"),
+                ("draw.last", &draw.last, "none of the tiles drawn first waits for the others"),
+            ] {
+                if let Some(tag) = tag.as_deref().filter(|t| !in_game(t)) {
+                    let why = format!("no tile of this game is tagged `{tag}`, so {what}");
+                    out.push(s.manifest.problem_at(key, why).to_string());
+                }
             }
         }
         out
