@@ -61,7 +61,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     while let Some(p) = table.game.to_act() {
         let Table { game, bots, humans, names, loaded, seed } = &mut table;
         let action = if humans.contains(&p) {
-            match terminal.choose(game, &names[p as usize]) {
+            match terminal.choose(game, names, p) {
                 Ok(action) => action,
                 Err(why) => return stop(&mut table, &mut story, why, args.replay.as_deref()),
             }

@@ -31,8 +31,9 @@ impl<R: BufRead> Terminal<R> {
         Terminal { input }
     }
 
-    /// Shows player `who` (named `name`) what they may do and asks which.
-    pub(super) fn choose(&mut self, game: &Game, name: &str) -> Result<Action, Stopped> {
+    /// Shows player `player`, named `names[player]`, what they may do and asks which.
+    pub(super) fn choose(&mut self, game: &Game, names: &[String], player: u8) -> Result<Action, Stopped> {
+        let name = &names[player as usize];
         let actions = game.legal_actions();
         // A figure phase offering nothing but a pass, or a question with one answer, is no choice.
         if let [only] = actions.as_slice()
@@ -42,6 +43,9 @@ impl<R: BufRead> Terminal<R> {
         }
         let placing = matches!(actions.first(), Some(Action::PlaceTile { .. }));
         let menu = if placing { placements_menu(game) } else { actions_menu(game, &actions) };
+        if placing {
+            say!("{}", status(game, names, player));
+        }
         say!("{}", menu.text);
         loop {
             print!("{name}, your choice (1-{}; b: the board, q: stop): ", menu.actions.len());
@@ -127,9 +131,38 @@ fn placements_menu(game: &Game) -> Menu {
     Menu { text, actions }
 }
 
-/// One line per action, as the game describes it.
+/// The scores, the player's figures and goods, and the tiles left.
+fn status(game: &Game, names: &[String], player: u8) -> String {
+    let (state, rules) = (game.state(), game.rules());
+    let scores: Vec<String> = names.iter().enumerate().map(|(p, n)| format!("{n} {}", state.score(p as u8))).collect();
+    let mut own: Vec<String> = (rules.figures().iter().enumerate())
+        .map(|(k, f)| (state.supply(player, k as _), &f.id))
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, id)| format!("{n} {id}"))
+        .collect();
+    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16), &kind.id));
+    own.extend(tokens.filter(|(n, _)| *n > 0).map(|(n, id)| format!("{n} {id}")));
+    let own = if own.is_empty() { "nothing".to_string() } else { own.join(", ") };
+    format!("\nscores: {} · yours to place and keep: {own} · {} tiles left", scores.join(", "), state.tiles_left())
+}
+
+/// One line per action, as the game describes it, under the tile they are about (just placed).
 fn actions_menu(game: &Game, actions: &[Action]) -> Menu {
     let mut text = String::new();
+    let state = game.state();
+    if let Some(i) = state.turn().placed
+        && state.pending().is_empty()
+    {
+        let placed = &state.board().tiles()[i as usize];
+        let glyph = square(game, placed, None);
+        let sides = game.rules().tile(placed.tile).def.board_sides(placed.rotation);
+        let about = [format!("your tile at {}, sides {sides}:", placed.pos), String::new(), String::new()];
+        for (line, chars) in about.iter().zip(glyph) {
+            let line = format!("  {} {line}", chars.iter().collect::<String>());
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+    }
     for (i, a) in actions.iter().enumerate() {
         text.push_str(&format!("  [{}] {}\n", i + 1, game.describe(a)));
     }
