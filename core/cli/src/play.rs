@@ -205,6 +205,9 @@ struct NotStarted {
     line: Option<String>,
     /// The native plugin whose `setup` failed, if one did: a saved file cannot fix it.
     native: Option<String>,
+    /// The library the rules could not load with that this program keeps open (as shown), if
+    /// one: a new build of it is not read until the program starts again.
+    kept_library: Option<String>,
 }
 
 impl Deal {
@@ -220,13 +223,14 @@ impl Deal {
         let names = setup.players.clone();
         let bots =
             make_bots(&self.bots, names.len(), seed).and_then(|bots| self.check_humans(names.len()).map(|()| bots));
-        let bots = bots.map_err(|error| NotStarted { error: Box::new(error), line: None, native: None })?;
+        let bots =
+            bots.map_err(|error| NotStarted { error: Box::new(error), line: None, native: None, kept_library: None })?;
         let mut game = Game::new(loaded.rules.clone(), setup).map_err(|e| {
             let (line, native) = match &e {
                 SetupError::Hook(hook) => (loaded.file_of(hook), native_expansion(&loaded, hook).map(str::to_string)),
                 _ => (None, None),
             };
-            NotStarted { error: Box::new(e.into()), line, native }
+            NotStarted { error: Box::new(e.into()), line, native, kept_library: None }
         })?;
         game.record_checkpoints();
         Ok(Table { loaded, seed, names, bots, humans: self.humans.clone(), game })

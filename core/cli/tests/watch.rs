@@ -456,3 +456,28 @@ fn a_native_plugin_whose_setup_fails_says_a_saved_fix_cannot_start_the_game() {
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_library_refused_at_the_start_says_a_saved_manifest_is_taken_and_a_rebuild_is_not() {
+    // The manifest says another version than the library declares: refused once opened.
+    let (dir, plugin, lib) = native_fixture_game("native-version", "");
+    let manifest = plugin.join("expansion.toml");
+    let right = std::fs::read_to_string(&manifest).unwrap();
+    let version = right.lines().find(|l| l.starts_with("version = ")).unwrap().to_string();
+    edit(&manifest, &right.replace(&version, "version = \"9.9.9\""));
+    let (mut child, mut out) = play(&dir);
+    assert_eq!(
+        out.wait_for("the game waits to start"),
+        format!(
+            "the game waits to start; a fix saved to a manifest or the config is taken, but this meeple keeps the \
+             build of mods/native-panicking/{lib} it opened: after rebuilding it, start `meeple play` again \
+             (Ctrl-C to stop)"
+        )
+    );
+    // The manifest put right, the game starts.
+    edit(&manifest, &right);
+    out.wait_for("meeple · Carcassonne C3 + ");
+    assert!(child.0.try_wait().unwrap().is_none(), "it plays");
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -40,6 +40,17 @@ pub struct PluginLib {
 
 static OPENED: Mutex<Option<HashMap<PathBuf, &'static PluginLib>>> = Mutex::new(None);
 
+/// Every library file this process opened, refused ones too: the system keeps each one open
+/// under its path, so a new build there is not read again until the program restarts.
+static KEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The library this process keeps open (see [`open`]) that `message` names by its path as
+/// messages show it, if any: a rebuild of it takes a new start of the program to be read.
+pub fn kept_library_named_in(message: &str) -> Option<String> {
+    let kept = KEPT.lock().ok()?;
+    kept.iter().map(|p| display_path(p)).find(|shown| message.contains(shown.as_str()))
+}
+
 /// Opens a plugin library (once per process) and checks its entry table.
 pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
     let mut opened = OPENED.lock().map_err(|_| "plugin table poisoned".to_string())?;
@@ -54,6 +65,9 @@ pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
     // manifests the user installed; this is the documented risk of native plugins.
     #[allow(unsafe_code)]
     let library = unsafe { Library::new(path) }.map_err(|e| format!("{shown}: cannot open: {}", with_causes(&e)))?;
+    if let Ok(mut kept) = KEPT.lock() {
+        kept.push(path.to_path_buf());
+    }
     // Never unloaded: pointers into it live as long as the process.
     let library: &'static Library = Box::leak(Box::new(library));
     let table = entry_table(library, &shown)?;

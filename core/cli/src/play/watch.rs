@@ -62,7 +62,10 @@ impl Watch {
             // Read before loading: a file saved while the rules load is seen as changed after.
             let before = times(every_file(config, mods));
             let started = load_config(config, mods)
-                .map_err(|e| NotStarted { error: Box::new(e), line: None, native: None })
+                .map_err(|e| {
+                    let kept = meeple_host::native::kept_library_named_in(&e.to_string());
+                    NotStarted { error: Box::new(e), line: None, native: None, kept_library: kept }
+                })
                 .and_then(|loaded| watch.deal.table(loaded));
             let no = match started {
                 Ok(table) => {
@@ -95,10 +98,15 @@ impl Watch {
         if let Some(line) = &no.line {
             say!("the failing line: {line}");
         }
-        match (&no.native, self.pending.is_empty()) {
-            (Some(id), _) => say!("{}", super::rebuild_advice(id)),
-            (None, true) => say!("the game waits to start; save a fix to go on (Ctrl-C to stop)"),
-            (None, false) => {}
+        match (&no.native, &no.kept_library, self.pending.is_empty()) {
+            (Some(id), _, _) => say!("{}", super::rebuild_advice(id)),
+            // A library refused after it was opened: only its manifest can be fixed by saving.
+            (None, Some(library), _) => say!(
+                "the game waits to start; a fix saved to a manifest or the config is taken, but this meeple keeps \
+                 the build of {library} it opened: after rebuilding it, start `meeple play` again (Ctrl-C to stop)"
+            ),
+            (None, None, true) => say!("the game waits to start; save a fix to go on (Ctrl-C to stop)"),
+            (None, None, false) => {}
         }
     }
 
