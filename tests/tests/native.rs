@@ -365,3 +365,25 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
     let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
     assert_eq!(loaded.stale_libraries(), Vec::<String>::new());
 }
+
+#[test]
+fn a_manifest_keeps_the_library_it_first_found_though_a_newer_copy_appears() {
+    build_plugins();
+    let file = |name: &str| std::env::consts::DLL_PREFIX.to_string() + name + std::env::consts::DLL_SUFFIX;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| meeple_tests::repo().join("target"), Into::into);
+    let build = target.join(if cfg!(debug_assertions) { "debug" } else { "release" });
+    let (root, dir) = mod_with_crate("native-pinned", "native-noop", "meeple_fixture_noop", "meeple-fixture-noop");
+    let lib = file("meeple_fixture_noop");
+    std::fs::copy(build.join(&lib), dir.join(&lib)).unwrap();
+    let config = meeple_host::GameConfig::parse("t.toml", &config("native-noop")).unwrap();
+    meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    // A newer copy in `deps/`, which a search now finds first, and which is another plugin (it
+    // declares `native-panicking`): a second load still plays the library it loaded.
+    std::fs::create_dir_all(dir.join("deps")).unwrap();
+    std::fs::copy(build.join(file("meeple_fixture_panicking")), dir.join("deps").join(&lib)).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(dir.join("deps").join(&lib)).unwrap().set_modified(later).unwrap();
+    assert_eq!(meeple_host::native::locate("meeple_fixture_noop", &dir).unwrap(), dir.join("deps").join(&lib));
+    let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    assert_eq!(loaded.rules.expansions().last().unwrap().id(), "native-noop");
+}

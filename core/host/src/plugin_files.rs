@@ -48,9 +48,22 @@ fn dirs_in_order(
     dirs
 }
 
-/// Finds and opens the library of a manifest's `[native] library`.
+/// Finds and opens the library of a manifest's `[native] library`. Once found for a manifest,
+/// the same library serves it for the rest of the process, wherever a newer build appears
+/// later (a copy in `deps/` newer than the one beside it, say): a running program plays the
+/// build it first loaded, as `meeple play --watch` tells when a library changes on disk.
 pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, String> {
-    open(&locate(name, manifest_dir)?)
+    type Found = std::collections::HashMap<(String, PathBuf), &'static PluginLib>;
+    static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
+    let key = (name.to_string(), manifest_dir.canonicalize().unwrap_or_else(|_| manifest_dir.to_path_buf()));
+    if let Some(lib) = FOUND.lock().ok().and_then(|f| f.as_ref()?.get(&key).copied()) {
+        return Ok(lib);
+    }
+    let lib = open(&locate(name, manifest_dir)?)?;
+    if let Ok(mut found) = FOUND.lock() {
+        found.get_or_insert_with(Default::default).insert(key, lib);
+    }
+    Ok(lib)
 }
 
 /// The file of a manifest's `[native] library`, or why there is none: where it was looked for.
