@@ -12,6 +12,9 @@ use std::time::SystemTime;
 /// Files and when they last changed (`None`: not there).
 type Times = BTreeMap<PathBuf, Option<SystemTime>>;
 
+/// How long a rebuilt library is left alone before its change is told.
+const SETTLED: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The files a game's rules come from, and when they last changed: the config, and each
 /// expansion's manifest, tilesets and (for a script) Luau files. A native library is not among
 /// them: it stays loaded once loaded; a new build of it is told, once, and not played.
@@ -21,7 +24,7 @@ pub(super) struct Watch {
     /// What a new game starts from besides its config.
     deal: Deal,
     files: Times,
-    /// The native libraries of the rules, and when they last changed.
+    /// The native libraries of the rules, and when they changed as last told.
     libraries: Times,
     /// The files changed since the rules were last (re)loaded, in the order seen: a reload reads
     /// every file, so it applies the changes a refused one left, and names them.
@@ -172,10 +175,12 @@ impl Watch {
 
     /// Tells of each native library rebuilt since last looked at that this game does not play
     /// it: a library stays loaded once loaded (a reload of the manifest keeps the old build too).
+    /// A change is told once the file has been left alone for a moment: a linker writes a
+    /// library in many steps, each of which would be told.
     fn tell_rebuilt_libraries(&mut self) {
         for (path, time) in self.libraries.iter_mut() {
             let now = modified(path);
-            if now != *time {
+            if settled(now, SystemTime::now()) && now != *time {
                 *time = now;
                 say!(
                     "{} changed: a running meeple keeps the build of a native library it loaded, and \
@@ -359,6 +364,28 @@ fn kept_times(known: Times, paths: Vec<PathBuf>) -> Times {
         .collect()
 }
 
+/// Whether a file last changed at `changed` (`None`: not there) has been left alone long enough
+/// at `now` for its change to be told. A time after `now` (clocks set apart) is as settled as
+/// can be.
+fn settled(changed: Option<SystemTime>, now: SystemTime) -> bool {
+    changed.is_some_and(|t| now.duration_since(t).map_or(true, |age| age >= SETTLED))
+}
+
 fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SETTLED, settled};
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn a_library_being_written_is_told_once_left_alone() {
+        let now = SystemTime::now();
+        assert!(!settled(Some(now - Duration::from_millis(100)), now), "still being written");
+        assert!(settled(Some(now - SETTLED), now));
+        assert!(settled(Some(now + Duration::from_secs(5)), now), "a clock set apart");
+        assert!(!settled(None, now), "gone for the moment, as between a build's steps");
+    }
 }
