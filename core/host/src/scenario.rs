@@ -408,7 +408,7 @@ fn run_step(game: &mut Game, loaded: &Loaded, step: &Step) -> Result<Vec<String>
                 texts.extend(events.iter().map(|e| event_text(game, names, e)));
             }
             (Ok(_), Some(kind)) => {
-                return Err(format!("`{described}` was accepted, expected a `{kind}` error"));
+                return Err(format!("`{described}` was accepted, expected an error: `{kind}`"));
             }
             (Err(e), Some(kind)) => {
                 let got = match e {
@@ -417,7 +417,7 @@ fn run_step(game: &mut Game, loaded: &Loaded, step: &Step) -> Result<Vec<String>
                     meeple_core::ActionError::Hook(_) => "hook",
                 };
                 if got != kind {
-                    return Err(format!("expected a `{kind}` error, got: {e}"));
+                    return Err(format!("expected an error: `{kind}`, got: {e}"));
                 }
                 if game.state().hash() != before {
                     return Err("a refused action changed the game".into());
