@@ -19,7 +19,8 @@ pub struct Args {
     /// Seed of the draws (overrides the config's; default: from the clock).
     #[arg(long, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
     seed: Option<u64>,
-    /// Bots for the players in turn order, repeated as needed.
+    /// Bots for the players in turn order, repeated as needed (a seat you play yourself:
+    /// `--human`).
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
     bots: Vec<BotKind>,
     /// Play seat SEAT yourself (1: the first player), at the terminal: the board drawn in text,
