@@ -32,8 +32,8 @@ pub struct Checked {
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
     /// What passed but may not be what its author means: what a game of it warns of (a `[draw]`
-    /// tag no tile carries), a native library built before its crate's sources last changed, or
-    /// one that hides a newer copy.
+    /// tag no tile carries, an edition played with one it is not made for), a native library
+    /// built before its crate's sources last changed, or one that hides a newer copy.
     pub warnings: Vec<String>,
 }
 
@@ -132,7 +132,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     let library = match &manifest.entry {
         Entry::Native(library) => {
             warnings.extend(crate::plugin_files::stale(library, manifest.dir()));
-            crate::plugin_files::locate(library, manifest.dir()).ok()
+            crate::plugin_files::played(library, manifest.dir()).ok()
         }
         _ => None,
     };

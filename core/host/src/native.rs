@@ -6,7 +6,7 @@
 //! message schema, is refused with a message that says what to rebuild.
 
 use crate::paths::display_path;
-pub use crate::plugin_files::{find, locate, search_dirs};
+pub use crate::plugin_files::{find, locate, played, search_dirs};
 use crate::ruleset::Selected;
 use libloading::Library;
 use meeple_core::action::{Decision, Offer};
@@ -65,7 +65,9 @@ pub fn open(path: &Path) -> Result<&'static PluginLib, String> {
     // manifests the user installed; this is the documented risk of native plugins.
     #[allow(unsafe_code)]
     let library = unsafe { Library::new(path) }.map_err(|e| format!("{shown}: cannot open: {}", with_causes(&e)))?;
-    if let Ok(mut kept) = KEPT.lock() {
+    if let Ok(mut kept) = KEPT.lock()
+        && !kept.iter().any(|p| p == path)
+    {
         kept.push(path.to_path_buf());
     }
     // Never unloaded: pointers into it live as long as the process.

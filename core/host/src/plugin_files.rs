@@ -53,9 +53,7 @@ fn dirs_in_order(
 /// later (a copy in `deps/` newer than the one beside it, say): a running program plays the
 /// build it first loaded, as `meeple play --watch` tells when a library changes on disk.
 pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, String> {
-    type Found = std::collections::HashMap<(String, PathBuf), &'static PluginLib>;
-    static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
-    let key = (name.to_string(), manifest_dir.canonicalize().unwrap_or_else(|_| manifest_dir.to_path_buf()));
+    let key = found_key(name, manifest_dir);
     if let Some(lib) = FOUND.lock().ok().and_then(|f| f.as_ref()?.get(&key).copied()) {
         return Ok(lib);
     }
@@ -64,6 +62,24 @@ pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, Strin
         found.get_or_insert_with(Default::default).insert(key, lib);
     }
     Ok(lib)
+}
+
+/// The libraries [`find`] found, by library name and manifest folder.
+type Found = std::collections::HashMap<(String, PathBuf), &'static PluginLib>;
+static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
+
+fn found_key(name: &str, manifest_dir: &Path) -> (String, PathBuf) {
+    (name.to_string(), manifest_dir.canonicalize().unwrap_or_else(|_| manifest_dir.to_path_buf()))
+}
+
+/// The file a manifest's `[native] library` plays: the one [`find`] opened for it in this
+/// process, else the one it would open.
+pub fn played(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
+    let key = found_key(name, manifest_dir);
+    match FOUND.lock().ok().and_then(|f| Some(f.as_ref()?.get(&key)?.path.clone())) {
+        Some(path) => Ok(path),
+        None => locate(name, manifest_dir),
+    }
 }
 
 /// The file of a manifest's `[native] library`, or why there is none: where it was looked for.
@@ -121,7 +137,7 @@ fn crate_library(dir: &Path) -> Option<String> {
 /// changed after it was built, or a later folder of the search holds a newer copy, which the
 /// first one found hides. Nothing when the library is not found (loading says that).
 pub fn stale(name: &str, manifest_dir: &Path) -> Vec<String> {
-    let Ok(found) = locate(name, manifest_dir) else { return Vec::new() };
+    let Ok(found) = played(name, manifest_dir) else { return Vec::new() };
     let Some(built) = modified(&found) else { return Vec::new() };
     let shown = display_path(&found);
     let mut out = Vec::new();

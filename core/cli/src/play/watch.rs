@@ -347,9 +347,9 @@ fn files_of(config: Option<&std::path::Path>, loaded: &meeple_host::Loaded) -> V
     paths
 }
 
-/// The files of the native libraries of the rules, as found when they loaded.
+/// The files of the native libraries the rules play.
 fn libraries_of(loaded: &meeple_host::Loaded) -> Vec<PathBuf> {
-    loaded.native_libraries().filter_map(|(m, library)| meeple_host::native::locate(library, m.dir()).ok()).collect()
+    loaded.native_libraries().filter_map(|(m, library)| meeple_host::native::played(library, m.dir()).ok()).collect()
 }
 
 /// The times of `paths`: those already known keep theirs (a change since is still new), the
