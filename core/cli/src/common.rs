@@ -22,10 +22,22 @@ static STDOUT_FAILED: std::sync::Mutex<Option<std::io::Error>> = std::sync::Mute
 
 /// See [`say!`].
 pub fn write_line(args: std::fmt::Arguments<'_>) {
+    write_out(format_args!("{args}\n"));
+}
+
+/// Writes a question to stdout, without ending the line, and shows it at once.
+pub fn ask(args: std::fmt::Arguments<'_>) {
+    write_out(args);
+}
+
+/// Writes to stdout, and flushes: nothing once a write failed (a reader gone away is no reason
+/// to panic, as `print!` would).
+fn write_out(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut failed = STDOUT_FAILED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if failed.is_none() {
-        *failed = writeln!(std::io::stdout().lock(), "{args}").err();
+        let mut out = std::io::stdout().lock();
+        *failed = out.write_fmt(args).and_then(|()| out.flush()).err();
     }
 }
 

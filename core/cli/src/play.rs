@@ -24,7 +24,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
     bots: Vec<BotKind>,
     /// Play seat SEAT yourself (1: the first player), at the terminal: the board drawn in text,
-    /// the legal actions numbered, your choice typed. Repeat for more seats.
+    /// the legal actions numbered, your choice typed (q, or the end of the input, stops the game
+    /// and keeps its replay so far). Repeat for more seats.
     #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..=6))]
     human: Vec<u8>,
     /// Where to write the replay (default: replays/game-SEED.json, or game-SEED-2.json, … when
@@ -62,6 +63,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     while let Some(p) = table.game.to_act() {
         let Table { game, bots, humans, names, loaded, seed } = &mut table;
         let action = if humans.contains(&p) {
+            // Asked in another player's turn: what that turn did so far comes first.
+            let turn = game.state().turn();
+            if turn.player != p {
+                story.flush(&format!("turn {:>3} · {}, so far", turn.number, names[turn.player as usize]));
+            }
             match terminal.choose(game, names, p) {
                 Ok(action) => action,
                 Err(why) => return stop(&mut table, &mut story, why, args.replay.as_deref()),

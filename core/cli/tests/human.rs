@@ -3,11 +3,35 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Plays `args` in a fresh folder with `typed` as standard input.
-fn play(name: &str, config: &str, args: &[&str], typed: &str) -> (Output, String, std::path::PathBuf) {
+/// A fresh folder for a test's game, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Plays `args` in a fresh folder holding `files` (path, text) and `game.toml`, with `typed` as
+/// standard input.
+fn play(name: &str, config: &str, args: &[&str], typed: &[u8]) -> (Output, String, Scratch) {
+    play_with(name, &[], config, args, typed)
+}
+
+fn play_with(
+    name: &str,
+    files: &[(&str, &str)],
+    config: &str,
+    args: &[&str],
+    typed: &[u8],
+) -> (Output, String, Scratch) {
     let dir = std::env::temp_dir().join(format!("meeple-human-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    for (path, text) in files {
+        std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(path), text).unwrap();
+    }
     std::fs::write(dir.join("game.toml"), config).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(&dir)
@@ -18,10 +42,10 @@ fn play(name: &str, config: &str, args: &[&str], typed: &str) -> (Output, String
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(typed.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(typed).unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out, text, dir)
+    (out, text, Scratch(dir))
 }
 
 const SHORT: &str = "players = [\"Ann\", \"Bob\"]\nseed = 3\ntile_limit = 6\n";
@@ -30,7 +54,7 @@ const SHORT: &str = "players = [\"Ann\", \"Bob\"]\nseed = 3\ntile_limit = 6\n";
 fn a_person_plays_a_whole_game_by_numbers_and_its_replay_plays_back() {
     // Always the first choice: the first square in reading order, its first rotation, and then
     // the first figure action listed.
-    let (out, text, dir) = play("whole", SHORT, &["--human", "1"], &"1\n".repeat(40));
+    let (out, text, dir) = play("whole", SHORT, &["--human", "1"], "1\n".repeat(40).as_bytes());
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.starts_with("meeple · Carcassonne C3 · Ann (you), Bob (random) · seed 3"), "{text}");
     // The start tile (base:D: city north, road west to east) drawn in the middle of the board.
@@ -43,24 +67,25 @@ fn a_person_plays_a_whole_game_by_numbers_and_its_replay_plays_back() {
     assert!(told.contains(&format!("at {square} turned {degrees}")), "{first}\n{told}");
     assert!(text.contains("Replay written to game.json"), "{text}");
 
-    let replayed = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&dir).args(["replay", "game.json"]).output();
+    let replayed =
+        Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&dir.0).args(["replay", "game.json"]).output();
     let replayed = replayed.unwrap();
     assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stdout));
 }
 
 #[test]
 fn a_wrong_answer_is_asked_again_and_q_stops_with_the_replay_kept() {
-    let (out, text, dir) = play("quit", SHORT, &["--human", "1"], "north\n99\nb\nq\n");
+    let (out, text, dir) = play("quit", SHORT, &["--human", "1"], b"north\n99\nb\nq\n");
     assert!(out.status.success(), "{text}");
     assert!(text.contains("`north`: type a number from 1 to"), "{text}");
     assert!(text.contains("`99`: type a number from 1 to"), "{text}");
     assert!(text.contains("stopped at turn 1; the replay so far: game.json"), "{text}");
-    assert!(dir.join("game.json").exists());
+    assert!(dir.0.join("game.json").exists());
 }
 
 #[test]
 fn input_that_ends_ends_the_game_where_it_stands() {
-    let (out, text, _) = play("eof", SHORT, &["--human", "2"], "");
+    let (out, text, _) = play("eof", SHORT, &["--human", "2"], b"");
     assert!(out.status.success(), "{text}");
     // Bob's first turn is turn 2: Ann's bot played turn 1.
     assert!(text.contains("turn   1 · Ann: place"), "{text}");
@@ -69,8 +94,44 @@ fn input_that_ends_ends_the_game_where_it_stands() {
 
 #[test]
 fn a_seat_beyond_the_players_is_refused() {
-    let (out, text, _) = play("seat", SHORT, &["--human", "3"], "");
+    let (out, text, _) = play("seat", SHORT, &["--human", "3"], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--human 3: the game has 2 players"), "{text}{err}");
+}
+
+/// Asks Ann at the end of turn 1 whether to keep a tip: she answers in Bob's turn 2.
+const TELLER: &str = "meeple.on(\"turn_end\", function(view, ev, out)\n\
+                      \x20   if ev.turn == 1 then\n\
+                      \x20       out:ask(1, \"tip\", { \"keep it\", \"drop it\" })\n\
+                      \x20   end\nend)\n\
+                      meeple.on(\"on_decision\", function(view, decision, option, out) end)\n";
+
+#[test]
+fn a_question_in_another_players_turn_says_whose_turn_it_is() {
+    let manifest = "[expansion]\nid = \"teller\"\nname = \"Teller\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+    let files = [("mods/teller/expansion.toml", manifest), ("mods/teller/init.luau", TELLER)];
+    // Two monasteries (base:B, all field): one square for Ann's, four rotations; then her figure
+    // phase (monastery, field, pass); then the question, once after the board.
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\"]\n\n[[expansions]]\nid = \"teller\"\n";
+    let (out, text, _dir) = play_with("ask", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\nb\n2\n");
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("scores: Ann 0, Bob 0 · yours to place and keep: 7 meeple · 1 tile left"), "{text}");
+    assert!(text.contains("  [1] put a meeple on the monastery inside the tile\n"), "{text}");
+    assert!(text.contains("  [3] pass\n"), "{text}");
+    let question = "in Bob's turn 2, a question for Ann:\n  [1] tip: keep it\n  [2] tip: drop it\n";
+    assert_eq!(text.matches(question).count(), 2, "asked, and asked again under the board: {text}");
+    // The board again: the monastery Ann laid, south of the start tile.
+    assert!(text.contains("  -1     .M.\n"), "{text}");
+    assert!(text.contains("turn   2 · Bob: Ann chose: drop it (tip); place base:B"), "{text}");
+}
+
+#[test]
+fn answers_that_are_not_utf8_are_asked_again_not_taken_for_the_end() {
+    // Latin-1 `é`, from a terminal set to that encoding.
+    let (out, text, _dir) = play("latin1", SHORT, &["--human", "1"], b"\xe9\nq\n");
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("`\u{fffd}`: type a number from 1 to"), "{text}");
+    assert!(text.contains("stopped at turn 1"), "{text}");
 }

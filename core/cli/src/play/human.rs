@@ -1,15 +1,16 @@
-//! A seat for the person at the terminal (`--bots human`): the board drawn in text, the legal
-//! actions numbered, and an answer read from standard input.
+//! A seat for the person at the terminal (`meeple play --human SEAT`): the board drawn in text,
+//! the legal actions numbered, and an answer read from standard input.
 //!
 //! The board is drawn three characters a square. Each square shows its four sides (`#` city,
 //! `-` or `|` road, `~` river, `.` field) around a middle that names a figure's owner (1–6), a
-//! monastery (`M`), a road crossing (`+`) or a city's heart (`#`); the squares where the drawn
-//! tile fits carry a letter, which the placements listed below the board repeat.
+//! monastery (`M`), a road that crosses or bends there (`+`), a straight road (`-`, `|`) or a
+//! city's heart (`#`); the squares where the drawn tile fits carry a letter, which the
+//! placements listed below the board repeat.
 
-use crate::common::say;
+use crate::common::{ask, say};
 use meeple_core::{Action, Game, Location, Placement, Pos, SegmentKind};
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 /// Why a person's seat gave no action: they stopped the game, or their input ended.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,28 +43,35 @@ impl<R: BufRead> Terminal<R> {
             return Ok(*only);
         }
         let placing = matches!(actions.first(), Some(Action::PlaceTile { .. }));
-        let menu = if placing { placements_menu(game) } else { actions_menu(game, &actions) };
+        let menu = if placing { placements_menu(game) } else { actions_menu(game, names, player, &actions) };
         if placing {
             say!("{}", status(game, names, player));
         }
         say!("{}", menu.text);
         loop {
-            print!("{name}, your choice (1-{}; b: the board, q: stop): ", menu.actions.len());
-            let _ = std::io::stdout().flush();
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    say!("");
-                    return Err(Stopped::InputEnded);
-                }
-                Ok(_) => {}
-            }
+            ask(format_args!("{name}, your choice (1-{}; b: the board, q: stop): ", menu.actions.len()));
+            let Some(line) = self.read_line() else {
+                say!("");
+                return Err(Stopped::InputEnded);
+            };
             match parse(line.trim(), menu.actions.len()) {
                 Answer::Choice(i) => return Ok(menu.actions[i]),
-                Answer::Board => say!("{}", board(game, &[])),
+                // The placements name the board's letters: the board comes with them.
+                Answer::Board if placing => say!("{}", menu.text),
+                Answer::Board => say!("{}\n{}", board(game, &[]), menu.text),
                 Answer::Quit => return Err(Stopped::Quit),
                 Answer::Again(why) => say!("{why}"),
             }
+        }
+    }
+
+    /// The next line typed, `None` once the input ends (or fails). Bytes that are not UTF-8 (a
+    /// terminal set to another encoding) are read as replacement characters, not as an end.
+    fn read_line(&mut self) -> Option<String> {
+        let mut bytes = Vec::new();
+        match self.input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
         }
     }
 }
@@ -143,13 +151,23 @@ fn status(game: &Game, names: &[String], player: u8) -> String {
     let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16), &kind.id));
     own.extend(tokens.filter(|(n, _)| *n > 0).map(|(n, id)| format!("{n} {id}")));
     let own = if own.is_empty() { "nothing".to_string() } else { own.join(", ") };
-    format!("\nscores: {} · yours to place and keep: {own} · {} tiles left", scores.join(", "), state.tiles_left())
+    let left = match state.tiles_left() {
+        1 => "1 tile left".to_string(),
+        n => format!("{n} tiles left"),
+    };
+    format!("\nscores: {} · yours to place and keep: {own} · {left}", scores.join(", "))
 }
 
-/// One line per action, as the game describes it, under the tile they are about (just placed).
-fn actions_menu(game: &Game, actions: &[Action]) -> Menu {
+/// One line per action, as the game describes it, under the tile they are about (just placed),
+/// or under whose turn it is when the question comes in another player's.
+fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -> Menu {
     let mut text = String::new();
     let state = game.state();
+    let turn = state.turn();
+    if turn.player != player {
+        let whose = &names[turn.player as usize];
+        text.push_str(&format!("in {whose}'s turn {}, a question for {}:\n", turn.number, names[player as usize]));
+    }
     if let Some(i) = state.turn().placed
         && state.pending().is_empty()
     {
