@@ -77,7 +77,7 @@ fn figure_actions_are_described_with_board_ports() {
 
 #[test]
 fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
-    let config = "players = 2\ndraw = [\"B\", \"B\", \"B\"]\n[[expansions]]\nid = \"abbot\"\n";
+    let config = "players = [\"Ann\", \"Bob\"]\ndraw = [\"B\", \"B\", \"B\"]\n[[expansions]]\nid = \"abbot\"\n";
     let loaded = load_toml("abbot.toml", config).unwrap();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
     let place = |x, y| Action::PlaceTile { pos: meeple_core::Pos::new(x, y), rotation: meeple_core::Rotation::new(0) };
@@ -93,7 +93,8 @@ fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
         .filter(|a| matches!(a, Action::Expansion { .. }))
         .map(|a| game.describe(a).to_string())
         .collect();
-    assert_eq!(offered, ["abbot: take back and score the abbot:abbot of player 1 on the monastery at (0, -1)"]);
+    // For people: by its owner's name, and by its kind's own name, which no other kind shares.
+    assert_eq!(offered, ["abbot: take back and score Ann's abbot on the monastery at (0, -1)"]);
 }
 
 /// Plugins keep what they derive from storage by its version; that is only right if equal

@@ -101,8 +101,9 @@ impl std::fmt::Display for ActionInfo {
 }
 
 impl Game {
-    /// A target in words: the named point's or segment's kind and the square, or the figure.
-    fn target_name(&self, target: Target) -> String {
+    /// A target in words: the named point's or segment's kind and the square, or the figure
+    /// (named for people, or as scripts number players: see [`Game::figure_name`]).
+    fn target_name(&self, target: Target, for_people: bool) -> String {
         let (rules, st) = (self.rules(), self.state());
         let def = |pos| st.board().at(pos).map(|t| &rules.tile(t.tile).def);
         match target {
@@ -118,17 +119,27 @@ impl Game {
             // Where it stands too: an offer on a figure is told apart from one on another of
             // the same player (two abbots, a monastery's and a garden's).
             Target::Figure { figure } => match self.figure_place(figure) {
-                Some(place) => format!("{} on {}", self.figure_name(figure), self.target_name(place)),
-                None => self.figure_name(figure),
+                Some(place) => {
+                    format!("{} on {}", self.figure_name(figure, for_people), self.target_name(place, for_people))
+                }
+                None => self.figure_name(figure, for_people),
             },
         }
     }
 
-    /// A figure by its kind and owner: `the abbot:abbot of player 1`.
-    fn figure_name(&self, figure: crate::figures::FigureId) -> String {
-        match self.state().figures().get(figure as usize) {
-            Some(f) => format!("the {} of player {}", self.rules().figure(f.kind).id, f.owner + 1),
-            None => format!("figure {figure}"),
+    /// A figure by its kind and owner. For people, by its owner's name and its kind's own name
+    /// when no other kind of the ruleset shares it (`Ann's abbot`); else as scripts know them,
+    /// players numbered from 1 and kinds by id (`the abbot:abbot of player 1`).
+    fn figure_name(&self, figure: crate::figures::FigureId, for_people: bool) -> String {
+        let Some(f) = self.state().figures().get(figure as usize) else { return format!("figure {figure}") };
+        let id = &self.rules().figure(f.kind).id;
+        match self.setup().players.get(f.owner as usize) {
+            Some(name) if for_people => {
+                let own = |id: &str| id.rsplit(':').next().unwrap_or_default().to_string();
+                let shared = self.rules().figures().iter().filter(|k| own(&k.id) == own(id)).count() > 1;
+                format!("{name}'s {}", if shared { id.clone() } else { own(id) })
+            }
+            _ => format!("the {id} of player {}", f.owner + 1),
         }
     }
 
@@ -149,8 +160,8 @@ impl Game {
     /// A command in words, for the error that refuses it. Players are numbered from 1, as in
     /// scripts and in [`Game::target_name`].
     pub(crate) fn command_text(&self, c: &Command) -> String {
-        let figure = |figure| self.figure_name(figure);
-        let place = |t: &Target| if *t == Target::None { "nothing".to_string() } else { self.target_name(*t) };
+        let figure = |figure| self.figure_name(figure, false);
+        let place = |t: &Target| if *t == Target::None { "nothing".to_string() } else { self.target_name(*t, false) };
         match c {
             Command::AddPoints { player, points, category } => {
                 format!("add {points} {category} points for player {}", player + 1)
@@ -227,7 +238,7 @@ impl Game {
                     .expansions()
                     .get(expansion as usize)
                     .map_or_else(|| format!("expansion {expansion}"), |e| e.id().to_string());
-                ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target) }
+                ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target, true) }
             }
             Action::Pass => ActionInfo::Pass,
             Action::Choose { option } => {
