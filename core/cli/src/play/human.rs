@@ -194,7 +194,7 @@ fn labels() -> impl Iterator<Item = char> {
 }
 
 /// The board in text, with `labels` in the middle of those empty squares.
-pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
+fn board(game: &Game, labels: &[(Pos, char)]) -> String {
     let state = game.state();
     let tiles = state.board().tiles();
     let Some((min, max)) = state.board().bounds() else { return String::new() };
@@ -232,14 +232,10 @@ pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
 /// The first figure's owner (1-based) on each placed tile that holds one.
 fn owners_by_tile(game: &Game) -> BTreeMap<u16, u8> {
     let state = game.state();
-    let tiles = state.board().tiles();
     let mut owners = BTreeMap::new();
     for f in state.figures() {
         let tile = match f.at {
-            Location::Segment { segment } => {
-                // A tile's segments are numbered from its first one, in placing order.
-                tiles.iter().rposition(|t| t.first_segment <= segment).map(|i| i as u16)
-            }
+            Location::Segment { segment } => Some(state.features().info(segment).tile),
             Location::Point { tile, .. } => Some(tile),
             _ => None,
         };
