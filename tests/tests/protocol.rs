@@ -1016,3 +1016,21 @@ fn an_id_comes_back_as_the_docs_say() {
         assert!(reply.starts_with(&format!("{{\"id\":{back},\"ok\":true,")), "{sent}: {reply}");
     }
 }
+
+#[test]
+fn a_config_object_may_give_its_own_tile_numbers_and_a_wrong_one_is_named_by_its_field() {
+    let mut s = session();
+    let config = json!({"players": 2, "base": {"copies": 2, "tiles": {"V": 0}}});
+    let created = ok(&mut s, json!({"cmd": "create", "config": config}));
+    assert_eq!(created["state"]["turn"]["tiles_left"], json!(2 * 72 - 1 - 6 - 1), "two boxes but their 6 V, one drawn");
+    let saved = ok(&mut s, json!({"cmd": "save", "game": created["game"]}));
+    assert_eq!(saved["replay"]["config"]["base"]["tiles"], json!({"V": 0}));
+    let loaded = ok(&mut s, json!({"cmd": "load", "replay": saved["replay"]}));
+    assert_eq!(loaded["state"]["turn"]["tiles_left"], created["state"]["turn"]["tiles_left"]);
+
+    let unknown = json!({"players": 2, "base": {"tiles": {"Vee": 1}}});
+    let reply = err(&mut s, json!({"cmd": "create", "config": unknown}), "bad-config", Some("config.base.tiles.Vee"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("no tile `Vee`"), "{reply}");
+    let many = json!({"players": 2, "expansions": [{"id": "traders-builders", "copies": 11}]});
+    err(&mut s, json!({"cmd": "create", "config": many}), "bad-config", Some("config.expansions[0].copies"));
+}

@@ -184,7 +184,8 @@ pub fn ruleset_title(loaded: &Loaded) -> String {
     let shown = |s: &meeple_host::ruleset::Selected| {
         let one_unnamed = s.manifest.editions.len() == 1 && s.edition == "default";
         let name = if one_unnamed { s.manifest.name.clone() } else { format!("{} {}", s.manifest.name, s.edition) };
-        // The rules played are those of the edition unless an option says otherwise: said.
+        // The rules and tiles played are the edition's unless an option or the config's tile
+        // numbers say otherwise: said.
         let changed: Vec<String> = s
             .manifest
             .options
@@ -196,6 +197,7 @@ pub fn ruleset_title(loaded: &Loaded) -> String {
                     other => format!("{} = {}", o.name, serde_json::to_string(other).unwrap_or_default()),
                 })
             })
+            .chain(s.tiles.shown())
             .collect();
         if changed.is_empty() { name } else { format!("{name} ({})", changed.join(", ")) }
     };

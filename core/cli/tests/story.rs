@@ -47,7 +47,7 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
 }
 
 #[test]
-fn the_title_names_each_option_played_otherwise_than_its_editions_default() {
+fn the_title_names_each_option_and_tile_number_played_otherwise_than_its_editions_default() {
     let dir = std::env::temp_dir().join(format!("meeple-title-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let title = |config: &str| {
@@ -68,6 +68,9 @@ fn the_title_names_each_option_played_otherwise_than_its_editions_default() {
          options = { farm_rules = \"c1ed1\", tiny_city_scoring = \"4\" }\n",
     );
     assert!(early.starts_with("meeple · Carcassonne C1 + C1 scoring rules (farm_rules = c1ed1) · "), "{early}");
+    // So are tile numbers of the config's own.
+    let mixed = title("players = 2\nseed = 1\n[base]\ncopies = 2\ntiles = { V = 0 }\n");
+    assert!(mixed.starts_with("meeple · Carcassonne C3 (copies = 2, tiles.V = 0) · "), "{mixed}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

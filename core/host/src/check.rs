@@ -529,6 +529,7 @@ fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'st
         manifest: manifest.clone(),
         edition: manifest.default_edition.clone(),
         options: manifest.default_options(&manifest.default_edition),
+        tiles: Default::default(),
     };
     let script = Script::read(&sel, entry, Limits::default())?;
     let mut report = Report::default();

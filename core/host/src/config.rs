@@ -77,6 +77,20 @@ pub struct ExpansionChoice {
     /// Where its `edition` was written.
     #[serde(skip)]
     pub edition_at: Option<Location>,
+    /// How many boxes of the expansion's tiles to play (each tile kind's count times this; the
+    /// start tile still once). `None`: one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies: Option<u32>,
+    /// Where `copies` was written.
+    #[serde(skip)]
+    pub copies_at: Option<Location>,
+    /// Tile kinds played in another number than the edition's (after `copies`), by their id in
+    /// the expansion's tilesets; 0 leaves a kind out.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tiles: BTreeMap<String, u32>,
+    /// Where each of `tiles` was written: its name and its count.
+    #[serde(skip)]
+    pub tiles_at: BTreeMap<String, (Location, Location)>,
 }
 
 impl ExpansionChoice {
@@ -89,6 +103,10 @@ impl ExpansionChoice {
             at: None,
             id_at: None,
             edition_at: None,
+            copies: None,
+            copies_at: None,
+            tiles: BTreeMap::new(),
+            tiles_at: BTreeMap::new(),
         }
     }
 }
@@ -339,6 +357,16 @@ fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id
             options.insert(name.value.to_string(), OptionValue { value: converted, at, name_at });
         }
     }
+    let copies = t.int(doc, "copies").and_then(|n| match u32::try_from(n.value) {
+        Ok(c) if COPIES.contains(&c) => Some((c, loc(doc, &n.span))),
+        _ => {
+            let why =
+                format!("`copies` must be an integer from {} to {}, not {}", COPIES.start(), COPIES.end(), n.value);
+            doc.error(n.span, why);
+            None
+        }
+    });
+    let (tiles, tiles_at) = read_tiles(doc, &mut t);
     t.finish(doc);
     if needs_id && id.is_none() {
         return None;
@@ -350,7 +378,51 @@ fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id
         edition_at: edition.as_ref().map(|e: &At<&str>| loc(doc, &e.span)),
         options,
         at,
+        copies: copies.as_ref().map(|c| c.0),
+        copies_at: copies.map(|c| c.1),
+        tiles,
+        tiles_at,
     })
+}
+
+/// How many boxes of an expansion's tiles a config may play.
+pub const COPIES: std::ops::RangeInclusive<u32> = 1..=10;
+
+/// The most copies of one tile kind a config may ask for.
+pub const MAX_TILE_COUNT: u32 = 100;
+
+/// A choice's `tiles = { D = 0, V = 12 }`: counts by tile id, with where each was written.
+/// Whether the ids name tiles of the expansion is known only with its tilesets (`crate::ruleset`).
+#[allow(clippy::type_complexity)]
+fn read_tiles(
+    doc: &mut Doc<'_>,
+    t: &mut Table<'_, '_>,
+) -> (BTreeMap<String, u32>, BTreeMap<String, (Location, Location)>) {
+    let (mut tiles, mut at) = (BTreeMap::new(), BTreeMap::new());
+    let Some(v) = t.table(doc, "tiles") else { return (tiles, at) };
+    let Some(table) = doc.table_in(v, "`tiles`") else { return (tiles, at) };
+    for (name, value) in table.entries() {
+        let count = match value.get_ref() {
+            DeValue::Integer(_) => integer(value.get_ref()).and_then(|n| u32::try_from(n).ok()),
+            other => {
+                let why =
+                    format!("a tile's count must be an integer from 0 to {MAX_TILE_COUNT}, found {}", type_name(other));
+                doc.error(value.span(), why);
+                continue;
+            }
+        };
+        match count.filter(|n| *n <= MAX_TILE_COUNT) {
+            Some(n) => {
+                tiles.insert(name.value.to_string(), n);
+                at.insert(name.value.to_string(), (location(doc, &name.span), location(doc, &value.span())));
+            }
+            None => doc.error(
+                value.span(),
+                format!("a tile's count must be an integer from 0 to {MAX_TILE_COUNT} (0 leaves the tile out)"),
+            ),
+        }
+    }
+    (tiles, at)
 }
 
 fn location(doc: &Doc<'_>, span: &Span) -> Location {

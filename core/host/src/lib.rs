@@ -22,6 +22,7 @@ pub mod paths;
 mod plugin_files;
 pub mod ruleset;
 pub mod scenario;
+pub mod tile_mix;
 
 pub use config::GameConfig;
 pub use manifest::Manifest;

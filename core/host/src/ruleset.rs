@@ -5,6 +5,7 @@
 use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, OptionType, ReplacedStartDef};
 use crate::paths::display_path;
+use crate::tile_mix::{EditionTiles, TileMix};
 use meeple_core::hash::StableHasher;
 use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
 use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
@@ -143,6 +144,8 @@ pub struct Selected {
     pub edition: String,
     /// Every option with its value (defaults filled in).
     pub options: BTreeMap<String, Value>,
+    /// The numbers of its tiles the config asks for.
+    pub tiles: TileMix,
 }
 
 /// Makes the code of an expansion into a hook implementation. `meeple-host` provides the Luau and
@@ -301,14 +304,14 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         // false ones (no base game: no tiles).
         let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
         if complete && closed(&selected) {
-            match assemble(&selected, code) {
+            match assemble(&selected, &config.file, code) {
                 Ok(rules) => check_draw(&rules, &mut p),
                 Err(r) => p.report.extend(r),
             }
         }
         return Err(sorted(p.report));
     }
-    let rules = assemble(&selected, code)?;
+    let rules = assemble(&selected, &config.file, code)?;
     check_draw(&rules, &mut p);
     if !p.report.is_empty() {
         return Err(sorted(p.report));
@@ -424,7 +427,7 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
         }
     }
     let edition = edition?;
-    Some(Selected { manifest: m.clone(), edition, options })
+    Some(Selected { manifest: m.clone(), edition, options, tiles: TileMix::of(choice) })
 }
 
 /// Adds the expansions an edition brings along (`with`), with their defaults, unless chosen.
@@ -584,7 +587,8 @@ fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
     editions.as_ref().is_none_or(|list| list.iter().any(|e| e == edition))
 }
 
-fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Report> {
+/// The ruleset of the selected expansions; `config_file` names the config in its problems.
+fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<Rules, Report> {
     let mut report = Report::default();
     let mut b = Rules::builder();
     let mut hash = StableHasher::new();
@@ -610,6 +614,8 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
         let own = edition.tileset.iter().map(|p| (p, &edition.tileset_edition, key("tileset".into())));
         // The edition's own tileset, the first one read: a `[draw]` start tile comes from it.
         let mut own_tileset: Option<Tileset> = None;
+        // Read first, then added with the config's numbers, which may name a tile of any.
+        let mut read: Vec<(Tileset, &String, String)> = Vec::new();
         for (i, (path, inner, at)) in own.chain(extra).enumerate() {
             match tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
@@ -627,16 +633,35 @@ fn assemble(selected: &[Selected], code: &dyn Instantiate) -> Result<Rules, Repo
                         continue;
                     }
                     tilesets.insert(ts.id.clone(), (path.clone(), m.id.clone()));
-                    if let Err(e) = b.tileset(&ts, inner) {
-                        report.diagnostics.push(m.problem_at(&at, e.to_string()));
-                    }
                     // Not one it adds beside another expansion, whose editions are others.
                     if i == 0 && edition.tileset.is_some() {
-                        own_tileset = Some(ts);
+                        own_tileset = Some(ts.clone());
                     }
+                    read.push((ts, inner, at));
                 }
                 Err(r) => report.extend(r),
             }
+        }
+        s.tiles.hash_into(&mut hash);
+        let own_start = m.draw.as_ref().and_then(|d| d.start.as_deref());
+        let sets: Vec<EditionTiles<'_>> = read
+            .iter()
+            .enumerate()
+            .map(|(i, (ts, inner, _))| {
+                let drawn_first = own_start.filter(|_| i == 0 && own_tileset.is_some());
+                let start = drawn_first.map_or(ts.start, |id| ts.tiles.iter().position(|t| t.id == id));
+                EditionTiles { tileset: ts, edition: inner, start }
+            })
+            .collect();
+        match s.tiles.apply(&m.id, config_file, &sets) {
+            Ok(mixed) => {
+                for (ts, (_, inner, at)) in mixed.iter().zip(&read) {
+                    if let Err(e) = b.tileset(ts, inner) {
+                        report.diagnostics.push(m.problem_at(at, e.to_string()));
+                    }
+                }
+            }
+            Err(problems) => report.diagnostics.extend(problems),
         }
         if let Some(draw) = &m.draw {
             let own = own_tileset.as_ref().map(|ts| (ts, edition.tileset_edition.as_str()));

@@ -117,6 +117,10 @@ fn choice(choice: &ExpansionChoice, field: &str, listed: bool) -> Result<Value, 
     }
     keys.insert("edition".into(), json!(choice.edition));
     keys.insert("options".into(), Value::Object(options));
+    keys.insert("copies".into(), json!(choice.copies));
+    if !choice.tiles.is_empty() {
+        keys.insert("tiles".into(), json!(choice.tiles));
+    }
     Ok(Value::Object(keys))
 }
 

@@ -1,0 +1,127 @@
+//! A config's own tile numbers (`copies`, `tiles`; `docs/config.md`): several boxes of a set, a
+//! tile left out or played more often, checked against the expansion's tilesets and told at the
+//! config's lines; the numbers make another ruleset and travel with the replay.
+
+use meeple_core::bots::{Bot, RandomBot};
+use meeple_core::{Game, Rules};
+use meeple_tests::load_toml;
+
+/// The number of copies of a tile in the bag (the start tile not counted), 0 when absent.
+fn in_bag(rules: &Rules, name: &str) -> u32 {
+    rules.tile_by_name(name).map_or(0, |t| rules.counts()[t as usize])
+}
+
+fn bag(rules: &Rules) -> u32 {
+    rules.counts().iter().sum()
+}
+
+#[test]
+fn two_boxes_double_every_tile_but_the_start_tile() {
+    let one = load_toml("one.toml", "players = 2\n").unwrap();
+    let two = load_toml("two.toml", "players = 2\n[base]\ncopies = 2\n").unwrap();
+    // C3: 72 tiles, one of them the start tile.
+    assert_eq!(bag(&one.rules), 71);
+    assert_eq!(bag(&two.rules), 143);
+    assert_eq!((in_bag(&one.rules, "base:V"), in_bag(&two.rules, "base:V")), (3, 6));
+    // D: two in the box, one of them laid at the start.
+    assert_eq!((in_bag(&one.rules, "base:D"), in_bag(&two.rules, "base:D")), (1, 3));
+    assert_ne!(one.rules.hash(), two.rules.hash(), "other numbers are another ruleset");
+}
+
+#[test]
+fn a_tile_is_left_out_or_played_more_often_and_the_game_draws_what_the_bag_holds() {
+    let text = "players = 2\nseed = 5\n[base]\ntiles = { V = 0, U = 10, D = 1 }\n\
+                [[expansions]]\nid = \"traders-builders\"\ncopies = 2\ntiles = { A-cowshed = 0, A = 2 }\n";
+    let loaded = load_toml("mix.toml", text).unwrap();
+    let rules = &loaded.rules;
+    assert!(rules.tile_by_name("base:V").is_err(), "a count of 0 leaves the kind out");
+    assert_eq!(in_bag(rules, "base:U"), 10);
+    assert_eq!(in_bag(rules, "base:D"), 0, "the one D is the start tile");
+    assert_eq!(rules.tile_by_name(&rules.tiles()[rules.start().unwrap() as usize].key), rules.tile_by_name("base:D"));
+    assert!(rules.tile_by_name("traders-builders:A-cowshed").is_err());
+    // A tile of another edition of the tileset is let in: C1's A, where C3 has A-cowshed.
+    assert_eq!(in_bag(rules, "traders-builders:A"), 2);
+    // Traders & Builders: 24 tiles, A-cowshed left out, the rest twice, and two A.
+    let tb: u32 = rules
+        .tiles()
+        .iter()
+        .zip(rules.counts())
+        .filter(|(t, _)| t.key.starts_with("traders-builders:"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(tb, 23 * 2 + 2);
+    // Base C3 without the 3 V, with 10 U instead of 3, and no D beside the start tile.
+    assert_eq!(bag(rules), 48 + 71 - 3 + 7 - 1);
+
+    let game = play_out(&loaded, 5);
+    let st = game.state();
+    assert_eq!(st.board().tiles().len() as u32 + st.discarded().len() as u32, bag(rules) + 1, "every tile is drawn");
+    let v = |t: &meeple_core::board::PlacedTile| rules.tiles()[t.tile as usize].key.as_ref() == "base:V";
+    assert!(!st.board().tiles().iter().any(v));
+}
+
+/// A game of the ruleset played to its end by random bots.
+fn play_out(loaded: &meeple_host::Loaded, seed: u64) -> Game {
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+    let mut bot = RandomBot::new(seed);
+    while !game.is_over() {
+        let action = bot.choose(&game);
+        game.apply(action).unwrap();
+    }
+    game
+}
+
+#[test]
+fn every_mistake_in_the_numbers_is_told_at_its_line() {
+    let text = "players = 2\n[base]\ncopies = 0\ntiles = { Q = 2, Y = 1, D = 0, U = \"many\", V = 101, E = -1 }\n\
+                [[expansions]]\nid = \"traders-builders\"\ntiles = { Z = 1 }\n";
+    let (config, report) = meeple_host::GameConfig::parse_lenient("mix.toml", text);
+    assert_eq!(
+        report.to_string().lines().collect::<Vec<_>>(),
+        [
+            "mix.toml:3:10: `copies` must be an integer from 1 to 10, not 0",
+            "mix.toml:4:36: a tile's count must be an integer from 0 to 100, found a string",
+            "mix.toml:4:48: a tile's count must be an integer from 0 to 100 (0 leaves the tile out)",
+            "mix.toml:4:57: a tile's count must be an integer from 0 to 100 (0 leaves the tile out)",
+        ]
+    );
+    // The names are known once the tilesets are read: told at theirs.
+    let err = meeple_tests::load_config(&config).unwrap_err().to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with("mix.toml:4:18: `base`: no tile `Y` in its tilesets; its tiles: A, A-highwaymen, B,"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        "mix.toml:4:29: `D` is the start tile of `base`: its count holds the start tile, so it is at least 1"
+    );
+    assert!(
+        lines[2]
+            .starts_with("mix.toml:7:11: `traders-builders`: no tile `Z` in its tilesets; its tiles: A, A-cowshed, B,"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_slip_in_a_tile_name_is_pointed_out() {
+    let err = load_toml("slip.toml", "players = 2\n[base]\ntiles = { \"V-gardne\" = 2 }\n").unwrap_err().to_string();
+    assert!(
+        err.starts_with("slip.toml:3:11: `base`: no tile `V-gardne` in its tilesets; did you mean `V-garden`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_numbers_travel_with_the_replay() {
+    let text = "players = 2\nseed = 9\ntile_limit = 8\n[base]\ncopies = 3\ntiles = { \"base:U\" = 12 }\n";
+    let loaded = load_toml("mix.toml", text).unwrap();
+    let game = play_out(&loaded, 9);
+    let mut replay = game.replay();
+    replay.config = loaded.config.to_value();
+    let (config, again) = meeple_protocol::replay_config::load(&replay, &meeple_tests::test_mods()).unwrap();
+    assert_eq!((config.base.copies, config.base.tiles.get("base:U")), (Some(3), Some(&12)));
+    assert_eq!(again.rules.hash(), loaded.rules.hash());
+    assert_eq!(in_bag(&again.rules, "base:U"), 12);
+}
