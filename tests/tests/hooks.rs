@@ -79,6 +79,26 @@ fn figure_actions_are_described_with_board_ports() {
 fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
     let config = "players = [\"Ann\", \"Bob\"]\ndraw = [\"B\", \"B\", \"B\"]\n[[expansions]]\nid = \"abbot\"\n";
     let loaded = load_toml("abbot.toml", config).unwrap();
+    // For people: by its owner's name, and by its kind's own name, which no other kind shares.
+    assert_eq!(offers_on_an_abbot(&loaded), ["abbot: take back and score Ann's abbot on the monastery at (0, -1)"]);
+
+    // Beside another kind of that name, by its id, which tells the two apart.
+    let twin = "depends = [\"base\"]\n[[figures]]\nid = \"abbot\"\nper_player = 1\nstrength = 1\n\
+                stands_on = [\"monastery\"]\nplacement = \"unoccupied\"\nstays = \"until-scored\"\n";
+    let root = meeple_tests::write_mods("twin-abbots", &[("twin", twin, "")]);
+    let config = format!("{config}[[expansions]]\nid = \"twin\"\n");
+    let cfg = meeple_host::GameConfig::parse("twins.toml", &config).unwrap();
+    let mods = [meeple_tests::test_mods(), vec![root]].concat();
+    let loaded = meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode).unwrap();
+    assert_eq!(
+        offers_on_an_abbot(&loaded),
+        ["abbot: take back and score Ann's abbot:abbot on the monastery at (0, -1)"]
+    );
+}
+
+/// The expansions' offers, in words, once Ann's abbot stands on a monastery and Ann's turn
+/// comes again (tiles `B` drawn).
+fn offers_on_an_abbot(loaded: &meeple_host::Loaded) -> Vec<String> {
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
     let place = |x, y| Action::PlaceTile { pos: meeple_core::Pos::new(x, y), rotation: meeple_core::Rotation::new(0) };
     let abbot = loaded.rules.figures().iter().position(|f| f.id == "abbot:abbot").unwrap() as u8;
@@ -87,14 +107,8 @@ fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
     game.apply(place(1, -1)).unwrap();
     game.apply(Action::Pass).unwrap();
     game.apply(place(-1, -1)).unwrap();
-    let offered: Vec<String> = game
-        .legal_actions()
-        .iter()
-        .filter(|a| matches!(a, Action::Expansion { .. }))
-        .map(|a| game.describe(a).to_string())
-        .collect();
-    // For people: by its owner's name, and by its kind's own name, which no other kind shares.
-    assert_eq!(offered, ["abbot: take back and score Ann's abbot on the monastery at (0, -1)"]);
+    let offers = game.legal_actions().into_iter().filter(|a| matches!(a, Action::Expansion { .. }));
+    offers.map(|a| game.describe(&a).to_string()).collect()
 }
 
 /// Plugins keep what they derive from storage by its version; that is only right if equal
