@@ -61,7 +61,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     story.begin(&table);
 
     while let Some(p) = table.game.to_act() {
-        let Table { game, bots, humans, names, loaded, seed } = &mut table;
+        let Table { game, bots, humans, names, loaded, .. } = &mut table;
         let action = if humans.contains(&p) {
             // Asked in another player's turn: what that turn did so far comes first.
             let turn = game.state().turn();
@@ -89,14 +89,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             (Ok(events), _) => events.to_vec(),
             // What led up to it is saved, to be replayed and looked into.
             (Err(e), None) => {
-                let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
                 if !told {
                     story.lines.push("pass".into());
                 }
-                let turn = game.state().turn().number;
-                story.flush(&format!("turn {turn:>3} · {}, whose last action stopped the game", names[p as usize]));
-                say!("the replay up to it: {}{note}", path.display());
-                say_failing_line(loaded, &e);
+                let heading = format!("{}, whose last action stopped the game", names[p as usize]);
+                let kept = keep_so_far(&mut table, &mut story, &heading, args.replay.as_deref())?;
+                say!("the replay up to it: {kept}");
+                say_failing_line(&table.loaded, &e);
                 return Err(e.into());
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
@@ -142,16 +141,24 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 
 /// Ends a game a person stopped, or whose input ended, keeping its replay so far.
 fn stop(table: &mut Table, story: &mut Story, why: Stopped, given: Option<&Path>) -> Result<(), CliError> {
-    let Table { game, names, loaded, seed, .. } = table;
-    let turn = game.state().turn();
-    story.flush(&format!("turn {:>3} · {}, so far", turn.number, names[turn.player as usize]));
-    let (path, note) = save_replay(game, loaded, *seed, given)?;
+    let turn = table.game.state().turn();
+    let (number, heading) = (turn.number, format!("{}, so far", table.names[turn.player as usize]));
+    let kept = keep_so_far(table, story, &heading, given)?;
     let why = match why {
         Stopped::Quit => "stopped",
         Stopped::InputEnded => "the input ended",
     };
-    say!("{why} at turn {}; the replay so far: {}{note}", turn.number, path.display());
+    say!("{why} at turn {number}; the replay so far: {kept}");
     Ok(())
+}
+
+/// Tells the turn so far under `heading` (after the turn's number) and saves the replay of a
+/// game that ends before its end; where it went, as said to people.
+fn keep_so_far(table: &mut Table, story: &mut Story, heading: &str, given: Option<&Path>) -> Result<String, CliError> {
+    let Table { game, loaded, seed, .. } = table;
+    story.flush(&format!("turn {:>3} · {heading}", game.state().turn().number));
+    let (path, note) = save_replay(game, loaded, *seed, given)?;
+    Ok(format!("{}{note}", path.display()))
 }
 
 /// What to do about a native plugin's failing hook: a saved file cannot fix it.
