@@ -125,3 +125,13 @@ fn the_numbers_travel_with_the_replay() {
     assert_eq!(again.rules.hash(), loaded.rules.hash());
     assert_eq!(in_bag(&again.rules, "base:U"), 12);
 }
+
+#[test]
+fn a_tile_left_out_is_no_tile_to_draw() {
+    let text = "players = 2\ndraw = [\"U\", \"base:V\"]\n[base]\ntiles = { V = 0 }\n";
+    let err = load_toml("draw.toml", text).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "draw.toml:2:14: draw order: no tile `base:V` in this ruleset (the config's `tiles` for `base` leave it out)"
+    );
+}

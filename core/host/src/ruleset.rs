@@ -332,6 +332,15 @@ fn check_draw(rules: &Rules, p: &mut Problems<'_>) {
     let Some(draw) = &p.config.draw else { return };
     for (i, name) in draw.iter().enumerate() {
         if let Err(why) = rules.tile_by_name(name) {
+            let choices = std::iter::once(&p.config.base).chain(&p.config.expansions);
+            // Named with or without its tileset, in either place.
+            let bare = |n: &str| n.rsplit(':').next().unwrap_or_default().to_string();
+            let zero = |c: &&ExpansionChoice| c.tiles.iter().any(|(t, n)| *n == 0 && bare(t) == bare(name));
+            let left_out = choices.filter(zero).map(|c| &c.id).next();
+            let why = match left_out {
+                Some(id) => format!("{why} (the config's `tiles` for `{id}` leave it out)"),
+                None => why,
+            };
             p.at(p.config.draw_at.get(i), format!("draw order: {why}"));
         }
     }
