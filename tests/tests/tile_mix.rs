@@ -81,8 +81,8 @@ fn every_mistake_in_the_numbers_is_told_at_its_line() {
         [
             "mix.toml:3:10: `copies` must be an integer from 1 to 10, not 0",
             "mix.toml:4:36: a tile's count must be an integer from 0 to 100, found a string",
-            "mix.toml:4:48: a tile's count must be an integer from 0 to 100 (0 leaves the tile out)",
-            "mix.toml:4:57: a tile's count must be an integer from 0 to 100 (0 leaves the tile out)",
+            "mix.toml:4:48: a tile's count must be an integer from 0 to 100 (0 leaves the tile out), not 101",
+            "mix.toml:4:57: a tile's count must be an integer from 0 to 100 (0 leaves the tile out), not -1",
         ]
     );
     // The names are known once the tilesets are read: told at theirs.
@@ -133,5 +133,67 @@ fn a_tile_left_out_is_no_tile_to_draw() {
     assert_eq!(
         err,
         "draw.toml:2:14: draw order: no tile `base:V` in this ruleset (the config's `tiles` for `base` leave it out)"
+    );
+}
+
+#[test]
+fn a_tile_is_given_one_number_by_the_expansion_that_has_it() {
+    let twice = "players = 2\n[base]\ntiles = { V = 0, \"base:V\" = 5 }\n";
+    let err = load_toml("twice.toml", twice).unwrap_err().to_string();
+    assert_eq!(err, "twice.toml:3:18: `base:V` is the tile `V` names: give each tile one number");
+
+    let elsewhere = "players = 2\n[[expansions]]\nid = \"traders-builders\"\ntiles = { \"base:E\" = 2 }\n";
+    let err = load_toml("elsewhere.toml", elsewhere).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "elsewhere.toml:4:11: `traders-builders`: `base:E` is a tile of tileset `base`, and its tilesets are \
+         `traders-builders`: give it in the `tiles` of the expansion that has it"
+    );
+
+    let none = "players = 2\n[[expansions]]\nid = \"abbot\"\ncopies = 2\n";
+    let err = load_toml("none.toml", none).unwrap_err().to_string();
+    assert_eq!(err, "none.toml:4:10: `abbot` has no tiles of its own: `copies` and `tiles` have nothing to change");
+}
+
+#[test]
+fn numbers_that_play_but_may_not_be_meant_are_warned_of() {
+    // C3 has C-water-tower, not the plain C of C1 and C2.
+    let loaded = load_toml("c.toml", "players = 2\n[base]\ntiles = { C = 0 }\n").unwrap();
+    assert_eq!(loaded.warnings(), ["c.toml:3:15: `C = 0` changes nothing: edition C3 of tileset `base` has none"]);
+
+    // The River has its spring only to lay at the start: a second box draws one mid-river.
+    let river = "players = 2\n[[expansions]]\nid = \"river\"\ncopies = 2\n";
+    let loaded = load_toml("river.toml", river).unwrap();
+    assert_eq!(
+        loaded.warnings(),
+        ["river.toml:4:10: `copies = 2` makes 2 of `spring`, which `river` has only to lay at the start: the \
+             others are drawn with its other tiles (to keep one, add `spring = 1` to its `tiles`)"]
+    );
+    assert_eq!(in_bag(&loaded.rules, "river:spring"), 1);
+    let kept = load_toml("kept.toml", &format!("{river}tiles = {{ spring = 1 }}\n")).unwrap();
+    assert_eq!((kept.warnings().len(), in_bag(&kept.rules, "river:spring")), (0, 0));
+
+    // Its lake ends the river: without it, the warning about the tag says why.
+    let lakeless =
+        load_toml("lake.toml", "players = 2\n[[expansions]]\nid = \"river\"\ntiles = { lake = 0 }\n").unwrap();
+    let warnings = lakeless.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].ends_with("no tile of this game is tagged `lake`, so none of the tiles drawn first waits for the others (the config gives 0 to: `river` lake)"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn the_base_start_tile_may_be_left_out_where_the_river_lays_its_spring() {
+    let text = "players = 2\n[base]\ntiles = { D = 0 }\n[[expansions]]\nid = \"river\"\n";
+    let loaded = load_toml("river.toml", text).unwrap();
+    assert!(loaded.rules.tile_by_name("base:D").is_err());
+    assert_eq!(loaded.rules.tiles()[loaded.rules.start().unwrap() as usize].key.as_ref(), "river:spring");
+    let spring = "players = 2\n[[expansions]]\nid = \"river\"\ntiles = { spring = 0 }\n";
+    let err = load_toml("spring.toml", spring).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "spring.toml:4:20: `spring` is the start tile of `river`: its count holds the start tile, so it is at least 1"
     );
 }

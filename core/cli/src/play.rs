@@ -365,8 +365,12 @@ impl Story {
             .map(|(p, (n, b))| format!("{n} ({})", if table.humans.contains(&(p as u8)) { "you" } else { b.name() }))
             .collect();
         say!("meeple · {} · {} · seed {}", ruleset_title(&table.loaded), seats.join(", "), table.seed);
-        self.events(&table.game, table.game.events());
+        // A game whose bag is empty ends in its setup: the setup is told before its final scoring.
+        let events = table.game.events();
+        let end = events.iter().position(|e| matches!(e, Event::FinalScoring)).unwrap_or(events.len());
+        self.events(&table.game, &events[..end]);
         self.flush("setup");
+        self.events(&table.game, &events[end..]);
     }
 
     fn who(&self, players: impl IntoIterator<Item = u8>) -> String {

@@ -125,3 +125,27 @@ fn a_figure_turned_to_another_face_is_told_with_its_owner() {
     assert!(!turned.is_empty(), "{text}");
     assert!(turned.iter().all(|l| l.contains("tollkeepers: ") && l.starts_with("turn ")), "{turned:#?}");
 }
+
+#[test]
+fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
+    let dir = std::env::temp_dir().join(format!("meeple-empty-bag-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Every base tile left out but the start tile.
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tilesets/base.toml")).unwrap();
+    let ids = base.lines().filter_map(|l| l.strip_prefix("id = \"")?.strip_suffix('"')).filter(|id| *id != "base");
+    let counts: Vec<String> = ids.map(|id| format!("\"{id}\" = {}", u8::from(id == "D"))).collect();
+    let config = format!("players = 2\nseed = 1\n[base]\ntiles = {{ {} }}\n", counts.join(", "));
+    std::fs::write(dir.join("game.toml"), config).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["play", "game.toml", "-o", "game.json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "setup: start tile base:D at (0, 0)", "{text}");
+    assert!(lines[0].contains(", tiles.B-farmhouse = 0, 57 more tiles) · "), "a long list is cut: {text}");
+    assert!(!text.contains("turn "), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

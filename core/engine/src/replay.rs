@@ -46,7 +46,7 @@ pub enum ReplayError {
     Rng(String),
     /// Made with other rules files.
     #[error(
-        "the replay was recorded with ruleset {recorded}, these rules hash to {current} (an expansion's files, edition or options differ)"
+        "the replay was recorded with ruleset {recorded}, these rules hash to {current} (an expansion's files, edition, options or tile numbers differ)"
     )]
     Ruleset {
         /// Hash in the replay.

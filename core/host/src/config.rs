@@ -403,7 +403,7 @@ fn read_tiles(
     let Some(table) = doc.table_in(v, "`tiles`") else { return (tiles, at) };
     for (name, value) in table.entries() {
         let count = match value.get_ref() {
-            DeValue::Integer(_) => integer(value.get_ref()).and_then(|n| u32::try_from(n).ok()),
+            DeValue::Integer(_) => integer(value.get_ref()),
             other => {
                 let why =
                     format!("a tile's count must be an integer from 0 to {MAX_TILE_COUNT}, found {}", type_name(other));
@@ -411,15 +411,18 @@ fn read_tiles(
                 continue;
             }
         };
-        match count.filter(|n| *n <= MAX_TILE_COUNT) {
-            Some(n) => {
+        match count.map(|n| (n, u32::try_from(n).ok().filter(|n| *n <= MAX_TILE_COUNT))) {
+            Some((_, Some(n))) => {
                 tiles.insert(name.value.to_string(), n);
                 at.insert(name.value.to_string(), (location(doc, &name.span), location(doc, &value.span())));
             }
-            None => doc.error(
+            Some((n, None)) => doc.error(
                 value.span(),
-                format!("a tile's count must be an integer from 0 to {MAX_TILE_COUNT} (0 leaves the tile out)"),
+                format!(
+                    "a tile's count must be an integer from 0 to {MAX_TILE_COUNT} (0 leaves the tile out), not {n}"
+                ),
             ),
+            None => doc.error(value.span(), format!("this integer is {}", out_of_range(value.get_ref()))),
         }
     }
     (tiles, at)

@@ -164,6 +164,8 @@ pub struct Loaded {
     pub config: GameConfig,
     /// The expansions in load order (the base game first).
     pub selected: Vec<Selected>,
+    /// The config's tile numbers that play but may not be meant, each at its place.
+    tile_warnings: Vec<String>,
 }
 
 impl Loaded {
@@ -192,10 +194,11 @@ impl Loaded {
     }
 
     /// Editions played together that an edition was not made for (its manifest's `made_for`):
-    /// the game runs, but not as its rules were written; and tags of a `[draw]` that no tile of
-    /// the game carries. One sentence each.
+    /// the game runs, but not as its rules were written; tags of a `[draw]` that no tile of
+    /// the game carries; tile numbers of the config that may not be meant. One sentence each.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = self.unmatched_draw_tags();
+        out.extend(self.tile_warnings.iter().cloned());
         for s in &self.selected {
             let Some(edition) = s.manifest.edition(&s.edition) else { continue };
             for m in &edition.made_for {
@@ -233,12 +236,21 @@ impl Loaded {
                 ("draw.last", &draw.last, "none of the tiles drawn first waits for the others"),
             ] {
                 if let Some(tag) = tag.as_deref().filter(|t| !in_game(t)) {
-                    let why = format!("no tile of this game is tagged `{tag}`, so {what}");
+                    let why = format!("no tile of this game is tagged `{tag}`, so {what}{}", self.left_out_by_config());
                     out.push(s.manifest.problem_at(key, why).to_string());
                 }
             }
         }
         out
+    }
+
+    /// The tiles the config's own numbers leave out, as said after a warning they may explain.
+    fn left_out_by_config(&self) -> String {
+        let choices = std::iter::once(&self.config.base).chain(&self.config.expansions);
+        let zero: Vec<String> = choices
+            .flat_map(|c| c.tiles.iter().filter(|(_, n)| **n == 0).map(move |(t, _)| format!("`{}` {t}", c.id)))
+            .collect();
+        if zero.is_empty() { String::new() } else { format!(" (the config gives 0 to: {})", zero.join(", ")) }
     }
 
     /// Players, seed and draw order for `Game::new`; `seed` is used only when the config has
@@ -305,20 +317,20 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
         if complete && closed(&selected) {
             match assemble(&selected, &config.file, code) {
-                Ok(rules) => check_draw(&rules, &mut p),
+                Ok((rules, _)) => check_draw(&rules, &mut p),
                 Err(r) => p.report.extend(r),
             }
         }
         return Err(sorted(p.report));
     }
-    let rules = assemble(&selected, &config.file, code)?;
+    let (rules, tile_warnings) = assemble(&selected, &config.file, code)?;
     check_draw(&rules, &mut p);
     if !p.report.is_empty() {
         return Err(sorted(p.report));
     }
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
-    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected })
+    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected, tile_warnings })
 }
 
 /// Whether every expansion's dependencies are among the expansions.
@@ -596,11 +608,16 @@ fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
     editions.as_ref().is_none_or(|list| list.iter().any(|e| e == edition))
 }
 
-/// The ruleset of the selected expansions; `config_file` names the config in its problems.
-fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<Rules, Report> {
+/// The ruleset of the selected expansions, and the warnings about the config's tile numbers;
+/// `config_file` names the config in its problems.
+fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<(Rules, Vec<String>), Report> {
     let mut report = Report::default();
     let mut b = Rules::builder();
     let mut hash = StableHasher::new();
+    // The config's tile numbers that play but may not be meant.
+    let mut warnings = Vec::new();
+    // An expansion's `[draw] start` is laid instead of the tilesets' own start tiles.
+    let laid_by_draw = selected.iter().any(|x| x.manifest.draw.as_ref().is_some_and(|d| d.start.is_some()));
     // Each tileset's id, with its file and the expansion that added it: a second one of an id
     // would define its tiles again, under the same names.
     let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
@@ -657,18 +674,22 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
             .iter()
             .enumerate()
             .map(|(i, (ts, inner, _))| {
-                let drawn_first = own_start.filter(|_| i == 0 && own_tileset.is_some());
-                let start = drawn_first.map_or(ts.start, |id| ts.tiles.iter().position(|t| t.id == id));
+                let start = match own_start.filter(|_| i == 0 && own_tileset.is_some()) {
+                    Some(id) => ts.tiles.iter().position(|t| t.id == id),
+                    None if laid_by_draw => None,
+                    None => ts.start,
+                };
                 EditionTiles { tileset: ts, edition: inner, start }
             })
             .collect();
         match s.tiles.apply(&m.id, config_file, &sets) {
             Ok(mixed) => {
-                for (ts, (_, inner, at)) in mixed.iter().zip(&read) {
+                for (ts, (_, inner, at)) in mixed.tilesets.iter().zip(&read) {
                     if let Err(e) = b.tileset(ts, inner) {
                         report.diagnostics.push(m.problem_at(at, e.to_string()));
                     }
                 }
+                warnings.extend(mixed.warnings.iter().map(Diagnostic::to_string));
             }
             Err(problems) => report.diagnostics.extend(problems),
         }
@@ -720,7 +741,7 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
     b.hash(format!("{:016x}", hash.finish()));
     let rules = b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })?;
     let misfits = misfits(&rules, selected);
-    if misfits.is_empty() { Ok(rules) } else { Err(misfits) }
+    if misfits.is_empty() { Ok((rules, warnings)) } else { Err(misfits) }
 }
 
 /// What the expansions' code names that the built ruleset lacks, each at its file and line.

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 pub struct TileMix {
     /// Each tile kind's count times this (1: as the edition has it).
     copies: u32,
+    /// Where `copies` was written.
+    copies_at: Option<Location>,
     /// Counts by tile name (`V`, or `tileset:V`), after `copies`.
     counts: BTreeMap<String, u32>,
     /// Where each name and its count were written.
@@ -29,15 +31,30 @@ pub struct EditionTiles<'a> {
     pub tileset: &'a Tileset,
     /// The edition of the tileset the expansion's edition plays.
     pub edition: &'a str,
-    /// Whether its start tile is the game's start tile (the tileset's, or the expansion's
-    /// `[draw] start`).
+    /// The index of its tile laid at the start in this game, if it has one: the expansion's
+    /// `[draw] start`, else the tileset's own unless an expansion's `[draw]` replaces it.
     pub start: Option<usize>,
+}
+
+/// What a mix makes of an expansion's tilesets.
+#[derive(Debug)]
+pub struct Mixed {
+    /// The tilesets, their counts in the played edition changed.
+    pub tilesets: Vec<Tileset>,
+    /// Numbers that play, but likely not as meant (a tile the edition lacks given 0, a start
+    /// tile in several copies), each at its place in the config.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl TileMix {
     /// The mix a config's choice asks for.
     pub fn of(choice: &ExpansionChoice) -> TileMix {
-        TileMix { copies: choice.copies.unwrap_or(1), counts: choice.tiles.clone(), at: choice.tiles_at.clone() }
+        TileMix {
+            copies: choice.copies.unwrap_or(1),
+            copies_at: choice.copies_at.clone(),
+            counts: choice.tiles.clone(),
+            at: choice.tiles_at.clone(),
+        }
     }
 
     /// True when the edition's own numbers are played.
@@ -45,10 +62,14 @@ impl TileMix {
         self.copies <= 1 && self.counts.is_empty()
     }
 
-    /// The mix as a config writes it, for a game's title: `copies = 2`, `tiles.U = 12`.
+    /// The mix as a config writes it, for a game's title: `copies = 2`, `tiles.U = 12`; past a
+    /// few tiles, how many more.
     pub fn shown(&self) -> Vec<String> {
+        const SHOWN: usize = 5;
         let copies = (self.copies > 1).then(|| format!("copies = {}", self.copies));
-        copies.into_iter().chain(self.counts.iter().map(|(name, n)| format!("tiles.{name} = {n}"))).collect()
+        let tiles = self.counts.iter().take(SHOWN).map(|(name, n)| format!("tiles.{name} = {n}"));
+        let more = (self.counts.len() > SHOWN).then(|| format!("{} more tiles", self.counts.len() - SHOWN));
+        copies.into_iter().chain(tiles).chain(more).collect()
     }
 
     /// Adds the mix to a ruleset's hash: the same files with other numbers are another ruleset.
@@ -62,38 +83,74 @@ impl TileMix {
         }
     }
 
-    /// The tilesets with their counts in the played edition changed as the mix says, or every
-    /// name that fits no tile, or more than one, and every start tile left out, each at its
-    /// place in the config (`id` names the expansion in the messages; `file` is the config's,
-    /// for a mix made in code).
-    pub fn apply(&self, id: &str, file: &str, sets: &[EditionTiles<'_>]) -> Result<Vec<Tileset>, Vec<Diagnostic>> {
-        let mut mixed: Vec<Tileset> = sets.iter().map(|s| s.tileset.clone()).collect();
+    /// The tilesets with their counts in the played edition changed as the mix says; or every
+    /// name that fits no tile of the expansion, or more than one, or a tile named before, and
+    /// every start tile given 0, each at its place in the config (`id` names the expansion in the messages; `file` is the
+    /// config's, for a mix made in code).
+    pub fn apply(&self, id: &str, file: &str, sets: &[EditionTiles<'_>]) -> Result<Mixed, Vec<Diagnostic>> {
+        let mut mixed = Mixed { tilesets: sets.iter().map(|s| s.tileset.clone()).collect(), warnings: Vec::new() };
         if self.is_none() {
             return Ok(mixed);
         }
+        if sets.is_empty() {
+            let at = self.copies_at.as_ref().or_else(|| self.at.values().next().map(|(name, _)| name));
+            let why = format!("`{id}` has no tiles of its own: `copies` and `tiles` have nothing to change");
+            return Err(vec![problem(at, file, why)]);
+        }
         let editions: Vec<Option<usize>> = sets.iter().map(|s| s.tileset.edition(s.edition)).collect();
-        for (ts, ed) in mixed.iter_mut().zip(&editions) {
+        for (ts, ed) in mixed.tilesets.iter_mut().zip(&editions) {
             let Some(ed) = *ed else { continue };
             for def in &mut ts.tiles {
                 def.counts[ed] = def.counts[ed].saturating_mul(self.copies);
             }
         }
         let mut problems = Vec::new();
+        let mut named: BTreeMap<(usize, usize), &str> = BTreeMap::new();
         for (name, &count) in &self.counts {
-            let (name_at, count_at) = &self.at.get(name).cloned().unzip();
-            match self.find(name, sets) {
-                Ok((set, tile)) if count == 0 && sets[set].start == Some(tile) => problems.push(problem(
-                    count_at.as_ref(),
-                    file,
-                    format!(
-                        "`{name}` is the start tile of `{id}`: its count holds the start tile, so it is at least 1"
-                    ),
-                )),
-                Ok((set, tile)) => match editions[set] {
-                    Some(ed) => mixed[set].tiles[tile].counts[ed] = count,
-                    None => continue,
-                },
-                Err(why) => problems.push(problem(name_at.as_ref(), file, format!("`{id}`: {why}"))),
+            let (name_at, count_at) = self.at.get(name).cloned().unzip();
+            let (set, tile) = match self.find(name, sets) {
+                Ok(found) => found,
+                Err(why) => {
+                    problems.push(problem(name_at.as_ref(), file, format!("`{id}`: {why}")));
+                    continue;
+                }
+            };
+            if let Some(earlier) = named.insert((set, tile), name) {
+                let why = format!("`{name}` is the tile `{earlier}` names: give each tile one number");
+                problems.push(problem(name_at.as_ref(), file, why));
+                continue;
+            }
+            let Some(ed) = editions[set] else { continue };
+            let (ts, before) = (&sets[set].tileset, sets[set].tileset.tiles[tile].counts[ed]);
+            if count == 0 && before == 0 {
+                let why = format!(
+                    "`{name} = 0` changes nothing: edition {} of tileset `{}` has none",
+                    sets[set].edition, ts.id
+                );
+                mixed.warnings.push(problem(count_at.as_ref(), file, why));
+            }
+            if count == 0 && sets[set].start == Some(tile) {
+                let why = format!(
+                    "`{name}` is the start tile of `{id}`: its count holds the start tile, so it is at least 1"
+                );
+                problems.push(problem(count_at.as_ref(), file, why));
+                continue;
+            }
+            mixed.tilesets[set].tiles[tile].counts[ed] = count;
+        }
+        // A tile the edition has only to lay at the start (The River's spring) is drawn with
+        // the others in every further copy, unless the config gives it a number of its own.
+        for (i, set) in sets.iter().enumerate() {
+            let Some(ed) = editions[i] else { continue };
+            let Some(start) = set.start.filter(|&t| !named.contains_key(&(i, t))) else { continue };
+            if self.copies > 1 && set.tileset.tiles[start].counts[ed] == 1 {
+                let tile = &set.tileset.tiles[start].id;
+                let why = format!(
+                    "`copies = {}` makes {} of `{tile}`, which `{id}` has only to lay at the start: the others are \
+                     drawn with its other tiles (to keep one, add `{tile} = 1` to its `tiles`)",
+                    self.copies, self.copies
+                );
+                mixed.warnings.push(problem(self.copies_at.as_ref(), file, why));
             }
         }
         if problems.is_empty() {
@@ -107,6 +164,14 @@ impl TileMix {
     /// `tileset:V`.
     fn find(&self, name: &str, sets: &[EditionTiles<'_>]) -> Result<(usize, usize), String> {
         let (set_id, tile_id) = name.split_once(':').map_or((None, name), |(s, t)| (Some(s), t));
+        if let Some(other) = set_id.filter(|s| !sets.iter().any(|x| x.tileset.id == *s)) {
+            let own: Vec<&str> = sets.iter().map(|s| s.tileset.id.as_str()).collect();
+            return Err(format!(
+                "`{name}` is a tile of tileset `{other}`, and its tilesets are {}: give it in the `tiles` of the \
+                 expansion that has it",
+                own.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
         let found: Vec<(usize, usize)> = sets
             .iter()
             .enumerate()
@@ -157,7 +222,7 @@ mod tests {
 
     fn mix(counts: &[(&str, u32)]) -> TileMix {
         let counts = counts.iter().map(|(n, c)| (n.to_string(), *c)).collect();
-        TileMix { copies: 1, counts, at: BTreeMap::new() }
+        TileMix { copies: 1, copies_at: None, counts, at: BTreeMap::new() }
     }
 
     #[test]
@@ -173,7 +238,7 @@ mod tests {
             "g.toml: `vale`: tile `chapel` is in more than one of its tilesets: write `hills:chapel` or `dales:chapel`"
         );
         let mixed = mix(&[("dales:chapel", 5)]).apply("vale", "g.toml", &sets).unwrap();
-        let counts: Vec<u32> = mixed.iter().map(|ts| ts.tiles[0].counts[0]).collect();
+        let counts: Vec<u32> = mixed.tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect();
         assert_eq!(counts, [2, 5]);
     }
 
@@ -182,8 +247,8 @@ mod tests {
         let a = tileset("hills");
         let sets = [EditionTiles { tileset: &a, edition: "default", start: None }];
         let three = TileMix { copies: 3, ..mix(&[]) };
-        assert_eq!(three.apply("vale", "g.toml", &sets).unwrap()[0].tiles[0].counts[0], 6);
+        assert_eq!(three.apply("vale", "g.toml", &sets).unwrap().tilesets[0].tiles[0].counts[0], 6);
         let own = TileMix { copies: 3, ..mix(&[("chapel", 1)]) };
-        assert_eq!(own.apply("vale", "g.toml", &sets).unwrap()[0].tiles[0].counts[0], 1);
+        assert_eq!(own.apply("vale", "g.toml", &sets).unwrap().tilesets[0].tiles[0].counts[0], 1);
     }
 }

@@ -50,7 +50,7 @@ impl Room {
         let ruleset = table.game().rules().hash();
         if !stored.ruleset.is_empty() && stored.ruleset != ruleset {
             return Err(format!(
-                "it was started with ruleset {}, these rules hash to {ruleset} (an expansion's files, edition or options differ)",
+                "it was started with ruleset {}, these rules hash to {ruleset} (an expansion's files, edition, options or tile numbers differ)",
                 stored.ruleset
             ));
         }
