@@ -255,6 +255,16 @@ impl GameConfig {
                 cfg.tile_limit = Some(n.value as u32);
             }
         }
+        // Keys of an expansion's choice written above the first table: say where they go.
+        let misplaced: Vec<(&'static str, Span)> = ["edition", "options", "copies", "tiles"]
+            .into_iter()
+            .filter_map(|key| t.entries().find(|(k, _)| k.value == key).map(|(k, _)| (key, k.span)))
+            .collect();
+        for (key, span) in misplaced {
+            let why = format!("`{key}` belongs in `[base]` or an `[[expansions]]` entry, not at the top of the config");
+            doc.error(span, why);
+            t.allow(&[key]);
+        }
         t.finish(doc);
         cfg
     }
@@ -514,6 +524,14 @@ mod tests {
     fn problems(text: &str) -> Vec<String> {
         let err = GameConfig::parse("g.toml", text).unwrap_err().to_string();
         err.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_key_of_an_expansion_at_the_top_is_told_where_it_goes() {
+        assert_eq!(
+            problems("players = 2\ncopies = 2\n[base]\nedition = \"C2\"\n"),
+            ["g.toml:2:1: `copies` belongs in `[base]` or an `[[expansions]]` entry, not at the top of the config"]
+        );
     }
 
     #[test]
