@@ -35,6 +35,14 @@ fn version_and_installed_expansions() {
     assert_eq!(tb["editions"], json!(["C1", "C1-revised", "C2", "C3", "C3.1"]));
     let option = tb["options"].as_array().unwrap().iter().find(|o| o["name"] == "goods_scoring").unwrap().clone();
     assert_eq!(option["default"], json!("majority"));
+    // Each edition's tiles, as a config's `tiles` names them: another edition's with 0.
+    let tile = |edition: &str, id: &str| {
+        let tiles = tb["tiles"][edition].as_array().unwrap();
+        tiles.iter().find(|t| t["id"] == id).cloned().unwrap_or_else(|| panic!("{id} in {edition}"))
+    };
+    assert_eq!((tile("C3", "A-cowshed")["count"].clone(), tile("C3", "A")["count"].clone()), (json!(1), json!(0)));
+    assert_eq!((tile("C1", "A-cowshed")["count"].clone(), tile("C1", "A")["count"].clone()), (json!(0), json!(1)));
+    assert_eq!(tile("C3", "A")["tileset"], json!("traders-builders"));
     let tk = list["expansions"].as_array().unwrap().iter().find(|e| e["id"] == "tollkeepers").unwrap().clone();
     assert_eq!(tk["editions"], json!(["C2", "C3"]));
 }

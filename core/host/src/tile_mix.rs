@@ -199,6 +199,37 @@ impl TileMix {
     }
 }
 
+/// A tile kind of an expansion's edition, as a config names it in `tiles`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileNumber {
+    /// Its id in its tileset (`V`).
+    pub id: String,
+    /// Its tileset's id (`base`): `tileset:id` names it where two tilesets share the id.
+    pub tileset: String,
+    /// A description for people.
+    pub name: String,
+    /// Copies in the edition's box (0: a tile of another edition of the tileset, which a config
+    /// may let in), the start tile included.
+    pub count: u32,
+}
+
+/// The tiles of an expansion's edition, from its own tileset (tiles it adds beside another
+/// expansion, `if_chosen`, depend on the game); every tile of that file, so that those of its
+/// other editions can be let in.
+pub fn edition_tiles(m: &crate::manifest::Manifest, edition: &str) -> Result<Vec<TileNumber>, meeple_toml::Report> {
+    let Some(e) = m.edition(edition) else { return Ok(Vec::new()) };
+    let Some(path) = &e.tileset else { return Ok(Vec::new()) };
+    let (ts, _) = crate::ruleset::tileset_named(m, &format!("editions.{edition}.tileset"), path)?;
+    let ed = ts.edition(&e.tileset_edition);
+    let number = |t: &meeple_core::tileset::TileDef| TileNumber {
+        id: t.id.clone(),
+        tileset: ts.id.clone(),
+        name: t.name.clone(),
+        count: ed.map_or(0, |i| t.counts[i]),
+    };
+    Ok(ts.tiles.iter().map(number).collect())
+}
+
 fn problem(at: Option<&Location>, file: &str, message: String) -> Diagnostic {
     match at {
         Some(l) => Diagnostic { file: l.file.clone(), line: l.line, col: l.col, message },

@@ -373,6 +373,24 @@ pub struct ExpansionInfo {
     pub depends: Vec<String>,
     /// Its options.
     pub options: Vec<OptionInfo>,
+    /// The tiles of each edition's own tileset, by edition, as a config's `tiles` names them
+    /// (`docs/config.md`); an edition without tiles of its own, or whose tileset does not read,
+    /// has none.
+    pub tiles: std::collections::BTreeMap<String, Vec<TileInfo>>,
+}
+
+/// A tile kind of an expansion's edition.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TileInfo {
+    /// Its id in its tileset: the name a config's `tiles` gives it.
+    pub id: String,
+    /// Its tileset's id; `tileset:id` names the tile where two tilesets share its id.
+    pub tileset: String,
+    /// A description for people.
+    pub name: String,
+    /// Copies in the edition's box, the start tile included; 0 for a tile of another edition
+    /// of the same tileset, which a config may let in.
+    pub count: u32,
 }
 
 /// An expansion's option.

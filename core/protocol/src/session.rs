@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs,
-    Reply, Request, ViewArgs,
+    Reply, Request, TileInfo, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -158,9 +158,19 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
                     help: o.help.clone(),
                 })
                 .collect(),
+            tiles: m.editions.iter().map(|e| (e.name.clone(), edition_tiles(m, &e.name))).collect(),
         })
         .collect();
     Outcome::Expansions { expansions, broken: catalog.broken.keys().cloned().collect() }
+}
+
+/// The tiles of an edition for `expansions`; none when its tileset does not read (`create`
+/// tells why).
+fn edition_tiles(m: &meeple_host::manifest::Manifest, edition: &str) -> Vec<TileInfo> {
+    let tiles = meeple_host::tile_mix::edition_tiles(m, edition).unwrap_or_default();
+    let info =
+        |t: meeple_host::tile_mix::TileNumber| TileInfo { id: t.id, tileset: t.tileset, name: t.name, count: t.count };
+    tiles.into_iter().map(info).collect()
 }
 
 /// `create`: the config given inline or by path (neither: the default config).
