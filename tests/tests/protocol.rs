@@ -1041,4 +1041,12 @@ fn a_config_object_may_give_its_own_tile_numbers_and_a_wrong_one_is_named_by_its
     assert!(reply["error"]["message"].as_str().unwrap().contains("no tile `Vee`"), "{reply}");
     let many = json!({"players": 2, "expansions": [{"id": "traders-builders", "copies": 11}]});
     err(&mut s, json!({"cmd": "create", "config": many}), "bad-config", Some("config.expansions[0].copies"));
+
+    // A number that plays but may not be meant is named by its field too: C3 has no plain C.
+    let nothing = json!({"players": 2, "base": {"tiles": {"C": 0}}});
+    let created = ok(&mut s, json!({"cmd": "create", "config": nothing}));
+    assert_eq!(
+        created["warnings"],
+        json!(["config.base.tiles.C: `C = 0` changes nothing: edition C3 of tileset `base` has none"])
+    );
 }

@@ -124,6 +124,13 @@ fn the_numbers_travel_with_the_replay() {
     assert_eq!((config.base.copies, config.base.tiles.get("base:U")), (Some(3), Some(&12)));
     assert_eq!(again.rules.hash(), loaded.rules.hash());
     assert_eq!(in_bag(&again.rules, "base:U"), 12);
+
+    // The hash is of the numbers played, however the config writes them.
+    let hash =
+        |text: &str| load_toml("h.toml", &format!("players = 2\n[base]\n{text}\n")).unwrap().rules.hash().to_string();
+    assert_eq!(hash("tiles = { V = 0 }"), hash("tiles = { \"base:V\" = 0 }"));
+    assert_eq!(hash("tiles = { V = 3 }"), hash(""), "C3 has 3 V");
+    assert_ne!(hash("tiles = { V = 4 }"), hash(""));
 }
 
 #[test]
@@ -134,6 +141,11 @@ fn a_tile_left_out_is_no_tile_to_draw() {
         err,
         "draw.toml:2:14: draw order: no tile `base:V` in this ruleset (the config's `tiles` for `base` leave it out)"
     );
+    // Only the tile the config leaves out is said to be: The River has no `V` to leave out.
+    let other = "players = 2
+draw = [\"river:V\"]\n[base]\ntiles = { V = 0 }\n[[expansions]]\nid = \"river\"\n";
+    let err = load_toml("other.toml", other).unwrap_err().to_string();
+    assert_eq!(err, "other.toml:2:9: draw order: no tile `river:V` in this ruleset");
 }
 
 #[test]
@@ -173,9 +185,10 @@ fn numbers_that_play_but_may_not_be_meant_are_warned_of() {
     let kept = load_toml("kept.toml", &format!("{river}tiles = {{ spring = 1 }}\n")).unwrap();
     assert_eq!((kept.warnings().len(), in_bag(&kept.rules, "river:spring")), (0, 0));
 
-    // Its lake ends the river: without it, the warning about the tag says why.
-    let lakeless =
-        load_toml("lake.toml", "players = 2\n[[expansions]]\nid = \"river\"\ntiles = { lake = 0 }\n").unwrap();
+    // Its lake ends the river: without it, the warning about the tag says why (and names no
+    // other tile left out).
+    let lakeless = "players = 2\n[base]\ntiles = { V = 0 }\n[[expansions]]\nid = \"river\"\ntiles = { lake = 0 }\n";
+    let lakeless = load_toml("lake.toml", lakeless).unwrap();
     let warnings = lakeless.warnings();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
@@ -196,4 +209,33 @@ fn the_base_start_tile_may_be_left_out_where_the_river_lays_its_spring() {
         err,
         "spring.toml:4:20: `spring` is the start tile of `river`: its count holds the start tile, so it is at least 1"
     );
+}
+
+#[test]
+fn the_start_tile_of_a_tileset_played_after_the_base_game_is_a_tile_like_any_other() {
+    // A mod whose tileset names a start tile of its own: the game lays the base game's D, so the
+    // mod's chapel is only drawn, and its numbers are the config's to change.
+    let manifest = "depends = [\"base\"]\neditions = [\"one\"]\ndefault_edition = \"one\"\n\
+                    [editions.one]\ntileset = \"tiles.toml\"\n";
+    let root = meeple_tests::write_mods("tile-mix-start", &[("hamlets", manifest, "")]);
+    let tileset = "[tileset]\nid = \"hamlets\"\nname = \"x\"\neditions = [\"one\"]\nstart = \"chapel\"\n\n\
+                   [[tiles]]\nid = \"chapel\"\nname = \"x\"\ncount = 2\nsides = \"FFFF\"\nsegments = [\n  \
+                   { id = \"m\", kind = \"monastery\" },\n  \
+                   { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
+    std::fs::write(root.join("hamlets/tiles.toml"), tileset).unwrap();
+    let load = |name: &str, text: &str| {
+        let (cfg, report) = meeple_host::GameConfig::parse_lenient(name, text);
+        assert!(report.is_empty(), "{report}");
+        let mut mods = meeple_tests::test_mods();
+        mods.push(root.clone());
+        meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode)
+    };
+    let plain = load("plain.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\n").unwrap();
+    assert_eq!(plain.rules.tiles()[plain.rules.start().unwrap() as usize].key.as_ref(), "base:D");
+    assert_eq!(in_bag(&plain.rules, "hamlets:chapel"), 2, "both chapels are drawn");
+
+    let none = load("none.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ntiles = { chapel = 0 }\n").unwrap();
+    assert!(none.rules.tile_by_name("hamlets:chapel").is_err());
+    let two = load("two.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ncopies = 2\n").unwrap();
+    assert_eq!((two.warnings().len(), in_bag(&two.rules, "hamlets:chapel")), (0, 4), "{:?}", two.warnings());
 }

@@ -5,7 +5,7 @@
 use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, OptionType, ReplacedStartDef};
 use crate::paths::display_path;
-use crate::tile_mix::{EditionTiles, TileMix};
+use crate::tile_mix::{EditionTiles, LeftOut, TileMix};
 use meeple_core::hash::StableHasher;
 use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
 use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
@@ -165,7 +165,9 @@ pub struct Loaded {
     /// The expansions in load order (the base game first).
     pub selected: Vec<Selected>,
     /// The config's tile numbers that play but may not be meant, each at its place.
-    tile_warnings: Vec<String>,
+    tile_warnings: Vec<Diagnostic>,
+    /// The tiles the config's numbers leave out, which may explain a warning.
+    left_out: Vec<LeftOut>,
 }
 
 impl Loaded {
@@ -198,7 +200,7 @@ impl Loaded {
     /// the game carries; tile numbers of the config that may not be meant. One sentence each.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = self.unmatched_draw_tags();
-        out.extend(self.tile_warnings.iter().cloned());
+        out.extend(self.tile_warnings.iter().map(Diagnostic::to_string));
         for s in &self.selected {
             let Some(edition) = s.manifest.edition(&s.edition) else { continue };
             for m in &edition.made_for {
@@ -220,6 +222,12 @@ impl Loaded {
         out
     }
 
+    /// Names the places in the config of its own warnings (its tile numbers) anew: a config
+    /// made from other text than a file's (the protocol's JSON objects) names them by field.
+    pub fn relocate_config_warnings(&mut self, place: impl Fn(&Diagnostic) -> Diagnostic) {
+        self.tile_warnings = self.tile_warnings.iter().map(place).collect();
+    }
+
     /// The tags of a `[draw]` (`first`, `last`) that no tile in the game carries, each at its
     /// line. Not errors: a stack drawn first takes tiles of any expansion by their tag, and a
     /// game without them simply has none (yet a misspelt tag reads the same, hence the warning).
@@ -236,7 +244,7 @@ impl Loaded {
                 ("draw.last", &draw.last, "none of the tiles drawn first waits for the others"),
             ] {
                 if let Some(tag) = tag.as_deref().filter(|t| !in_game(t)) {
-                    let why = format!("no tile of this game is tagged `{tag}`, so {what}{}", self.left_out_by_config());
+                    let why = format!("no tile of this game is tagged `{tag}`, so {what}{}", self.left_out_with(tag));
                     out.push(s.manifest.problem_at(key, why).to_string());
                 }
             }
@@ -244,12 +252,11 @@ impl Loaded {
         out
     }
 
-    /// The tiles the config's own numbers leave out, as said after a warning they may explain.
-    fn left_out_by_config(&self) -> String {
-        let choices = std::iter::once(&self.config.base).chain(&self.config.expansions);
-        let zero: Vec<String> = choices
-            .flat_map(|c| c.tiles.iter().filter(|(_, n)| **n == 0).map(move |(t, _)| format!("`{}` {t}", c.id)))
-            .collect();
+    /// The tiles tagged `tag` that the config's own numbers leave out, as said after a warning
+    /// they explain.
+    fn left_out_with(&self, tag: &str) -> String {
+        let tagged = self.left_out.iter().filter(|t| t.tags.iter().any(|x| x == tag));
+        let zero: Vec<String> = tagged.map(LeftOut::shown).collect();
         if zero.is_empty() { String::new() } else { format!(" (the config gives 0 to: {})", zero.join(", ")) }
     }
 
@@ -317,20 +324,20 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
         if complete && closed(&selected) {
             match assemble(&selected, &config.file, code) {
-                Ok((rules, _)) => check_draw(&rules, &mut p),
+                Ok(a) => check_draw(&a.rules, &a.left_out, &mut p),
                 Err(r) => p.report.extend(r),
             }
         }
         return Err(sorted(p.report));
     }
-    let (rules, tile_warnings) = assemble(&selected, &config.file, code)?;
-    check_draw(&rules, &mut p);
+    let Assembled { rules, tile_warnings, left_out } = assemble(&selected, &config.file, code)?;
+    check_draw(&rules, &left_out, &mut p);
     if !p.report.is_empty() {
         return Err(sorted(p.report));
     }
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
-    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected, tile_warnings })
+    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected, tile_warnings, left_out })
 }
 
 /// Whether every expansion's dependencies are among the expansions.
@@ -339,18 +346,14 @@ fn closed(selected: &[Selected]) -> bool {
     selected.iter().all(|s| s.manifest.depends.iter().all(has))
 }
 
-/// Every tile of a fixed draw order must name one tile kind of the ruleset.
-fn check_draw(rules: &Rules, p: &mut Problems<'_>) {
+/// Every tile of a fixed draw order must name one tile kind of the ruleset; one the config's
+/// numbers leave out is said to be.
+fn check_draw(rules: &Rules, left_out: &[LeftOut], p: &mut Problems<'_>) {
     let Some(draw) = &p.config.draw else { return };
     for (i, name) in draw.iter().enumerate() {
         if let Err(why) = rules.tile_by_name(name) {
-            let choices = std::iter::once(&p.config.base).chain(&p.config.expansions);
-            // Named with or without its tileset, in either place.
-            let bare = |n: &str| n.rsplit(':').next().unwrap_or_default().to_string();
-            let zero = |c: &&ExpansionChoice| c.tiles.iter().any(|(t, n)| *n == 0 && bare(t) == bare(name));
-            let left_out = choices.filter(zero).map(|c| &c.id).next();
-            let why = match left_out {
-                Some(id) => format!("{why} (the config's `tiles` for `{id}` leave it out)"),
+            let why = match left_out.iter().find(|t| t.is_named(name)) {
+                Some(t) => format!("{why} (the config's `tiles` for `{}` leave it out)", t.expansion),
                 None => why,
             };
             p.at(p.config.draw_at.get(i), format!("draw order: {why}"));
@@ -608,14 +611,21 @@ fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
     editions.as_ref().is_none_or(|list| list.iter().any(|e| e == edition))
 }
 
-/// The ruleset of the selected expansions, and the warnings about the config's tile numbers;
-/// `config_file` names the config in its problems.
-fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<(Rules, Vec<String>), Report> {
+/// A ruleset put together, with what the config's tile numbers did to it.
+struct Assembled {
+    rules: Rules,
+    /// Numbers that play but may not be meant, each at its place.
+    tile_warnings: Vec<Diagnostic>,
+    /// The tiles the numbers leave out.
+    left_out: Vec<LeftOut>,
+}
+
+/// The ruleset of the selected expansions; `config_file` names the config in its problems.
+fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<Assembled, Report> {
     let mut report = Report::default();
     let mut b = Rules::builder();
     let mut hash = StableHasher::new();
-    // The config's tile numbers that play but may not be meant.
-    let mut warnings = Vec::new();
+    let (mut tile_warnings, mut left_out) = (Vec::new(), Vec::new());
     // An expansion's `[draw] start` is laid instead of the tilesets' own start tiles.
     let laid_by_draw = selected.iter().any(|x| x.manifest.draw.as_ref().is_some_and(|d| d.start.is_some()));
     // Each tileset's id, with its file and the expansion that added it: a second one of an id
@@ -623,6 +633,9 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
     let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
     // The expansions that chose the start tile and the stack drawn first, so far.
     let (mut start_by, mut first_by): (Option<&str>, Option<&str>) = (None, None);
+    // Whether a tileset read so far lays its own start tile: the game lays the first one only
+    // (`RulesBuilder::tileset`), so a later tileset's start tile is one of its tiles like others.
+    let mut start_laid = laid_by_draw;
     for s in selected {
         let m = &s.manifest;
         hash.str(&m.id);
@@ -642,6 +655,8 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
         let mut own_tileset: Option<Tileset> = None;
         // Read first, then added with the config's numbers, which may name a tile of any.
         let mut read: Vec<(Tileset, &String, String)> = Vec::new();
+        // A tileset not read leaves the numbers nothing to be checked against.
+        let mut unread = false;
         for (i, (path, inner, at)) in own.chain(extra).enumerate() {
             match tileset_named(m, &at, path) {
                 Ok((ts, text)) => {
@@ -656,6 +671,7 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
                             ts.id
                         );
                         report.diagnostics.push(m.problem_at(&at, why));
+                        unread = true;
                         continue;
                     }
                     tilesets.insert(ts.id.clone(), (path.clone(), m.id.clone()));
@@ -665,10 +681,12 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
                     }
                     read.push((ts, inner, at));
                 }
-                Err(r) => report.extend(r),
+                Err(r) => {
+                    report.extend(r);
+                    unread = true;
+                }
             }
         }
-        s.tiles.hash_into(&mut hash);
         let own_start = m.draw.as_ref().and_then(|d| d.start.as_deref());
         let sets: Vec<EditionTiles<'_>> = read
             .iter()
@@ -676,22 +694,33 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
             .map(|(i, (ts, inner, _))| {
                 let start = match own_start.filter(|_| i == 0 && own_tileset.is_some()) {
                     Some(id) => ts.tiles.iter().position(|t| t.id == id),
-                    None if laid_by_draw => None,
-                    None => ts.start,
+                    None if start_laid => None,
+                    None => {
+                        let in_edition = |t: &usize| ts.edition(inner).is_some_and(|e| ts.tiles[*t].counts[e] > 0);
+                        let own = ts.start.filter(in_edition);
+                        start_laid = own.is_some();
+                        own
+                    }
                 };
                 EditionTiles { tileset: ts, edition: inner, start }
             })
             .collect();
-        match s.tiles.apply(&m.id, config_file, &sets) {
-            Ok(mixed) => {
+        match (!unread).then(|| s.tiles.apply(&m.id, config_file, &sets)) {
+            None => {}
+            Some(Ok(mixed)) => {
                 for (ts, (_, inner, at)) in mixed.tilesets.iter().zip(&read) {
                     if let Err(e) = b.tileset(ts, inner) {
                         report.diagnostics.push(m.problem_at(at, e.to_string()));
                     }
                 }
-                warnings.extend(mixed.warnings.iter().map(Diagnostic::to_string));
+                // The numbers as played, however written: other numbers are another ruleset.
+                for (key, n) in &mixed.changed {
+                    hash.str(&format!("tile {key} {n}"));
+                }
+                tile_warnings.extend(mixed.warnings);
+                left_out.extend(mixed.left_out);
             }
-            Err(problems) => report.diagnostics.extend(problems),
+            Some(Err(problems)) => report.diagnostics.extend(problems),
         }
         if let Some(draw) = &m.draw {
             let own = own_tileset.as_ref().map(|ts| (ts, edition.tileset_edition.as_str()));
@@ -741,7 +770,7 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
     b.hash(format!("{:016x}", hash.finish()));
     let rules = b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })?;
     let misfits = misfits(&rules, selected);
-    if misfits.is_empty() { Ok((rules, warnings)) } else { Err(misfits) }
+    if misfits.is_empty() { Ok(Assembled { rules, tile_warnings, left_out }) } else { Err(misfits) }
 }
 
 /// What the expansions' code names that the built ruleset lacks, each at its file and line.

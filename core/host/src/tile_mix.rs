@@ -8,12 +8,11 @@
 
 use crate::config::{ExpansionChoice, Location};
 use meeple_core::Tileset;
-use meeple_core::hash::StableHasher;
 use meeple_toml::Diagnostic;
 use std::collections::BTreeMap;
 
 /// The tile numbers chosen for one expansion; the default changes nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct TileMix {
     /// Each tile kind's count times this (1: as the edition has it).
     copies: u32,
@@ -25,6 +24,12 @@ pub struct TileMix {
     at: BTreeMap<String, (Location, Location)>,
 }
 
+impl Default for TileMix {
+    fn default() -> TileMix {
+        TileMix { copies: 1, copies_at: None, counts: BTreeMap::new(), at: BTreeMap::new() }
+    }
+}
+
 /// A tileset as read for an expansion, with the edition of it played.
 pub struct EditionTiles<'a> {
     /// The tileset.
@@ -32,7 +37,8 @@ pub struct EditionTiles<'a> {
     /// The edition of the tileset the expansion's edition plays.
     pub edition: &'a str,
     /// The index of its tile laid at the start in this game, if it has one: the expansion's
-    /// `[draw] start`, else the tileset's own unless an expansion's `[draw]` replaces it.
+    /// `[draw] start`, else the tileset's own when the game lays it: no expansion's `[draw]`
+    /// replaces it and no tileset before it in the game lays one.
     pub start: Option<usize>,
 }
 
@@ -44,13 +50,46 @@ pub struct Mixed {
     /// Numbers that play, but likely not as meant (a tile the edition lacks given 0, a start
     /// tile in several copies), each at its place in the config.
     pub warnings: Vec<Diagnostic>,
+    /// The tiles of the played edition the config gives 0, in the order written.
+    pub left_out: Vec<LeftOut>,
+    /// Every tile whose number the mix changed (`tileset:id`) with its new number, in tileset
+    /// order: what makes the ruleset another, however the config wrote it.
+    pub changed: Vec<(String, u32)>,
+}
+
+/// A tile kind of the played edition that a config's numbers leave out.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    /// The expansion whose `tiles` give it 0.
+    pub expansion: String,
+    /// The name the config gives it (`lake`, `river:lake`).
+    pub written: String,
+    /// Its key in the ruleset (`river:lake`).
+    pub key: String,
+    /// Its id in its tileset (`lake`).
+    pub id: String,
+    /// Its tags, which a `[draw]` may have looked for.
+    pub tags: Vec<String>,
+}
+
+impl LeftOut {
+    /// Whether a tile name of a draw order (a key, or an id alone) names this tile.
+    pub fn is_named(&self, name: &str) -> bool {
+        name == self.key || name == self.id
+    }
+
+    /// How a hint names it: the expansion and the name as the config wrote it.
+    pub fn shown(&self) -> String {
+        format!("`{}` {}", self.expansion, toml_key(&self.written))
+    }
 }
 
 impl TileMix {
     /// The mix a config's choice asks for.
     pub fn of(choice: &ExpansionChoice) -> TileMix {
         TileMix {
-            copies: choice.copies.unwrap_or(1),
+            // At least 1, for a choice made in code or read without the config's checks.
+            copies: choice.copies.unwrap_or(1).max(1),
             copies_at: choice.copies_at.clone(),
             counts: choice.tiles.clone(),
             at: choice.tiles_at.clone(),
@@ -67,20 +106,9 @@ impl TileMix {
     pub fn shown(&self) -> Vec<String> {
         const SHOWN: usize = 5;
         let copies = (self.copies > 1).then(|| format!("copies = {}", self.copies));
-        let tiles = self.counts.iter().take(SHOWN).map(|(name, n)| format!("tiles.{name} = {n}"));
+        let tiles = self.counts.iter().take(SHOWN).map(|(name, n)| format!("tiles.{} = {n}", toml_key(name)));
         let more = (self.counts.len() > SHOWN).then(|| format!("{} more tiles", self.counts.len() - SHOWN));
         copies.into_iter().chain(tiles).chain(more).collect()
-    }
-
-    /// Adds the mix to a ruleset's hash: the same files with other numbers are another ruleset.
-    pub fn hash_into(&self, hash: &mut StableHasher) {
-        if self.is_none() {
-            return;
-        }
-        hash.str(&format!("copies {}", self.copies));
-        for (name, n) in &self.counts {
-            hash.str(&format!("tile {name} {n}"));
-        }
     }
 
     /// The tilesets with their counts in the played edition changed as the mix says; or every
@@ -88,7 +116,8 @@ impl TileMix {
     /// every start tile given 0, each at its place in the config (`id` names the expansion in the messages; `file` is the
     /// config's, for a mix made in code).
     pub fn apply(&self, id: &str, file: &str, sets: &[EditionTiles<'_>]) -> Result<Mixed, Vec<Diagnostic>> {
-        let mut mixed = Mixed { tilesets: sets.iter().map(|s| s.tileset.clone()).collect(), warnings: Vec::new() };
+        let tilesets = sets.iter().map(|s| s.tileset.clone()).collect();
+        let mut mixed = Mixed { tilesets, warnings: Vec::new(), left_out: Vec::new(), changed: Vec::new() };
         if self.is_none() {
             return Ok(mixed);
         }
@@ -106,7 +135,10 @@ impl TileMix {
         }
         let mut problems = Vec::new();
         let mut named: BTreeMap<(usize, usize), &str> = BTreeMap::new();
-        for (name, &count) in &self.counts {
+        // In the order written, so that a tile named twice is told at its second name.
+        let mut written: Vec<(&String, &u32)> = self.counts.iter().collect();
+        written.sort_by_key(|(name, _)| self.at.get(*name).map(|(l, _)| (l.line, l.col)));
+        for (name, &count) in written {
             let (name_at, count_at) = self.at.get(name).cloned().unzip();
             let (set, tile) = match self.find(name, sets) {
                 Ok(found) => found,
@@ -136,6 +168,16 @@ impl TileMix {
                 problems.push(problem(count_at.as_ref(), file, why));
                 continue;
             }
+            if count == 0 && before > 0 {
+                let def = &ts.tiles[tile];
+                mixed.left_out.push(LeftOut {
+                    expansion: id.to_string(),
+                    written: name.clone(),
+                    key: format!("{}:{}", ts.id, def.id),
+                    id: def.id.clone(),
+                    tags: def.tags.clone(),
+                });
+            }
             mixed.tilesets[set].tiles[tile].counts[ed] = count;
         }
         // A tile the edition has only to lay at the start (The River's spring) is drawn with
@@ -154,6 +196,7 @@ impl TileMix {
             }
         }
         if problems.is_empty() {
+            mixed.changed = changed(sets, &editions, &mixed.tilesets);
             return Ok(mixed);
         }
         problems.sort_by_key(|d| (d.line, d.col));
@@ -161,9 +204,11 @@ impl TileMix {
     }
 
     /// The tileset and tile a name stands for: `V` when one of the tilesets has it, else
-    /// `tileset:V`.
+    /// `tileset:V` (a tile's id may hold a `:` itself, as a draw order's names may).
     fn find(&self, name: &str, sets: &[EditionTiles<'_>]) -> Result<(usize, usize), String> {
-        let (set_id, tile_id) = name.split_once(':').map_or((None, name), |(s, t)| (Some(s), t));
+        let whole = sets.iter().any(|s| s.tileset.tiles.iter().any(|t| t.id == name));
+        let split = name.split_once(':').filter(|_| !whole);
+        let (set_id, tile_id) = split.map_or((None, name), |(s, t)| (Some(s), t));
         if let Some(other) = set_id.filter(|s| !sets.iter().any(|x| x.tileset.id == *s)) {
             let own: Vec<&str> = sets.iter().map(|s| s.tileset.id.as_str()).collect();
             return Err(format!(
@@ -230,6 +275,26 @@ pub fn edition_tiles(m: &crate::manifest::Manifest, edition: &str) -> Result<Vec
     Ok(ts.tiles.iter().map(number).collect())
 }
 
+/// The tiles whose number in the played edition differs after the mix, by key, in tileset order.
+fn changed(sets: &[EditionTiles<'_>], editions: &[Option<usize>], mixed: &[Tileset]) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for ((set, ed), ts) in sets.iter().zip(editions).zip(mixed) {
+        let Some(ed) = *ed else { continue };
+        for (before, after) in set.tileset.tiles.iter().zip(&ts.tiles) {
+            if before.counts[ed] != after.counts[ed] {
+                out.push((format!("{}:{}", ts.id, after.id), after.counts[ed]));
+            }
+        }
+    }
+    out
+}
+
+/// A tile name as a TOML key: bare where TOML allows it, else quoted (`"river:lake"`).
+fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if bare { name.to_string() } else { format!("{name:?}") }
+}
+
 fn problem(at: Option<&Location>, file: &str, message: String) -> Diagnostic {
     match at {
         Some(l) => Diagnostic { file: l.file.clone(), line: l.line, col: l.col, message },
@@ -253,7 +318,7 @@ mod tests {
 
     fn mix(counts: &[(&str, u32)]) -> TileMix {
         let counts = counts.iter().map(|(n, c)| (n.to_string(), *c)).collect();
-        TileMix { copies: 1, copies_at: None, counts, at: BTreeMap::new() }
+        TileMix { counts, ..TileMix::default() }
     }
 
     #[test]

@@ -140,7 +140,14 @@ impl Text {
         // Problems of the config itself and of resolving it, together (as for a config file).
         let (config, problems) = GameConfig::parse_lenient(self.name, &self.toml);
         match load::with_problems(problems, load::from_config(&config, mods)) {
-            Ok(loaded) if self.unwritten.is_empty() => Ok((config, loaded)),
+            Ok(mut loaded) if self.unwritten.is_empty() => {
+                let by_field = |d: &meeple_toml::Diagnostic| {
+                    let f = self.fault(d.clone()).1;
+                    meeple_toml::Diagnostic::of_file(f.field, f.message)
+                };
+                loaded.relocate_config_warnings(by_field);
+                Ok((config, loaded))
+            }
             Ok(_) => Err(self.faults(meeple_toml::Report::default())),
             Err(report) => Err(self.faults(report)),
         }
@@ -150,22 +157,30 @@ impl Text {
     /// order; a problem in another file (a manifest) keeps its place there, at the config as a
     /// whole, after the config's own.
     fn faults(&self, report: meeple_toml::Report) -> Vec<ConfigFault> {
-        let fault = |d: meeple_toml::Diagnostic| match self.fields.get(d.line.wrapping_sub(1)) {
-            Some(field) if d.file == self.name => {
-                let field = self.list_as_a_whole(&d).unwrap_or(field);
-                (d.line, ConfigFault::at(field, d.message))
-            }
-            _ => (usize::MAX, ConfigFault::at("", d.to_string())),
-        };
         // A value left out would have had the line the next value took: it goes first there.
         let mut faults = self.unwritten.clone();
-        faults.extend(report.diagnostics.into_iter().map(fault));
+        faults.extend(report.diagnostics.into_iter().map(|d| self.fault(d)));
         // Stable: problems of one line keep the reader's order.
         faults.sort_by_key(|(line, _)| *line);
         let mut faults: Vec<ConfigFault> = faults.into_iter().map(|(_, f)| f).collect();
         // Two items of one list on one line, both wrong alike, are one fault of its field.
         faults.dedup();
         faults
+    }
+
+    /// A problem found in the text as a fault of its field, with its line; one of another file
+    /// is a fault of the config as a whole, after the config's own.
+    fn fault(&self, d: meeple_toml::Diagnostic) -> (usize, ConfigFault) {
+        let own = d.file == self.name;
+        // Line 0: the text as a whole.
+        let field = if d.line == 0 { Some("") } else { self.fields.get(d.line - 1).map(String::as_str) };
+        match field.filter(|_| own) {
+            Some(field) => {
+                let field = self.list_as_a_whole(&d).unwrap_or(field);
+                (d.line, ConfigFault::at(field, d.message))
+            }
+            None => (usize::MAX, ConfigFault::at("", d.to_string())),
+        }
     }
 
     /// The key of the list a diagnostic is about, when it is about a list of tables as a whole:
