@@ -1049,4 +1049,11 @@ fn a_config_object_may_give_its_own_tile_numbers_and_a_wrong_one_is_named_by_its
         created["warnings"],
         json!(["config.base.tiles.C: `C = 0` changes nothing: edition C3 of tileset `base` has none"])
     );
+    // And, in a replay, by its field below the replay.
+    let saved = ok(&mut s, json!({"cmd": "save", "game": created["game"]}));
+    let loaded = ok(&mut s, json!({"cmd": "load", "replay": saved["replay"]}));
+    assert_eq!(
+        loaded["warnings"],
+        json!(["replay.config.base.tiles.C: `C = 0` changes nothing: edition C3 of tileset `base` has none"])
+    );
 }

@@ -153,6 +153,10 @@ fn a_tile_is_given_one_number_by_the_expansion_that_has_it() {
     let twice = "players = 2\n[base]\ntiles = { V = 0, \"base:V\" = 5 }\n";
     let err = load_toml("twice.toml", twice).unwrap_err().to_string();
     assert_eq!(err, "twice.toml:3:18: `base:V` is the tile `V` names: give each tile one number");
+    // Told at the second name as written, whichever form comes first.
+    let twice = "players = 2\n[base]\ntiles = { \"base:V\" = 5, V = 0 }\n";
+    let err = load_toml("twice.toml", twice).unwrap_err().to_string();
+    assert_eq!(err, "twice.toml:3:25: `V` is the tile `base:V` names: give each tile one number");
 
     let elsewhere = "players = 2\n[[expansions]]\nid = \"traders-builders\"\ntiles = { \"base:E\" = 2 }\n";
     let err = load_toml("elsewhere.toml", elsewhere).unwrap_err().to_string();
@@ -219,7 +223,7 @@ fn the_start_tile_of_a_tileset_played_after_the_base_game_is_a_tile_like_any_oth
                     [editions.one]\ntileset = \"tiles.toml\"\n";
     let root = meeple_tests::write_mods("tile-mix-start", &[("hamlets", manifest, "")]);
     let tileset = "[tileset]\nid = \"hamlets\"\nname = \"x\"\neditions = [\"one\"]\nstart = \"chapel\"\n\n\
-                   [[tiles]]\nid = \"chapel\"\nname = \"x\"\ncount = 2\nsides = \"FFFF\"\nsegments = [\n  \
+                   [[tiles]]\nid = \"chapel\"\nname = \"x\"\ncount = 1\nsides = \"FFFF\"\nsegments = [\n  \
                    { id = \"m\", kind = \"monastery\" },\n  \
                    { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
     std::fs::write(root.join("hamlets/tiles.toml"), tileset).unwrap();
@@ -232,10 +236,33 @@ fn the_start_tile_of_a_tileset_played_after_the_base_game_is_a_tile_like_any_oth
     };
     let plain = load("plain.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\n").unwrap();
     assert_eq!(plain.rules.tiles()[plain.rules.start().unwrap() as usize].key.as_ref(), "base:D");
-    assert_eq!(in_bag(&plain.rules, "hamlets:chapel"), 2, "both chapels are drawn");
+    assert_eq!(in_bag(&plain.rules, "hamlets:chapel"), 1, "the chapel is drawn");
 
     let none = load("none.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ntiles = { chapel = 0 }\n").unwrap();
     assert!(none.rules.tile_by_name("hamlets:chapel").is_err());
     let two = load("two.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ncopies = 2\n").unwrap();
-    assert_eq!((two.warnings().len(), in_bag(&two.rules, "hamlets:chapel")), (0, 4), "{:?}", two.warnings());
+    assert_eq!((two.warnings().len(), in_bag(&two.rules, "hamlets:chapel")), (0, 2), "{:?}", two.warnings());
+
+    // Where The River lays its spring and the config leaves D out, no start tile is replaced:
+    // the chapel is not taken for one and discarded.
+    let river = "players = 2\n[base]\ntiles = { D = 0 }\n[[expansions]]\nid = \"river\"\n\
+                 [[expansions]]\nid = \"hamlets\"\n";
+    let river = load("river.toml", river).unwrap();
+    assert_eq!(river.rules.tiles()[river.rules.start().unwrap() as usize].key.as_ref(), "river:spring");
+    assert_eq!(in_bag(&river.rules, "hamlets:chapel"), 1);
+    assert!(river.rules.tile_by_name("base:D").is_err());
+}
+
+#[test]
+fn numbers_for_a_tileset_that_cannot_be_read_add_no_second_error() {
+    let manifest = "depends = [\"base\"]\n[editions.default]\ntileset = \"missing.toml\"\n";
+    let root = meeple_tests::write_mods("tile-mix-unread", &[("hamlets", manifest, "")]);
+    let (cfg, report) =
+        meeple_host::GameConfig::parse_lenient("g.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ncopies = 2\n");
+    assert!(report.is_empty(), "{report}");
+    let mut mods = meeple_tests::test_mods();
+    mods.push(root);
+    let err = meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode).unwrap_err().to_string();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("missing.toml"), "{err}");
 }

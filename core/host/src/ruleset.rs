@@ -633,9 +633,12 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
     let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
     // The expansions that chose the start tile and the stack drawn first, so far.
     let (mut start_by, mut first_by): (Option<&str>, Option<&str>) = (None, None);
-    // Whether a tileset read so far lays its own start tile: the game lays the first one only
-    // (`RulesBuilder::tileset`), so a later tileset's start tile is one of its tiles like others.
-    let mut start_laid = laid_by_draw;
+    // Whether a tileset read so far names the game's start tile: the first one whose start
+    // tile is in its played edition does (the base game's D); a later tileset's start tile is
+    // one of its tiles like the others, and the engine is given it so. Where an expansion's
+    // `[draw] start` is laid instead, the named one is the tile it replaces, and the config may
+    // leave it out (then nothing is replaced).
+    let mut start_named = false;
     for s in selected {
         let m = &s.manifest;
         hash.str(&m.id);
@@ -688,27 +691,35 @@ fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) ->
             }
         }
         let own_start = m.draw.as_ref().and_then(|d| d.start.as_deref());
+        // Which of the tilesets names the game's start tile.
+        let names_start: Vec<bool> = read
+            .iter()
+            .map(|(ts, inner, _)| {
+                let in_edition = |t: &usize| ts.edition(inner).is_some_and(|e| ts.tiles[*t].counts[e] > 0);
+                let names = !start_named && ts.start.filter(in_edition).is_some();
+                start_named |= names;
+                names
+            })
+            .collect();
         let sets: Vec<EditionTiles<'_>> = read
             .iter()
             .enumerate()
             .map(|(i, (ts, inner, _))| {
                 let start = match own_start.filter(|_| i == 0 && own_tileset.is_some()) {
                     Some(id) => ts.tiles.iter().position(|t| t.id == id),
-                    None if start_laid => None,
-                    None => {
-                        let in_edition = |t: &usize| ts.edition(inner).is_some_and(|e| ts.tiles[*t].counts[e] > 0);
-                        let own = ts.start.filter(in_edition);
-                        start_laid = own.is_some();
-                        own
-                    }
+                    None if names_start[i] && !laid_by_draw => ts.start,
+                    None => None,
                 };
                 EditionTiles { tileset: ts, edition: inner, start }
             })
             .collect();
         match (!unread).then(|| s.tiles.apply(&m.id, config_file, &sets)) {
             None => {}
-            Some(Ok(mixed)) => {
-                for (ts, (_, inner, at)) in mixed.tilesets.iter().zip(&read) {
+            Some(Ok(mut mixed)) => {
+                for (i, (ts, (_, inner, at))) in mixed.tilesets.iter_mut().zip(&read).enumerate() {
+                    if !names_start[i] {
+                        ts.start = None;
+                    }
                     if let Err(e) = b.tileset(ts, inner) {
                         report.diagnostics.push(m.problem_at(at, e.to_string()));
                     }

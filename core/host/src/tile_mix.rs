@@ -203,45 +203,52 @@ impl TileMix {
         Err(problems)
     }
 
-    /// The tileset and tile a name stands for: `V` when one of the tilesets has it, else
-    /// `tileset:V` (a tile's id may hold a `:` itself, as a draw order's names may).
+    /// The tileset and tile a name stands for: `tileset:V`, else `V` when one of the tilesets
+    /// has it (a tile's id may hold a `:` itself); the order a draw order's names are read in
+    /// (`Rules::tile_by_name`).
     fn find(&self, name: &str, sets: &[EditionTiles<'_>]) -> Result<(usize, usize), String> {
-        let whole = sets.iter().any(|s| s.tileset.tiles.iter().any(|t| t.id == name));
-        let split = name.split_once(':').filter(|_| !whole);
-        let (set_id, tile_id) = split.map_or((None, name), |(s, t)| (Some(s), t));
-        if let Some(other) = set_id.filter(|s| !sets.iter().any(|x| x.tileset.id == *s)) {
-            let own: Vec<&str> = sets.iter().map(|s| s.tileset.id.as_str()).collect();
-            return Err(format!(
-                "`{name}` is a tile of tileset `{other}`, and its tilesets are {}: give it in the `tiles` of the \
-                 expansion that has it",
-                own.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-            ));
+        let split = name.split_once(':');
+        let in_set = |set: &str, tile: &str| {
+            let i = sets.iter().position(|s| s.tileset.id == set)?;
+            Some((i, sets[i].tileset.tiles.iter().position(|t| t.id == tile)?))
+        };
+        if let Some(found) = split.and_then(|(set, tile)| in_set(set, tile)) {
+            return Ok(found);
         }
         let found: Vec<(usize, usize)> = sets
             .iter()
             .enumerate()
-            .filter(|(_, s)| set_id.is_none_or(|id| s.tileset.id == id))
-            .filter_map(|(i, s)| s.tileset.tiles.iter().position(|t| t.id == tile_id).map(|t| (i, t)))
+            .filter_map(|(i, s)| s.tileset.tiles.iter().position(|t| t.id == name).map(|t| (i, t)))
             .collect();
         match found[..] {
             [one] => Ok(one),
-            [] => {
-                let known: Vec<String> =
-                    sets.iter().flat_map(|s| s.tileset.tiles.iter().map(|t| t.id.clone())).collect();
-                let known: Vec<&str> = known.iter().map(String::as_str).collect();
-                Err(format!(
-                    "no tile `{name}` in its tilesets; {}its tiles: {}",
-                    meeple_toml::did_you_mean(tile_id, &known),
-                    known.join(", ")
-                ))
-            }
+            [] => Err(not_found(name, split, sets)),
             _ => {
                 let sets: Vec<String> =
-                    found.iter().map(|(s, _)| format!("`{}:{tile_id}`", sets[*s].tileset.id)).collect();
+                    found.iter().map(|(s, _)| format!("`{}:{name}`", sets[*s].tileset.id)).collect();
                 Err(format!("tile `{name}` is in more than one of its tilesets: write {}", sets.join(" or ")))
             }
         }
     }
+}
+
+/// Why no tile of the expansion has a name: a tileset it lacks, or a tile none of its have.
+fn not_found(name: &str, split: Option<(&str, &str)>, sets: &[EditionTiles<'_>]) -> String {
+    if let Some((other, _)) = split.filter(|(set, _)| !sets.iter().any(|x| x.tileset.id == *set)) {
+        let own: Vec<String> = sets.iter().map(|s| format!("`{}`", s.tileset.id)).collect();
+        return format!(
+            "`{name}` is a tile of tileset `{other}`, and its tilesets are {}: give it in the `tiles` of the \
+             expansion that has it",
+            own.join(", ")
+        );
+    }
+    let tile_id = split.map_or(name, |(_, tile)| tile);
+    let known: Vec<&str> = sets.iter().flat_map(|s| s.tileset.tiles.iter().map(|t| t.id.as_str())).collect();
+    format!(
+        "no tile `{name}` in its tilesets; {}its tiles: {}",
+        meeple_toml::did_you_mean(tile_id, &known),
+        known.join(", ")
+    )
 }
 
 /// A tile kind of an expansion's edition, as a config names it in `tiles`.
@@ -308,8 +315,13 @@ mod tests {
 
     /// A tileset `id` of one tile kind `chapel` (two copies).
     fn tileset(id: &str) -> Tileset {
+        tileset_of(id, "chapel")
+    }
+
+    /// A tileset `id` of one tile kind `tile` (two copies).
+    fn tileset_of(id: &str, tile: &str) -> Tileset {
         let text = format!(
-            "[tileset]\nid = \"{id}\"\nname = \"x\"\n\n[[tiles]]\nid = \"chapel\"\nname = \"x\"\ncount = 2\n\
+            "[tileset]\nid = \"{id}\"\nname = \"x\"\n\n[[tiles]]\nid = \"{tile}\"\nname = \"x\"\ncount = 2\n\
              sides = \"FFFF\"\nsegments = [\n  {{ id = \"m\", kind = \"monastery\" }},\n  \
              {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }},\n]\n"
         );
@@ -336,6 +348,27 @@ mod tests {
         let mixed = mix(&[("dales:chapel", 5)]).apply("vale", "g.toml", &sets).unwrap();
         let counts: Vec<u32> = mixed.tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect();
         assert_eq!(counts, [2, 5]);
+    }
+
+    #[test]
+    fn a_tileset_key_is_read_before_an_id_that_holds_a_colon() {
+        let a = tileset("hills");
+        let odd = tileset_of("dales", "hills:chapel");
+        let sets = [
+            EditionTiles { tileset: &a, edition: "default", start: None },
+            EditionTiles { tileset: &odd, edition: "default", start: None },
+        ];
+        let counts = |m: TileMix| -> Vec<u32> {
+            m.apply("vale", "g.toml", &sets).unwrap().tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect()
+        };
+        assert_eq!(counts(mix(&[("hills:chapel", 5)])), [5, 2], "the key, as a draw order reads it");
+        assert_eq!(counts(mix(&[("dales:hills:chapel", 5)])), [2, 5]);
+    }
+
+    #[test]
+    fn a_choice_of_no_copies_plays_one() {
+        let choice = ExpansionChoice { copies: Some(0), ..ExpansionChoice::new("base") };
+        assert!(TileMix::of(&choice).is_none());
     }
 
     #[test]

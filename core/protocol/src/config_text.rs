@@ -135,15 +135,16 @@ impl Text {
     }
 
     /// The config the text holds and its ruleset; every problem of either, and of the values
-    /// left out of the text, as faults.
-    pub fn load(&self, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
+    /// left out of the text, as faults. The ruleset's warnings about the config name their
+    /// field under `prefix`, as [`protocol_error`] names a fault's.
+    pub fn load(&self, mods: &[PathBuf], prefix: &str) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
         // Problems of the config itself and of resolving it, together (as for a config file).
         let (config, problems) = GameConfig::parse_lenient(self.name, &self.toml);
         match load::with_problems(problems, load::from_config(&config, mods)) {
             Ok(mut loaded) if self.unwritten.is_empty() => {
                 let by_field = |d: &meeple_toml::Diagnostic| {
                     let f = self.fault(d.clone()).1;
-                    meeple_toml::Diagnostic::of_file(f.field, f.message)
+                    meeple_toml::Diagnostic::of_file(format!("{prefix}{}", f.field), f.message)
                 };
                 loaded.relocate_config_warnings(by_field);
                 Ok((config, loaded))

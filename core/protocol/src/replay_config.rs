@@ -25,7 +25,7 @@ pub fn load(replay: &Replay, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), V
         meeple_core::Value::Null => from_setup(&replay.setup),
         value => read(value)?,
     };
-    let (mut checked, loaded) = text_of(&stored)?.load(mods)?;
+    let (mut checked, loaded) = text_of(&stored)?.load(mods, PREFIX)?;
     // Only the file name differs; it stays the replay's own.
     checked.file = stored.file;
     setup_agrees(&replay.setup, &loaded.setup(replay.setup.seed))?;
@@ -64,9 +64,12 @@ fn setup_agrees(setup: &Setup, made: &Setup) -> Result<(), Vec<ConfigFault>> {
     if faults.is_empty() { Ok(()) } else { Err(faults) }
 }
 
+/// Where a replay's config is in a request: its faults' and warnings' fields are below it.
+const PREFIX: &str = "replay.";
+
 /// The faults as one protocol error at `replay.config` (or the one field at fault).
 pub fn protocol_error(faults: &[ConfigFault]) -> ProtocolError {
-    config_text::protocol_error(faults, "replay.")
+    config_text::protocol_error(faults, PREFIX)
 }
 
 /// The stored config as serde reads it; every field that does not fit, if any.

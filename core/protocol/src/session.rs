@@ -210,7 +210,7 @@ pub fn create(args: &CreateArgs, mods: &[PathBuf]) -> Result<Table> {
 fn from_object(object: &serde_json::Map<String, Value>, mods: &[PathBuf]) -> Result<meeple_host::Loaded> {
     let (object, mut faults) = replay_config::with_config_keys(object);
     let text = Text::of_object("config", &object);
-    match text.load(mods) {
+    match text.load(mods, "") {
         Ok((_, loaded)) if faults.is_empty() => Ok(loaded),
         Ok(_) => Err(config_text::protocol_error(&faults, "")),
         Err(more) => {
