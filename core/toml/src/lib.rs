@@ -547,8 +547,15 @@ pub fn meant(names: &[&str]) -> String {
 }
 
 /// The names of `known` that `word` is a likely slip of, the nearest only: none when none is
-/// near, or when more than three are as near (no hint then).
+/// near, or when more than three are as near (no hint then). Failing a slip, a name the word
+/// begins like, word for word (`dependencies` for `depends`).
 pub fn near<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
+    let slipped = slipped(word, known);
+    if slipped.is_empty() { same_stem(word, known) } else { slipped }
+}
+
+/// The names of `known` nearest `word` by [`slips`], as [`near`] takes them.
+fn slipped<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
     let word = word.to_lowercase();
     // Longer names take more slips before a suggestion stops being likely.
     let allowed = match word.chars().count() {
@@ -568,6 +575,22 @@ pub fn near<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
         return Vec::new();
     }
     nearest
+}
+
+/// The one name of `known` that shares with `word` a beginning of six characters or more, and
+/// most of the shorter of the two: another form of the same word (`dependencies`, `depends`).
+fn same_stem<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
+    let word = word.to_lowercase();
+    let shared = |k: &str| word.chars().zip(k.to_lowercase().chars()).take_while(|(a, b)| a == b).count();
+    let stems: Vec<&str> = known
+        .iter()
+        .filter(|k| {
+            let (n, shorter) = (shared(k), word.chars().count().min(k.chars().count()));
+            n >= 6 && 4 * n >= 3 * shorter
+        })
+        .copied()
+        .collect();
+    if stems.len() == 1 { stems } else { Vec::new() }
 }
 
 /// The edits that turn `a` into `b`: a character changed, added or dropped, or two side by side
@@ -621,6 +644,12 @@ mod tests {
         assert_eq!(did_you_mean("cat", &["bat", "hat", "cattle"]), "did you mean `bat` or `hat`? ");
         assert_eq!(did_you_mean("cat", &["bat", "hat", "mat", "rat"]), "", "too many to be a hint");
         assert_eq!(did_you_mean("c3", &["C1", "C2", "C3"]), "did you mean `C3`? ");
+        // Another form of the word.
+        let manifest = ["depends", "optional_depends", "conflicts", "editions"];
+        assert_eq!(did_you_mean("dependencies", &manifest), "did you mean `depends`? ");
+        assert_eq!(did_you_mean("optional_dependencies", &manifest), "did you mean `optional_depends`? ");
+        assert_eq!(did_you_mean("conflicting", &manifest), "did you mean `conflicts`? ");
+        assert_eq!(did_you_mean("edit", &manifest), "", "too short a beginning");
     }
 
     #[test]
