@@ -227,13 +227,7 @@ fn the_start_tile_of_a_tileset_played_after_the_base_game_is_a_tile_like_any_oth
                    { id = \"m\", kind = \"monastery\" },\n  \
                    { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
     std::fs::write(root.join("hamlets/tiles.toml"), tileset).unwrap();
-    let load = |name: &str, text: &str| {
-        let (cfg, report) = meeple_host::GameConfig::parse_lenient(name, text);
-        assert!(report.is_empty(), "{report}");
-        let mut mods = meeple_tests::test_mods();
-        mods.push(root.clone());
-        meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode)
-    };
+    let load = |name: &str, text: &str| load_with(&root, name, text);
     let plain = load("plain.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\n").unwrap();
     assert_eq!(plain.rules.tiles()[plain.rules.start().unwrap() as usize].key.as_ref(), "base:D");
     assert_eq!(in_bag(&plain.rules, "hamlets:chapel"), 1, "the chapel is drawn");
@@ -257,12 +251,17 @@ fn the_start_tile_of_a_tileset_played_after_the_base_game_is_a_tile_like_any_oth
 fn numbers_for_a_tileset_that_cannot_be_read_add_no_second_error() {
     let manifest = "depends = [\"base\"]\n[editions.default]\ntileset = \"missing.toml\"\n";
     let root = meeple_tests::write_mods("tile-mix-unread", &[("hamlets", manifest, "")]);
-    let (cfg, report) =
-        meeple_host::GameConfig::parse_lenient("g.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ncopies = 2\n");
-    assert!(report.is_empty(), "{report}");
-    let mut mods = meeple_tests::test_mods();
-    mods.push(root);
-    let err = meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode).unwrap_err().to_string();
+    let err = load_with(&root, "g.toml", "players = 2\n[[expansions]]\nid = \"hamlets\"\ncopies = 2\n");
+    let err = err.unwrap_err().to_string();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("missing.toml"), "{err}");
+}
+
+/// Builds a config's ruleset with the test expansions and the mods under `root`.
+fn load_with(root: &std::path::Path, name: &str, text: &str) -> Result<meeple_host::Loaded, meeple_toml::Report> {
+    let (cfg, report) = meeple_host::GameConfig::parse_lenient(name, text);
+    assert!(report.is_empty(), "{report}");
+    let mut mods = meeple_tests::test_mods();
+    mods.push(root.to_path_buf());
+    meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode)
 }

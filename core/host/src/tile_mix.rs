@@ -80,7 +80,7 @@ impl LeftOut {
 
     /// How a hint names it: the expansion and the name as the config wrote it.
     pub fn shown(&self) -> String {
-        format!("`{}` {}", self.expansion, toml_key(&self.written))
+        format!("`{}` {}", self.expansion, meeple_toml::key(&self.written))
     }
 }
 
@@ -106,7 +106,7 @@ impl TileMix {
     pub fn shown(&self) -> Vec<String> {
         const SHOWN: usize = 5;
         let copies = (self.copies > 1).then(|| format!("copies = {}", self.copies));
-        let tiles = self.counts.iter().take(SHOWN).map(|(name, n)| format!("tiles.{} = {n}", toml_key(name)));
+        let tiles = self.counts.iter().take(SHOWN).map(|(name, n)| format!("tiles.{} = {n}", meeple_toml::key(name)));
         let more = (self.counts.len() > SHOWN).then(|| format!("{} more tiles", self.counts.len() - SHOWN));
         copies.into_iter().chain(tiles).chain(more).collect()
     }
@@ -294,12 +294,6 @@ fn changed(sets: &[EditionTiles<'_>], editions: &[Option<usize>], mixed: &[Tiles
         }
     }
     out
-}
-
-/// A tile name as a TOML key: bare where TOML allows it, else quoted (`"river:lake"`).
-fn toml_key(name: &str) -> String {
-    let bare = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if bare { name.to_string() } else { format!("{name:?}") }
 }
 
 fn problem(at: Option<&Location>, file: &str, message: String) -> Diagnostic {

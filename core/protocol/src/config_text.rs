@@ -82,12 +82,12 @@ impl Text {
         }
         for (key, value) in object {
             match value {
-                Value::Object(table) => t.table(&toml_key(key), key, table, false),
+                Value::Object(table) => t.table(&meeple_toml::key(key), key, table, false),
                 Value::Array(items) if is_table_list(value) => {
                     t.lists.push((t.fields.len() + 1, key.clone()));
                     for (i, item) in items.iter().enumerate() {
                         let table = item.as_object().expect("a list of tables holds objects");
-                        t.table(&toml_key(key), &format!("{key}[{i}]"), table, true);
+                        t.table(&meeple_toml::key(key), &format!("{key}[{i}]"), table, true);
                     }
                 }
                 _ => {}
@@ -106,7 +106,7 @@ impl Text {
         for (key, value) in table {
             let Value::Object(inner) = value else { continue };
             let at = format!("{field}.{key}");
-            self.line(&at, format!("[{header}.{}]", toml_key(key)));
+            self.line(&at, format!("[{header}.{}]", meeple_toml::key(key)));
             for (key, value) in inner {
                 self.entry(&at, key, value);
             }
@@ -121,7 +121,7 @@ impl Text {
         }
         let mut written = String::new();
         match inline(value, &mut written) {
-            Ok(()) => self.line(&field, format!("{} = {written}", toml_key(key))),
+            Ok(()) => self.line(&field, format!("{} = {written}", meeple_toml::key(key))),
             Err(why) => self.unwritten.push((self.fields.len() + 1, ConfigFault::at(&field, why))),
         }
     }
@@ -197,36 +197,6 @@ fn is_table_list(value: &Value) -> bool {
     matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
 }
 
-/// A quoted TOML string on one line: a basic string, with quotes, backslashes and control
-/// characters escaped (the toml crate writes a string holding a newline over several lines).
-fn toml_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    push_string(s, &mut out);
-    out
-}
-
-fn push_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// A key, quoted unless it is bare.
-fn toml_key(key: &str) -> String {
-    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare { key.to_string() } else { toml_string(key) }
-}
-
 /// Writes a JSON value as an inline TOML value on one line, or says what keeps it from being one
 /// (a null inside it, a number past TOML's integers).
 pub(crate) fn inline(value: &Value, out: &mut String) -> Result<(), String> {
@@ -247,7 +217,7 @@ pub(crate) fn inline(value: &Value, out: &mut String) -> Result<(), String> {
             (None, None, Some(f)) => out.push_str(&toml::Value::Float(f).to_string()),
             _ => return Err(format!("{n} is no number a config can hold")),
         },
-        Value::String(s) => push_string(s, out),
+        Value::String(s) => meeple_toml::push_string(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -262,7 +232,7 @@ pub(crate) fn inline(value: &Value, out: &mut String) -> Result<(), String> {
             out.push('{');
             for (i, (k, v)) in map.iter().enumerate() {
                 out.push_str(if i > 0 { ", " } else { " " });
-                out.push_str(&toml_key(k));
+                out.push_str(&meeple_toml::key(k));
                 out.push_str(" = ");
                 inline(v, out)?;
             }

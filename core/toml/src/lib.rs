@@ -537,6 +537,37 @@ pub fn did_you_mean(word: &str, known: &[&str]) -> String {
     meant(&near(word, known))
 }
 
+/// A quoted TOML string on one line: a basic string, with quotes, backslashes and control
+/// characters escaped (the toml crate writes a string holding a newline over several lines).
+pub fn string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_string(s, &mut out);
+    out
+}
+
+/// Appends `s` as [`string`] writes it.
+pub fn push_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A key as TOML writes it: bare where it may be (`V`, `A-cowshed`), else quoted (`"base:V"`).
+pub fn key(key: &str) -> String {
+    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare { key.to_string() } else { string(key) }
+}
+
 /// "did you mean `a` or `b`? " for names found by [`near`], else nothing.
 pub fn meant(names: &[&str]) -> String {
     if names.is_empty() {
