@@ -105,6 +105,24 @@ fn every_mistake_in_the_numbers_is_told_at_its_line() {
 }
 
 #[test]
+fn an_unknown_expansion_hides_no_mistake_in_the_numbers_of_the_others() {
+    // `D = 0` is left alone: were `rivr` The River, its spring would start the game instead.
+    let text = "players = 2\n[base]\ntiles = { D = 0, XX = 1 }\n[[expansions]]\nid = \"rivr\"\n\
+                [[expansions]]\nid = \"traders-builders\"\ncopies = 2\ntiles = { \"U-gardn\" = 1 }\n";
+    let err = load_toml("two.toml", text).unwrap_err().to_string();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(lines[0].starts_with("two.toml:3:18: `base`: no tile `XX` in its tilesets; its tiles: A,"), "{err}");
+    assert!(lines[1].starts_with("two.toml:5:6: unknown expansion `rivr`; did you mean `river`?"), "{err}");
+    assert!(
+        lines[2].starts_with(
+            "two.toml:9:11: `traders-builders`: no tile `U-gardn` in its tilesets; did you mean `U-garden`?"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_slip_in_a_tile_name_is_pointed_out() {
     let err = load_toml("slip.toml", "players = 2\n[base]\ntiles = { \"V-gardne\" = 2 }\n").unwrap_err().to_string();
     assert!(
@@ -162,8 +180,22 @@ fn a_tile_is_given_one_number_by_the_expansion_that_has_it() {
     let err = load_toml("elsewhere.toml", elsewhere).unwrap_err().to_string();
     assert_eq!(
         err,
-        "elsewhere.toml:4:11: `traders-builders`: `base:E` is a tile of tileset `base`, and its tilesets are \
-         `traders-builders`: give it in the `tiles` of the expansion that has it"
+        "elsewhere.toml:4:11: `traders-builders`: `base:E` is a tile of tileset `base`; give its number in the \
+         `tiles` of `base`, which plays it"
+    );
+    let bare = "players = 2\n[base]\ntiles = { spring = 0 }\n[[expansions]]\nid = \"river\"\n";
+    let err = load_toml("bare.toml", bare).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "bare.toml:3:11: `base`: no tile `spring` in its tilesets; give its number in the `tiles` of `river`, \
+         which has it"
+    );
+    let absent = "players = 2\n[[expansions]]\nid = \"traders-builders\"\ntiles = { \"river:lake\" = 2 }\n";
+    let err = load_toml("absent.toml", absent).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "absent.toml:4:11: `traders-builders`: `river:lake` names tileset `river`, which no expansion of this \
+         game plays; its tilesets are `traders-builders`"
     );
 
     let none = "players = 2\n[[expansions]]\nid = \"abbot\"\ncopies = 2\n";

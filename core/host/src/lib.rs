@@ -11,6 +11,7 @@
 //! # let _ = game;
 //! ```
 
+mod assembly;
 pub mod check;
 pub mod config;
 pub mod load;

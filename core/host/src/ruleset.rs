@@ -2,15 +2,14 @@
 //! options, dependencies, conflicts, load order), load the tilesets, instantiate the expansions'
 //! code, and hash everything that went in.
 
+use crate::assembly::{Assembled, assemble, tile_number_problems};
 use crate::config::{ExpansionChoice, GameConfig, Location};
-use crate::manifest::{DrawDef, Entry, Manifest, OptionDef, OptionType, ReplacedStartDef};
+use crate::manifest::{Entry, Manifest, OptionDef, OptionType};
 use crate::paths::display_path;
-use crate::tile_mix::{EditionTiles, LeftOut, TileMix};
-use meeple_core::hash::StableHasher;
-use meeple_core::rules::{FirstStack, ReplacedStart, RulesBuilder};
+use crate::tile_mix::{LeftOut, TileMix};
 use meeple_core::{Expansion, Rules, Setup, Tileset, Value};
 use meeple_toml::{Diagnostic, Report};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -320,13 +319,15 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         // The expansions are still put together when every one chosen could be (its options
         // aside) and nothing they depend on is missing, so that their own files' problems and
         // the draw order's show with the config's. Without one of them they would only add
-        // false ones (no base game: no tiles).
+        // false ones (no base game: no tiles); the tile numbers of those found are still checked.
         let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
         if complete && closed(&selected) {
             match assemble(&selected, &config.file, code) {
                 Ok(a) => check_draw(&a.rules, &a.left_out, &mut p),
                 Err(r) => p.report.extend(r),
             }
+        } else {
+            p.report.extend(tile_number_problems(&selected, &config.file));
         }
         return Err(sorted(p.report));
     }
@@ -604,278 +605,6 @@ fn a_cycle(waiting: &[Selected], waits_on: impl Fn(&Selected) -> Vec<String>) ->
             return cycle;
         }
         path.push(next);
-    }
-}
-
-fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
-    editions.as_ref().is_none_or(|list| list.iter().any(|e| e == edition))
-}
-
-/// A ruleset put together, with what the config's tile numbers did to it.
-struct Assembled {
-    rules: Rules,
-    /// Numbers that play but may not be meant, each at its place.
-    tile_warnings: Vec<Diagnostic>,
-    /// The tiles the numbers leave out.
-    left_out: Vec<LeftOut>,
-}
-
-/// The ruleset of the selected expansions; `config_file` names the config in its problems.
-fn assemble(selected: &[Selected], config_file: &str, code: &dyn Instantiate) -> Result<Assembled, Report> {
-    let mut report = Report::default();
-    let mut b = Rules::builder();
-    let mut hash = StableHasher::new();
-    let (mut tile_warnings, mut left_out) = (Vec::new(), Vec::new());
-    // An expansion's `[draw] start` is laid instead of the tilesets' own start tiles.
-    let laid_by_draw = selected.iter().any(|x| x.manifest.draw.as_ref().is_some_and(|d| d.start.is_some()));
-    // Each tileset's id, with its file and the expansion that added it: a second one of an id
-    // would define its tiles again, under the same names.
-    let mut tilesets: HashMap<String, (PathBuf, String)> = HashMap::new();
-    // The expansions that chose the start tile and the stack drawn first, so far.
-    let (mut start_by, mut first_by): (Option<&str>, Option<&str>) = (None, None);
-    // Whether a tileset read so far names the game's start tile: the first one whose start
-    // tile is in its played edition does (the base game's D); a later tileset's start tile is
-    // one of its tiles like the others, and the engine is given it so. Where an expansion's
-    // `[draw] start` is laid instead, the named one is the tile it replaces, and the config may
-    // leave it out (then nothing is replaced).
-    let mut start_named = false;
-    for s in selected {
-        let m = &s.manifest;
-        hash.str(&m.id);
-        hash.str(&s.edition);
-        hash_file(&mut hash, &m.path);
-        for (k, v) in &s.options {
-            hash.str(k);
-            v.hash_into(&mut hash);
-        }
-        let edition = m.edition(&s.edition).expect("selected edition exists");
-        let chosen = |id: &str| selected.iter().any(|x| x.manifest.id == id);
-        let key = |k: String| format!("editions.{}.{k}", s.edition);
-        let extra = edition.if_chosen.iter().enumerate().filter(|(_, c)| chosen(&c.expansion));
-        let extra = extra.map(|(i, c)| (&c.tileset, &c.tileset_edition, key(format!("if_chosen.{i}.tileset"))));
-        let own = edition.tileset.iter().map(|p| (p, &edition.tileset_edition, key("tileset".into())));
-        // The edition's own tileset, the first one read: a `[draw]` start tile comes from it.
-        let mut own_tileset: Option<Tileset> = None;
-        // Read first, then added with the config's numbers, which may name a tile of any.
-        let mut read: Vec<(Tileset, &String, String)> = Vec::new();
-        // A tileset not read leaves the numbers nothing to be checked against.
-        let mut unread = false;
-        for (i, (path, inner, at)) in own.chain(extra).enumerate() {
-            match tileset_named(m, &at, path) {
-                Ok((ts, text)) => {
-                    hash.str(&text);
-                    if let Some((file, by)) = tilesets.get(&ts.id) {
-                        let why = format!(
-                            "tileset `{}` ({}) has the id of `{by}`'s tileset {}: tilesets played \
-                             together need ids of their own, as the id names their tiles (`{}:…`)",
-                            ts.id,
-                            display_path(path),
-                            display_path(file),
-                            ts.id
-                        );
-                        report.diagnostics.push(m.problem_at(&at, why));
-                        unread = true;
-                        continue;
-                    }
-                    tilesets.insert(ts.id.clone(), (path.clone(), m.id.clone()));
-                    // Not one it adds beside another expansion, whose editions are others.
-                    if i == 0 && edition.tileset.is_some() {
-                        own_tileset = Some(ts.clone());
-                    }
-                    read.push((ts, inner, at));
-                }
-                Err(r) => {
-                    report.extend(r);
-                    unread = true;
-                }
-            }
-        }
-        let own_start = m.draw.as_ref().and_then(|d| d.start.as_deref());
-        // Which of the tilesets names the game's start tile.
-        let names_start: Vec<bool> = read
-            .iter()
-            .map(|(ts, inner, _)| {
-                let in_edition = |t: &usize| ts.edition(inner).is_some_and(|e| ts.tiles[*t].counts[e] > 0);
-                let names = !start_named && ts.start.filter(in_edition).is_some();
-                start_named |= names;
-                names
-            })
-            .collect();
-        let sets: Vec<EditionTiles<'_>> = read
-            .iter()
-            .enumerate()
-            .map(|(i, (ts, inner, _))| {
-                let start = match own_start.filter(|_| i == 0 && own_tileset.is_some()) {
-                    Some(id) => ts.tiles.iter().position(|t| t.id == id),
-                    None if names_start[i] && !laid_by_draw => ts.start,
-                    None => None,
-                };
-                EditionTiles { tileset: ts, edition: inner, start }
-            })
-            .collect();
-        match (!unread).then(|| s.tiles.apply(&m.id, config_file, &sets)) {
-            None => {}
-            Some(Ok(mut mixed)) => {
-                for (i, (ts, (_, inner, at))) in mixed.tilesets.iter_mut().zip(&read).enumerate() {
-                    if !names_start[i] {
-                        ts.start = None;
-                    }
-                    if let Err(e) = b.tileset(ts, inner) {
-                        report.diagnostics.push(m.problem_at(at, e.to_string()));
-                    }
-                }
-                // The numbers as played, however written: other numbers are another ruleset.
-                for (key, n) in &mixed.changed {
-                    hash.str(&format!("tile {key} {n}"));
-                }
-                tile_warnings.extend(mixed.warnings);
-                left_out.extend(mixed.left_out);
-            }
-            Some(Err(problems)) => report.diagnostics.extend(problems),
-        }
-        if let Some(draw) = &m.draw {
-            let own = own_tileset.as_ref().map(|ts| (ts, edition.tileset_edition.as_str()));
-            report.diagnostics.extend(start_problem(s, draw, own));
-            report.diagnostics.extend(draw_clash(s, draw, &mut start_by, &mut first_by));
-            apply_draw(&mut b, draw, s, own_tileset.as_ref().map(|ts| ts.id.as_str()));
-        }
-        if m.id == "base"
-            && let Some(Value::Bool(exclusive)) = s.options.get("phase2_alternatives_exclusive")
-        {
-            b.alternatives_exclusive(*exclusive);
-        }
-        for f in m.figures.iter().filter(|f| in_edition(&f.editions, &s.edition)) {
-            let mut kind = f.kind.clone();
-            if m.id == "base" && kind.id == "meeple" {
-                if let Some(Value::Int(n)) = s.options.get("meeples") {
-                    kind.per_player = *n as u8;
-                }
-                b.meeple(kind);
-            } else if let Err(e) = b.figure(kind) {
-                report.diagnostics.push(Diagnostic::of_file(m.path.display().to_string(), e.to_string()));
-            }
-        }
-        for t in m.tokens.iter().filter(|t| in_edition(&t.editions, &s.edition)) {
-            if let Err(e) = b.token(meeple_core::rules::TokenKind { id: t.id.clone(), supply: t.supply }) {
-                report.diagnostics.push(Diagnostic::of_file(m.path.display().to_string(), e.to_string()));
-            }
-        }
-        for c in &m.categories {
-            b.category(c);
-        }
-        if m.entry != Entry::None {
-            b.category(&m.id);
-        }
-        match code.instantiate(s) {
-            Ok(Some(x)) => {
-                b.expansion(x);
-            }
-            Ok(None) => {}
-            Err(r) => report.extend(r),
-        }
-        hash_code(&mut hash, m);
-    }
-    if !report.is_empty() {
-        return Err(report);
-    }
-    b.hash(format!("{:016x}", hash.finish()));
-    let rules = b.build().map_err(|e| Report { diagnostics: vec![Diagnostic::of_file("<ruleset>", e.to_string())] })?;
-    let misfits = misfits(&rules, selected);
-    if misfits.is_empty() { Ok(Assembled { rules, tile_warnings, left_out }) } else { Err(misfits) }
-}
-
-/// What the expansions' code names that the built ruleset lacks, each at its file and line.
-fn misfits(rules: &Rules, selected: &[Selected]) -> Report {
-    let mut report = Report::default();
-    for x in rules.expansions() {
-        let Some(m) = selected.iter().map(|s| &s.manifest).find(|m| m.id == x.id()) else { continue };
-        let entry = match &m.entry {
-            Entry::Script(entry) => entry.to_string_lossy().into_owned(),
-            _ => String::new(),
-        };
-        let located = |e: &meeple_core::HookError| crate::luau::diagnostic(&m.id, m.dir(), &entry, e);
-        report.diagnostics.extend(x.misfits(rules).iter().map(located));
-    }
-    report
-}
-
-/// Why an expansion's `[draw]` start tile cannot be had from its edition's own tileset, if so.
-fn start_problem(s: &Selected, draw: &DrawDef, own: Option<(&Tileset, &str)>) -> Option<Diagnostic> {
-    let start = draw.start.as_ref()?;
-    let why = match own {
-        Some((ts, inner)) => match (ts.tile(start), ts.edition(inner)) {
-            (Some(tile), Some(i)) if tile.counts[i] > 0 => return None,
-            (Some(_), _) => format!("start tile `{start}` has no copy in edition `{inner}` of tileset `{}`", ts.id),
-            (None, _) => format!("start tile `{start}` is not in tileset `{}`", ts.id),
-        },
-        None => format!("start tile `{start}`: edition `{}` has no tileset of its own", s.edition),
-    };
-    Some(s.manifest.problem_at("draw.start", why))
-}
-
-/// A game has one start tile and one stack drawn first: a second expansion choosing either
-/// would silently override the first one's, so the two cannot be played together. `start_by`
-/// and `first_by` name the expansions that chose them so far.
-fn draw_clash<'a>(
-    s: &'a Selected,
-    draw: &DrawDef,
-    start_by: &mut Option<&'a str>,
-    first_by: &mut Option<&'a str>,
-) -> Vec<Diagnostic> {
-    let id = s.manifest.id.as_str();
-    let mut clashes = Vec::new();
-    let mut clash = |key: &str, what: &str, by: &mut Option<&'a str>| match by {
-        Some(earlier) => {
-            let why = format!(
-                "`{id}` and `{earlier}` both choose {what}, and a game has one: play them apart, or declare them \
-                 in each other's `conflicts`"
-            );
-            clashes.push(s.manifest.problem_at(key, why));
-        }
-        None => *by = Some(id),
-    };
-    if draw.start.is_some() {
-        clash("draw.start", "the start tile", start_by);
-    }
-    if draw.first.is_some() {
-        clash("draw.first", "the tiles drawn first", first_by);
-    }
-    clashes
-}
-
-/// An expansion's `[draw]`: its start tile (from its own tileset) and the stack drawn first.
-fn apply_draw(b: &mut RulesBuilder, draw: &DrawDef, s: &Selected, tileset: Option<&str>) {
-    if let (Some(start), Some(tileset)) = (&draw.start, tileset) {
-        let replaced = match &draw.replaced_start {
-            ReplacedStartDef::Fixed(r) => *r,
-            ReplacedStartDef::Option(name) => s
-                .options
-                .get(name)
-                .and_then(|v| v.as_str())
-                .and_then(crate::manifest::replaced_start)
-                .unwrap_or(ReplacedStart::Discard),
-        };
-        b.start_tile(&format!("{tileset}:{start}"), replaced);
-    }
-    if let Some(tag) = &draw.first {
-        b.first_stack(FirstStack { tag: tag.clone(), last: draw.last.clone() });
-    }
-}
-
-fn hash_file(hash: &mut StableHasher, path: &Path) {
-    hash.str(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-    hash.bytes(&std::fs::read(path).unwrap_or_default());
-}
-
-/// Scripts: every `.luau` file of the expansion's folder, in name order.
-fn hash_code(hash: &mut StableHasher, m: &Manifest) {
-    if let Entry::Script(_) = m.entry {
-        let mut files = Vec::new();
-        collect_files(m.dir(), "luau", &mut files);
-        files.sort();
-        for f in files {
-            hash_file(hash, &f);
-        }
     }
 }
 

@@ -42,6 +42,14 @@ pub struct EditionTiles<'a> {
     pub start: Option<usize>,
 }
 
+/// A tileset another expansion of the game plays: where a tile given to the wrong expansion is.
+pub struct Elsewhere<'a> {
+    /// The expansion that plays it.
+    pub expansion: &'a str,
+    /// The tileset.
+    pub tileset: &'a Tileset,
+}
+
 /// What a mix makes of an expansion's tilesets.
 #[derive(Debug)]
 pub struct Mixed {
@@ -113,9 +121,16 @@ impl TileMix {
 
     /// The tilesets with their counts in the played edition changed as the mix says; or every
     /// name that fits no tile of the expansion, or more than one, or a tile named before, and
-    /// every start tile given 0, each at its place in the config (`id` names the expansion in the messages; `file` is the
-    /// config's, for a mix made in code).
-    pub fn apply(&self, id: &str, file: &str, sets: &[EditionTiles<'_>]) -> Result<Mixed, Vec<Diagnostic>> {
+    /// every start tile given 0, each at its place in the config (`id` names the expansion in
+    /// the messages; `file` is the config's, for a mix made in code). A name that is a tile of
+    /// another expansion's tilesets (`elsewhere`) is told which.
+    pub fn apply(
+        &self,
+        id: &str,
+        file: &str,
+        sets: &[EditionTiles<'_>],
+        elsewhere: &[Elsewhere<'_>],
+    ) -> Result<Mixed, Vec<Diagnostic>> {
         let tilesets = sets.iter().map(|s| s.tileset.clone()).collect();
         let mut mixed = Mixed { tilesets, warnings: Vec::new(), left_out: Vec::new(), changed: Vec::new() };
         if self.is_none() {
@@ -140,7 +155,7 @@ impl TileMix {
         written.sort_by_key(|(name, _)| self.at.get(*name).map(|(l, _)| (l.line, l.col)));
         for (name, &count) in written {
             let (name_at, count_at) = self.at.get(name).cloned().unzip();
-            let (set, tile) = match self.find(name, sets) {
+            let (set, tile) = match self.find(name, sets, elsewhere) {
                 Ok(found) => found,
                 Err(why) => {
                     problems.push(problem(name_at.as_ref(), file, format!("`{id}`: {why}")));
@@ -206,7 +221,12 @@ impl TileMix {
     /// The tileset and tile a name stands for: `tileset:V`, else `V` when one of the tilesets
     /// has it (a tile's id may hold a `:` itself); the order a draw order's names are read in
     /// (`Rules::tile_by_name`).
-    fn find(&self, name: &str, sets: &[EditionTiles<'_>]) -> Result<(usize, usize), String> {
+    fn find(
+        &self,
+        name: &str,
+        sets: &[EditionTiles<'_>],
+        elsewhere: &[Elsewhere<'_>],
+    ) -> Result<(usize, usize), String> {
         let split = name.split_once(':');
         let in_set = |set: &str, tile: &str| {
             let i = sets.iter().position(|s| s.tileset.id == set)?;
@@ -222,7 +242,7 @@ impl TileMix {
             .collect();
         match found[..] {
             [one] => Ok(one),
-            [] => Err(not_found(name, split, sets)),
+            [] => Err(not_found(name, split, sets, elsewhere)),
             _ => {
                 let sets: Vec<String> =
                     found.iter().map(|(s, _)| format!("`{}:{name}`", sets[*s].tileset.id)).collect();
@@ -232,23 +252,51 @@ impl TileMix {
     }
 }
 
-/// Why no tile of the expansion has a name: a tileset it lacks, or a tile none of its have.
-fn not_found(name: &str, split: Option<(&str, &str)>, sets: &[EditionTiles<'_>]) -> String {
+/// Why no tile of the expansion has a name: a tileset it lacks, or a tile none of its have;
+/// and, where the name is another expansion's, which one to give it to.
+fn not_found(
+    name: &str,
+    split: Option<(&str, &str)>,
+    sets: &[EditionTiles<'_>],
+    elsewhere: &[Elsewhere<'_>],
+) -> String {
     if let Some((other, _)) = split.filter(|(set, _)| !sets.iter().any(|x| x.tileset.id == *set)) {
+        let players = expansions(elsewhere.iter().filter(|e| e.tileset.id == other));
+        if !players.is_empty() {
+            return format!(
+                "`{name}` is a tile of tileset `{other}`; give its number in the `tiles` of {players}, which plays it"
+            );
+        }
         let own: Vec<String> = sets.iter().map(|s| format!("`{}`", s.tileset.id)).collect();
         return format!(
-            "`{name}` is a tile of tileset `{other}`, and its tilesets are {}: give it in the `tiles` of the \
-             expansion that has it",
+            "`{name}` names tileset `{other}`, which no expansion of this game plays; its tilesets are {}",
             own.join(", ")
         );
     }
     let tile_id = split.map_or(name, |(_, tile)| tile);
+    let has = |e: &&Elsewhere<'_>| e.tileset.tiles.iter().any(|t| t.id == name);
+    let players = expansions(elsewhere.iter().filter(has));
+    if !players.is_empty() {
+        return format!("no tile `{name}` in its tilesets; give its number in the `tiles` of {players}, which has it");
+    }
     let known: Vec<&str> = sets.iter().flat_map(|s| s.tileset.tiles.iter().map(|t| t.id.as_str())).collect();
     format!(
         "no tile `{name}` in its tilesets; {}its tiles: {}",
         meeple_toml::did_you_mean(tile_id, &known),
         known.join(", ")
     )
+}
+
+/// The expansions of some tilesets, each once: "`river`", "`a` or `b`".
+fn expansions<'a>(tilesets: impl Iterator<Item = &'a Elsewhere<'a>>) -> String {
+    let mut ids: Vec<String> = Vec::new();
+    for e in tilesets {
+        let id = format!("`{}`", e.expansion);
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids.join(" or ")
 }
 
 /// A tile kind of an expansion's edition, as a config names it in `tiles`.
@@ -334,12 +382,12 @@ mod tests {
             EditionTiles { tileset: &a, edition: "default", start: None },
             EditionTiles { tileset: &b, edition: "default", start: None },
         ];
-        let err = mix(&[("chapel", 0)]).apply("vale", "g.toml", &sets).unwrap_err();
+        let err = mix(&[("chapel", 0)]).apply("vale", "g.toml", &sets, &[]).unwrap_err();
         assert_eq!(
             err[0].to_string(),
             "g.toml: `vale`: tile `chapel` is in more than one of its tilesets: write `hills:chapel` or `dales:chapel`"
         );
-        let mixed = mix(&[("dales:chapel", 5)]).apply("vale", "g.toml", &sets).unwrap();
+        let mixed = mix(&[("dales:chapel", 5)]).apply("vale", "g.toml", &sets, &[]).unwrap();
         let counts: Vec<u32> = mixed.tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect();
         assert_eq!(counts, [2, 5]);
     }
@@ -353,7 +401,7 @@ mod tests {
             EditionTiles { tileset: &odd, edition: "default", start: None },
         ];
         let counts = |m: TileMix| -> Vec<u32> {
-            m.apply("vale", "g.toml", &sets).unwrap().tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect()
+            m.apply("vale", "g.toml", &sets, &[]).unwrap().tilesets.iter().map(|ts| ts.tiles[0].counts[0]).collect()
         };
         assert_eq!(counts(mix(&[("hills:chapel", 5)])), [5, 2], "the key, as a draw order reads it");
         assert_eq!(counts(mix(&[("dales:hills:chapel", 5)])), [2, 5]);
@@ -370,8 +418,8 @@ mod tests {
         let a = tileset("hills");
         let sets = [EditionTiles { tileset: &a, edition: "default", start: None }];
         let three = TileMix { copies: 3, ..mix(&[]) };
-        assert_eq!(three.apply("vale", "g.toml", &sets).unwrap().tilesets[0].tiles[0].counts[0], 6);
+        assert_eq!(three.apply("vale", "g.toml", &sets, &[]).unwrap().tilesets[0].tiles[0].counts[0], 6);
         let own = TileMix { copies: 3, ..mix(&[("chapel", 1)]) };
-        assert_eq!(own.apply("vale", "g.toml", &sets).unwrap().tilesets[0].tiles[0].counts[0], 1);
+        assert_eq!(own.apply("vale", "g.toml", &sets, &[]).unwrap().tilesets[0].tiles[0].counts[0], 1);
     }
 }
