@@ -660,7 +660,8 @@ fn points_beyond_a_million_are_refused() {
         let err = game.apply(Action::PlaceFigure { figure: 0, segment: 0, with: None }).unwrap_err();
         let ActionError::Hook(e) = &err else { panic!("expected a hook error, got {err}") };
         assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("lua-sandbox", "figure_placed"));
-        assert!(e.message.contains(&format!("at most 1000000 points either way, not {points}")), "{err}");
+        let why = format!("the points: expected a whole number, at most 1000000 either way, not {points}");
+        assert!(e.message.contains(&why), "{err}");
         assert_eq!(game.state().hash(), before, "{attack}: the game is unchanged");
     }
 }
@@ -1016,8 +1017,21 @@ fn a_records_optional_fields_read_nil_and_a_script_may_add_its_own() {
 #[test]
 fn a_player_written_as_a_string_is_refused_not_read_as_a_number() {
     for (call, needle) in [
-        ("out:add_points(\"1\", 2)", "the player: expected an integer, got string"),
-        ("out:extra_turn(\"2\")", "the player: expected an integer, got string"),
+        (
+            "out:add_points(\"1\", 2)",
+            "bad argument #1 to `out:add_points`: the player: expected an integer, got string",
+        ),
+        ("out:extra_turn(\"2\")", "bad argument #1 to `out:extra_turn`: the player: expected an integer, got string"),
+        (
+            "out:add_points(1, \"2\")",
+            "bad argument #2 to `out:add_points`: the points: expected a whole number, at most 1000000 either way, \
+             got string",
+        ),
+        (
+            "out:add_points(1, 2.5)",
+            "bad argument #2 to `out:add_points`: the points: expected a whole number, at most 1000000 either way, \
+             got 2.5",
+        ),
         ("local s = view:score(\"1\")", "view:score: the player must be an integer, got string"),
         // Nor are other numbers and texts converted from the other kind.
         ("out:set_aside(\"1\")", "bad argument #1 to `out:set_aside`: expected an integer, got string"),

@@ -200,7 +200,7 @@ pub const API: &[ApiEntry] = &[
         "set_score",
         "player: number, points: number",
         "()",
-        "In `modify_score`: the player's points for this feature.",
+        "In `modify_score`: the player's points for this feature, at most a million either way (0: none).",
     ),
     e(
         O,
@@ -714,7 +714,29 @@ struct PlayerNo(i64);
 
 impl mlua::FromLua for PlayerNo {
     fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
-        int_arg(&value, "the player").map(PlayerNo)
+        whole(&value).map(PlayerNo).map_err(|why| cause(format!("the player: {why}")))
+    }
+}
+
+/// Points a command gives: a whole number within the core's bound (`MAX_POINTS` either way).
+struct Points(i32);
+
+impl mlua::FromLua for Points {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        let expected = format!("the points: expected a whole number, at most {MAX_POINTS} either way");
+        match whole(&value) {
+            Ok(n) if n.unsigned_abs() <= MAX_POINTS as u64 => Ok(Points(n as i32)),
+            Ok(n) => Err(cause(format!("{expected}, not {n}"))),
+            Err(_) => Err(cause(format!("{expected}, got {}", shown(&value)))),
+        }
+    }
+}
+
+/// A wrong argument as a message shows it: a number as it is, anything else by its type.
+fn shown(value: &LuaValue) -> String {
+    match value {
+        LuaValue::Number(f) => f.to_string(),
+        other => luau_type(other).to_string(),
     }
 }
 
@@ -724,15 +746,6 @@ fn player_in(view: &View<'_>, PlayerNo(p): PlayerNo) -> mlua::Result<u8> {
         return Err(rt(format!("player {p} does not exist; players are 1 to {n}")));
     }
     Ok((p - 1) as u8)
-}
-
-/// Points a command gives, within the core's bound (`MAX_POINTS` either way).
-fn points_in(v: &LuaValue, what: &str) -> mlua::Result<i32> {
-    let n = int_arg(v, &format!("{what}: the points"))?;
-    if n.unsigned_abs() > MAX_POINTS as u64 {
-        return Err(rt(format!("{what}: at most {MAX_POINTS} points either way, not {n}")));
-    }
-    Ok(n as i32)
 }
 
 fn seg_in(view: &View<'_>, seg: i64) -> mlua::Result<u16> {
@@ -914,8 +927,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, p, points, cat): (LuaValue, PlayerNo, LuaValue, Option<Text>)| {
-                    let points = points_in(&points, "out:add_points")?;
+                |lua, (_self, p, Points(points), cat): (LuaValue, PlayerNo, Points, Option<Text>)| {
                     with_out(lua, |out, v, ctx| {
                         let category =
                             v.rules().categories()[category_index(v, ctx, cat.map(|Text(c)| c))? as usize].clone();
@@ -983,17 +995,18 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     push(lua, Command::SetStorage { key, value })
                 })?
             }
-            "set_score" => method(lua, "out", name, |lua, (_self, p, points): (LuaValue, PlayerNo, LuaValue)| {
-                let points = points_in(&points, "out:set_score")?;
-                with_out(lua, |out, v, ctx| {
-                    // Refused here, not after the hook by the core: the error then names this
-                    // line, and the player as the script numbers them.
-                    if ctx.hook() != Some(HookKind::ModifyScore) {
-                        return Err(rt("out:set_score is only available in modify_score"));
-                    }
-                    give(lua, out, ctx, Command::SetScore { player: player_in(v, p)?, points })
-                })
-            })?,
+            "set_score" => {
+                method(lua, "out", name, |lua, (_self, p, Points(points)): (LuaValue, PlayerNo, Points)| {
+                    with_out(lua, |out, v, ctx| {
+                        // Refused here, not after the hook by the core: the error then names this
+                        // line, and the player as the script numbers them.
+                        if ctx.hook() != Some(HookKind::ModifyScore) {
+                            return Err(rt("out:set_score is only available in modify_score"));
+                        }
+                        give(lua, out, ctx, Command::SetScore { player: player_in(v, p)?, points })
+                    })
+                })?
+            }
             "ask" => method(
                 lua,
                 "out",
