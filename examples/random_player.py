@@ -85,7 +85,8 @@ class MeepleHTTP:
             return created
         if cmd == "act":
             token = self.tokens[fields["game"]][fields["player"]]
-            return self.request("POST", f"/games/{fields['game']}/act", {"index": fields["index"]}, token)
+            body = {"index": fields["index"], "seq": fields["seq"]}
+            return self.request("POST", f"/games/{fields['game']}/act", body, token)
         if cmd == "save":
             return self.request("GET", f"/games/{fields['game']}/replay")
         if cmd == "verify":
@@ -126,7 +127,8 @@ def main():
         seat = state["to_act"]
         if actions < 6 or choice["action"]["type"] == "choose":
             print(f"{state['players'][seat]['name']}: {choice['text']}")
-        state = meeple.ask("act", game=gid, index=choice["index"], player=seat)["state"]
+        # `seq`: refused as stale, not applied to another state, should the game have moved on.
+        state = meeple.ask("act", game=gid, index=choice["index"], player=seat, seq=state["seq"])["state"]
         actions += 1
 
     print(f"\n{actions} actions. Final scores:")

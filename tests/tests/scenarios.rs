@@ -119,6 +119,21 @@ fn values_of_the_wrong_type_are_reported_all_at_once_in_words() {
 }
 
 #[test]
+fn a_step_placing_a_tile_when_none_is_drawn_says_why() {
+    let head = "description = \"x\"\n[game]\nplayers = [\"Red\", \"Blue\"]\ndraw = [\"E\"]\n\n";
+    let text =
+        format!("{head}[[step]]\nplace = \"E at 0,1 r2\"\nfigure = \"pass\"\n\n[[step]]\nplace = \"U at 0,2 r0\"\n");
+    let err = failure_of("over.toml", &text);
+    assert!(err.contains("expected to place U, but the game is over: the draw order has no tile left"), "{err}");
+    let text = format!("{head}[[step]]\nplace = \"E at 0,1 r2\"\n\n[[step]]\nplace = \"E at 0,2 r0\"\n");
+    let err = failure_of("figure-phase.toml", &text);
+    assert!(
+        err.contains("expected to place E, but no tile is drawn: the turn is in its figure phase (a step that"),
+        "{err}"
+    );
+}
+
+#[test]
 fn who_acts_is_told_by_name() {
     let text = "description = \"x\"\n[game]\nplayers = [\"Red\", \"Blue\"]\ndraw = [\"E\", \"U\"]\n\n[[step]]\n\
                 player = \"Blue\"\nplace = \"E at 0,1 r2\"\nfigure = \"pass\"\n";

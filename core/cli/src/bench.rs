@@ -126,7 +126,7 @@ fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), Cli
             .map(|_| {
                 let t = Instant::now();
                 for _ in 0..100 {
-                    black_box(meeple_protocol::to_json(&StateView::of("g1", black_box(&game))));
+                    black_box(meeple_protocol::to_json(&StateView::of("g1", black_box(&game), 0)));
                 }
                 t.elapsed().as_secs_f64() * 1e6 / 100.0
             })

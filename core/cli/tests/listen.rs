@@ -256,7 +256,12 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
     server.act(&base, &base_seats[seat], 0);
     let (status, undone) = server.http("POST", &format!("/games/{base}/undo"), Some(&base_seats[seat]), None);
     assert_eq!(status, 200, "{undone}");
-    assert!(undone["result"]["state"] == state, "the tile is back in hand");
+    let step = |state: &Value| state["seq"].as_u64().unwrap();
+    let (mut back, mut was) = (undone["result"]["state"].clone(), state.clone());
+    assert_eq!((step(&back), undone["result"]["seq"].as_u64().unwrap()), (step(&was) + 2, step(&was) + 2));
+    back.as_object_mut().unwrap().remove("seq");
+    was.as_object_mut().unwrap().remove("seq");
+    assert!(back == was, "the tile is back in hand");
     server.act(&base, &base_seats[seat], 1);
 
     let before = snapshot(&server, &[(&base, &base_owner), (&tb, &tb_owner)]);
@@ -302,6 +307,7 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("POST", "/games", None, Some("{\"path\": \"configs/../../x.toml\"}")), 400, "bad-request");
     expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 9999}")), 409, "illegal-action");
     expect(server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}")), 409, "not-your-turn");
+    expect(server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 0, \"seq\": 5}")), 409, "stale");
     // The seat came with the token: the error blames it, not a `player` the client never sent.
     let (_, reply) = server.http("POST", &act, Some(&seats[1]), Some("{\"index\": 0}"));
     assert_eq!(reply["error"]["field"], json!("token"), "{reply}");
@@ -338,6 +344,7 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     // `null` is "not given", as over stdio.
     let (status, reply) = server.http("POST", &act, Some(&seats[0]), Some("{\"index\": 0, \"player\": null}"));
     assert_eq!((status, reply["result"]["seq"].clone()), (200, json!(1)), "{reply}");
+    assert_eq!(reply["result"]["state"]["seq"], json!(1), "the state's step is the reply's");
     // A body that is not an object of fields takes nothing back; a misspelt query is refused.
     let acted = server.get(&url);
     let (status, reply) = server.http("POST", &format!("{url}/undo"), Some(&seats[0]), Some("[1]"));

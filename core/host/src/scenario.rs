@@ -452,9 +452,13 @@ fn parse_place(game: &Game, s: &str) -> Result<Action, String> {
     if !drawn.is_some_and(|d| d.def.id == tile || *d.key == *tile) {
         return Err(match drawn {
             Some(d) => format!("expected to place {tile}, but the drawn tile is {}", d.key),
+            None if game.is_over() => format!(
+                "expected to place {tile}, but the game is over: the draw order has no tile left for this step \
+                 (a game with `draw` ends when its last tile is played)"
+            ),
             None => format!(
-                "expected to place {tile}, but no tile is drawn: the turn is in its figure phase (a step \
-                 that places a tile also needs `figure`, \"pass\" at least) or the game is over"
+                "expected to place {tile}, but no tile is drawn: the turn is in its figure phase (a step that \
+                 places a tile also needs `figure`, \"pass\" at least)"
             ),
         });
     }

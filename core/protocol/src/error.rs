@@ -23,6 +23,9 @@ pub enum Code {
     IllegalAction,
     /// `player` is not the seat to act.
     NotYourTurn,
+    /// `seq` is not the game's: the action was chosen from a state the game has moved on from
+    /// (or been taken back to before).
+    Stale,
     /// An expansion failed while carrying the action out, setting a game up or playing a replay
     /// back; the game is as it was, and no game is created.
     ExpansionFailed,

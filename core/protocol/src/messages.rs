@@ -128,6 +128,10 @@ pub struct ActArgs {
     /// Refuse unless this seat (0-based) is to act.
     #[serde(default)]
     pub player: Option<u8>,
+    /// Refuse unless the game is at this step (the state's `seq`): an `index` or `action`
+    /// chosen from a state the game has left is refused, never applied to another.
+    #[serde(default)]
+    pub seq: Option<u64>,
     /// Reply with a brief state: no players, board, features or figures, and the legal
     /// actions without descriptions (for a client that keeps its own picture of the game).
     #[serde(default, deserialize_with = "null_is_false")]

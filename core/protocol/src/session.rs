@@ -231,6 +231,7 @@ pub fn act(table: &mut Table, args: &ActArgs) -> Result<Vec<meeple_core::Event>>
 /// up only for the seat to act (`player`): one out of turn is told so, not how many actions
 /// the seat to act has.
 pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
+    table.check_seq(args.seq)?;
     match (args.action, args.index) {
         (Some(a), None) => Ok(a),
         (None, Some(i)) => {

@@ -16,6 +16,10 @@ use std::sync::Arc;
 pub struct StateView {
     /// The game's id in the session.
     pub game: String,
+    /// The steps taken in the game so far, actions and undos (a loaded game starts at its
+    /// replay's actions): `act` takes it back as `seq` to refuse an action chosen from a state
+    /// the game has left. Over HTTP, the same as the reply's `seq`.
+    pub seq: u64,
     /// Whether final scoring is done.
     pub over: bool,
     /// Once the game is over: the seats with the highest score (several on a tie, a shared
@@ -167,22 +171,23 @@ pub struct LegalAction {
 
 impl StateView {
     /// The state of a game, whole.
-    pub fn of(id: &str, game: &Game) -> StateView {
-        StateView::build(id, game, false)
+    pub fn of(id: &str, game: &Game, seq: u64) -> StateView {
+        StateView::build(id, game, seq, false)
     }
 
     /// Only what a player that keeps its own picture of the game needs to choose: whose turn,
     /// the pending question, and the legal actions without their descriptions.
-    pub fn brief(id: &str, game: &Game) -> StateView {
-        StateView::build(id, game, true)
+    pub fn brief(id: &str, game: &Game, seq: u64) -> StateView {
+        StateView::build(id, game, seq, true)
     }
 
-    fn build(id: &str, game: &Game, brief: bool) -> StateView {
+    fn build(id: &str, game: &Game, seq: u64, brief: bool) -> StateView {
         let (rules, st) = (game.rules(), game.state());
         let names = &game.setup().players;
         let turn = st.turn();
         StateView {
             game: id.to_string(),
+            seq,
             over: game.is_over(),
             winners: game.is_over().then(|| game.state().winners()),
             to_act: game.to_act(),

@@ -24,6 +24,8 @@ pub struct Table {
     since: Vec<(Action, Option<u8>)>,
     /// Editions played together that were not made for each other ([`Loaded::warnings`]).
     warnings: Vec<String>,
+    /// The steps taken, actions and undos: the state's `seq`.
+    seq: u64,
 }
 
 impl Table {
@@ -51,7 +53,8 @@ impl Table {
     /// A table for a game at hand; undo starts from its current state.
     pub fn new(mut game: Game, config: GameConfig) -> Table {
         game.record_checkpoints();
-        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new() }
+        let seq = game.history().len() as u64;
+        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new(), seq }
     }
 
     /// What its config plays that was not made to go together, one sentence each (empty for a
@@ -72,7 +75,28 @@ impl Table {
 
     /// The game's state as clients see it, whole or brief.
     pub fn view(&self, id: &str, brief: bool) -> StateView {
-        if brief { StateView::brief(id, &self.game) } else { StateView::of(id, &self.game) }
+        if brief { StateView::brief(id, &self.game, self.seq) } else { StateView::of(id, &self.game, self.seq) }
+    }
+
+    /// The steps taken so far, actions and undos.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Refuses a request made from another step than the game's (when `seq` is given): its
+    /// `index` or `action` was chosen from a state the game has left.
+    pub fn check_seq(&self, seq: Option<u64>) -> Result<()> {
+        match seq {
+            Some(s) if s != self.seq => {
+                let message = format!(
+                    "the game is at step {}, not {s}: the action was chosen from a state it has left; read the \
+                     state again",
+                    self.seq
+                );
+                Err(ProtocolError::new(Code::Stale, message, Some("seq")))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The game as a replay, with its config.
@@ -163,6 +187,7 @@ impl Table {
             self.anchor.clone_from(&self.game);
             self.since.clear();
         }
+        self.seq += 1;
         Ok(events)
     }
 
@@ -189,6 +214,7 @@ impl Table {
         }
         self.since.pop();
         self.game = game;
+        self.seq += 1;
         Ok(())
     }
 }
