@@ -41,9 +41,10 @@ struct RawIllustration<'t> {
     reconstructed: bool,
 }
 
-/// Geometry a `like` tile can inherit.
+/// Geometry a `like` tile can inherit, with the name it keeps unless it gives its own.
 #[derive(Clone)]
 struct Geometry<'t> {
+    name: String,
     sides: Option<[SideKind; 4]>,
     segments: Vec<RawSegmentRef<'t>>,
     points: Vec<(At<&'t str>, String)>,
@@ -150,8 +151,13 @@ fn read_tile<'t>(
     // A `like` that names no tile is the one problem: the geometry it would have given is not
     // missing as well.
     let like_missing = like_given.is_some() && like.is_none();
-    let mut geometry =
-        like.unwrap_or(Geometry { sides: None, segments: Vec::new(), points: Vec::new(), unknown: Vec::new() });
+    let mut geometry = like.unwrap_or(Geometry {
+        name: String::new(),
+        sides: None,
+        segments: Vec::new(),
+        points: Vec::new(),
+        unknown: Vec::new(),
+    });
 
     // A side that does not match its segments is reported at this tile's `sides`, if it has one.
     let mut sides_at = item.span();
@@ -186,7 +192,9 @@ fn read_tile<'t>(
     let raw_illustrations = read_illustrations(doc, &mut t, &what);
     let counts = read_counts(doc, &mut t, editions, &what);
     let tags = t.str_list(doc, "tags").unwrap_or_default().iter().map(|s| s.value.to_string()).collect();
-    let name = t.str(doc, "name").map(|s| s.value.to_string()).unwrap_or_default();
+    if let Some(own) = t.str(doc, "name") {
+        geometry.name = own.value.to_string();
+    }
     let reconstructed = t.bool(doc, "reconstructed").is_some_and(|b| b.value);
     t.str(doc, "note");
     t.finish(doc);
@@ -210,7 +218,7 @@ fn read_tile<'t>(
     };
     Some(TileDef {
         id: id.value.to_string(),
-        name,
+        name: geometry.name.clone(),
         counts,
         sides,
         segments,
@@ -839,6 +847,19 @@ mod tests {
         );
         let errs = errors(&text);
         assert!(errs.iter().any(|e| e.contains("port NL is covered by both `a` and `b`")), "{errs:?}");
+    }
+
+    #[test]
+    fn a_like_tile_keeps_the_name_of_its_model_unless_it_gives_its_own() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"B\"\nname = \"Monastery\"\ncount = 1\nsides = \"FFFF\"\nsegments = [{{ id = \"m\", kind = \"monastery\" }}, {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n\
+             [[tiles]]\nid = \"B2\"\nlike = \"B\"\ncount = 1\n\
+             [[tiles]]\nid = \"B3\"\nlike = \"B2\"\nname = \"Monastery by a pond\"\ncount = 1\n\
+             [[tiles]]\nid = \"B4\"\nlike = \"B3\"\ncount = 1\n"
+        );
+        let ts = Tileset::parse("t.toml", &text).unwrap();
+        let names: Vec<&str> = ts.tiles.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["Monastery", "Monastery", "Monastery by a pond", "Monastery by a pond"]);
     }
 
     #[test]
