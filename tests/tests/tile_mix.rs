@@ -167,6 +167,27 @@ draw = [\"river:V\"]\n[base]\ntiles = { V = 0 }\n[[expansions]]\nid = \"river\"\
 }
 
 #[test]
+fn a_tile_of_another_edition_is_drawn_once_the_config_lets_it_in() {
+    // Traders & Builders' first-edition `A` (traders_builders.md §7.2) and the base game's later
+    // `A-highwaymen`: neither is in the editions played, and each is told what lets it in.
+    let text = "players = 2\ndraw = [\"traders-builders:A\", \"A-highwaymen\"]\n[base]\nedition = \"C1\"\n\
+                [[expansions]]\nid = \"traders-builders\"\nedition = \"C3\"\n";
+    let err = load_toml("edition.toml", text).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "edition.toml:2:9: draw order: no tile `traders-builders:A` in this ruleset: it is a tile of edition C1 of \
+         tileset `traders-builders`, and this game plays its edition C3 (add `A = 1` to the `tiles` of \
+         `traders-builders` to let it in)\n\
+         edition.toml:2:31: draw order: no tile `A-highwaymen` in this ruleset: it is a tile of editions C2, C3 of \
+         tileset `base`, and this game plays its edition C1 (add `A-highwaymen = 1` to the `tiles` of `base` to let \
+         it in)"
+    );
+    let fixed = text.replace("C1\"\n", "C1\"\ntiles = { A-highwaymen = 1 }\n") + "tiles = { A = 1 }\n";
+    let loaded = load_toml("edition.toml", &fixed).unwrap();
+    assert_eq!((in_bag(&loaded.rules, "traders-builders:A"), in_bag(&loaded.rules, "base:A-highwaymen")), (1, 1));
+}
+
+#[test]
 fn a_tile_is_given_one_number_by_the_expansion_that_has_it() {
     let twice = "players = 2\n[base]\ntiles = { V = 0, \"base:V\" = 5 }\n";
     let err = load_toml("twice.toml", twice).unwrap_err().to_string();

@@ -23,6 +23,44 @@ pub(crate) struct Assembled {
     pub tile_warnings: Vec<Diagnostic>,
     /// The tiles the numbers leave out.
     pub left_out: Vec<LeftOut>,
+    /// The tiles of the game's tilesets that only other editions have.
+    pub other_editions: Vec<OtherEdition>,
+}
+
+/// A tile kind of a tileset the game plays that the edition played does not have (and the
+/// config's numbers do not let in): a draw order naming it is told how to.
+pub(crate) struct OtherEdition {
+    /// The expansion whose `tiles` would let it in.
+    pub expansion: String,
+    /// Its key in a ruleset (`base:A-highwaymen`) and its id in its tileset.
+    pub key: String,
+    pub id: String,
+    /// How the expansion's `tiles` name it: by id, or by key where two of its tilesets share the id.
+    pub written: String,
+    /// The editions of its tileset that have it, and the one played.
+    pub editions: Vec<String>,
+    pub played: String,
+}
+
+impl OtherEdition {
+    /// Whether a tile name of a draw order (a key, or an id alone) names this tile.
+    pub fn is_named(&self, name: &str) -> bool {
+        name == self.key || name == self.id
+    }
+
+    /// Why a draw order's `name` for it finds nothing, and what lets it in.
+    pub fn why(&self, name: &str) -> String {
+        let (tileset, _) = self.key.split_once(':').unwrap_or((&self.key, ""));
+        let editions = if self.editions.len() == 1 { "edition" } else { "editions" };
+        format!(
+            "no tile `{name}` in this ruleset: it is a tile of {editions} {} of tileset `{tileset}`, and this game \
+             plays its edition {} (add `{} = 1` to the `tiles` of `{}` to let it in)",
+            self.editions.join(", "),
+            self.played,
+            meeple_toml::key(&self.written),
+            self.expansion
+        )
+    }
 }
 
 /// The ruleset of the selected expansions; `config_file` names the config in its problems.
@@ -138,6 +176,7 @@ struct Assembly<'a> {
     report: Report,
     tile_warnings: Vec<Diagnostic>,
     left_out: Vec<LeftOut>,
+    other_editions: Vec<OtherEdition>,
     /// An expansion's `[draw] start` is laid instead of the tilesets' own start tiles.
     laid_by_draw: bool,
     /// The expansions that chose the start tile and the stack drawn first, so far.
@@ -161,6 +200,7 @@ impl<'a> Assembly<'a> {
             report: Report::default(),
             tile_warnings: Vec::new(),
             left_out: Vec::new(),
+            other_editions: Vec::new(),
             laid_by_draw: selected.iter().any(|x| x.manifest.draw.as_ref().is_some_and(|d| d.start.is_some())),
             start_by: None,
             first_by: None,
@@ -243,6 +283,8 @@ impl<'a> Assembly<'a> {
             if !names {
                 ts.start = None;
             }
+            let sharing = |id: &str| tilesets.read.iter().filter(|r| r.tileset.tile(id).is_some()).count();
+            self.note_other_editions(&m.id, ts, &r.edition, &sharing);
             if let Err(e) = self.builder.tileset(ts, &r.edition) {
                 self.report.diagnostics.push(m.problem_at(&r.key, e.to_string()));
             }
@@ -253,6 +295,27 @@ impl<'a> Assembly<'a> {
         }
         self.tile_warnings.extend(mixed.warnings);
         self.left_out.extend(mixed.left_out);
+    }
+
+    /// Notes the tiles of `ts` that its edition `played` has none of but another edition has;
+    /// `sharing` counts the expansion's tilesets that have a tile id.
+    fn note_other_editions(&mut self, expansion: &str, ts: &Tileset, played: &str, sharing: &dyn Fn(&str) -> usize) {
+        let Some(ed) = ts.edition(played) else { return };
+        for def in ts.tiles.iter().filter(|t| t.counts[ed] == 0) {
+            let editions: Vec<String> =
+                ts.editions.iter().zip(&def.counts).filter(|(_, n)| **n > 0).map(|(e, _)| e.clone()).collect();
+            if !editions.is_empty() {
+                let key = format!("{}:{}", ts.id, def.id);
+                self.other_editions.push(OtherEdition {
+                    expansion: expansion.to_string(),
+                    written: if sharing(&def.id) > 1 { key.clone() } else { def.id.clone() },
+                    key,
+                    id: def.id.clone(),
+                    editions,
+                    played: played.to_string(),
+                });
+            }
+        }
     }
 
     /// Whether a tileset names the game's start tile (see `start_named`), noting it if so.
@@ -309,7 +372,12 @@ impl<'a> Assembly<'a> {
         if !misfits.is_empty() {
             return Err(misfits);
         }
-        Ok(Assembled { rules, tile_warnings: self.tile_warnings, left_out: self.left_out })
+        Ok(Assembled {
+            rules,
+            tile_warnings: self.tile_warnings,
+            left_out: self.left_out,
+            other_editions: self.other_editions,
+        })
     }
 }
 

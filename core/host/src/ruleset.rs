@@ -323,7 +323,7 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         let complete = choices.iter().all(|c| selected.iter().any(|s| s.manifest.id == c.id));
         if complete && closed(&selected) {
             match assemble(&selected, &config.file, code) {
-                Ok(a) => check_draw(&a.rules, &a.left_out, &mut p),
+                Ok(a) => check_draw(&a, &mut p),
                 Err(r) => p.report.extend(r),
             }
         } else {
@@ -331,8 +331,9 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
         }
         return Err(sorted(p.report));
     }
-    let Assembled { rules, tile_warnings, left_out } = assemble(&selected, &config.file, code)?;
-    check_draw(&rules, &left_out, &mut p);
+    let assembled = assemble(&selected, &config.file, code)?;
+    check_draw(&assembled, &mut p);
+    let Assembled { rules, tile_warnings, left_out, .. } = assembled;
     if !p.report.is_empty() {
         return Err(sorted(p.report));
     }
@@ -349,13 +350,16 @@ fn closed(selected: &[Selected]) -> bool {
 
 /// Every tile of a fixed draw order must name one tile kind of the ruleset; one the config's
 /// numbers leave out is said to be.
-fn check_draw(rules: &Rules, left_out: &[LeftOut], p: &mut Problems<'_>) {
+fn check_draw(a: &Assembled, p: &mut Problems<'_>) {
     let Some(draw) = &p.config.draw else { return };
     for (i, name) in draw.iter().enumerate() {
-        if let Err(why) = rules.tile_by_name(name) {
-            let why = match left_out.iter().find(|t| t.is_named(name)) {
-                Some(t) => format!("{why} (the config's `tiles` for `{}` leave it out)", t.expansion),
-                None => why,
+        if let Err(why) = a.rules.tile_by_name(name) {
+            let why = if let Some(t) = a.left_out.iter().find(|t| t.is_named(name)) {
+                format!("{why} (the config's `tiles` for `{}` leave it out)", t.expansion)
+            } else if let Some(t) = a.other_editions.iter().find(|t| t.is_named(name)) {
+                t.why(name)
+            } else {
+                why
             };
             p.at(p.config.draw_at.get(i), format!("draw order: {why}"));
         }
