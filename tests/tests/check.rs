@@ -68,6 +68,30 @@ fn a_draw_tag_no_tile_of_the_game_carries_is_a_warning() {
 }
 
 #[test]
+fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
+    // The template's rule acts in some of the games: a monastery beside a completed city.
+    let sound = template_copy("acting", "chapels", |_, text| text);
+    let checked = meeple_host::check::check_mod(&sound, &[]).unwrap();
+    let [u] = checked.hook_use.as_slice() else { panic!("{:?}", checked.hook_use) };
+    assert_eq!(u.hook, meeple_core::HookKind::ModifyScore);
+    assert!(0 < u.acted && u.acted < u.calls, "{u:?}");
+    assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
+    // A misspelt kind: the handler runs at every scoring and never finds a "monastry".
+    let misspelt = template_copy("idle", "chapels", |name, text| match name {
+        "init.luau" => text.replace("~= \"monastery\"", "~= \"monastry\""),
+        _ => text,
+    });
+    let checked = meeple_host::check::check_mod(&misspelt, &[]).unwrap();
+    assert_eq!(checked.hook_use[0].acted, 0);
+    assert!(checked.hook_use[0].calls > 0);
+    assert_eq!(
+        checked.warnings,
+        ["`modify_score` was called in 100 random games and never gave a command, offered an action or forbade a \
+          placement: does a handler look for a tag, kind or option value that is misspelt?"]
+    );
+}
+
+#[test]
 fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
     let dir = template_copy("three-files", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("api = 1", "api = 1\ncolour = \"red\""),

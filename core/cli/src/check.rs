@@ -53,6 +53,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         1 => say!("  played 1 random game twice: no hook failed, and it went alike"),
         n => say!("  played {n} random games, the first twice: no hook failed, and the first went alike"),
     }
+    if !c.hook_use.is_empty() {
+        let uses: Vec<String> =
+            c.hook_use.iter().map(|u| format!("{} {}/{}", u.hook.name(), u.acted, u.calls)).collect();
+        say!("  hook calls in those games that acted / all: {}", uses.join(", "));
+    }
     for warning in &c.warnings {
         say!("warning: {warning}");
     }

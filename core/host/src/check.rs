@@ -4,6 +4,7 @@
 //! mod beside the base game and the other installed expansions.
 
 use crate::config::{ExpansionChoice, GameConfig, Location};
+use crate::hook_use::{Counted, HookCounts, HookUse};
 use crate::load::Builtin;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Edition, Entry, Manifest};
@@ -27,6 +28,8 @@ pub struct Checked {
     /// The hooks its code registers; `None` for a `[builtin]` expansion whose Rust code this
     /// program lacks (a game would refuse it).
     pub hooks: Option<Vec<&'static str>>,
+    /// How often each of those hooks was called in the random games, and acted.
+    pub hook_use: Vec<HookUse>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
     /// The file of its native library, as found (none for a mod without one).
@@ -98,10 +101,10 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         })),
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
-    let mut warnings = Vec::new();
+    let (mut warnings, mut hook_use) = (Vec::new(), Vec::new());
     if report.is_empty() {
         match load_with_others(&manifest, mods, games.max(1)) {
-            Ok((loaded, said)) => (hooks, warnings) = (loaded, said),
+            Ok(played) => (hooks, warnings, hook_use) = (played.hooks, played.warnings, played.hook_use),
             Err(r) => report.extend(r),
         }
     } else {
@@ -136,7 +139,8 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         _ => None,
     };
-    Ok(Checked { manifest, tiles, hooks, games, library, warnings })
+    warnings.extend(never_acted(&hook_use, games));
+    Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings })
 }
 
 /// Problems by file, the files in the order they were first told, each file's in line order
@@ -310,11 +314,32 @@ fn tileset_edition<'m, 'r>(
 /// Loads the base game with this mod as a game would; the hooks its code registers (`None`
 /// when it is a `[builtin]` expansion this program has no code for), and what such a game warns
 /// of.
-fn load_with_others(
-    manifest: &Manifest,
-    mods: &[PathBuf],
-    games: u64,
-) -> Result<(Option<Vec<&'static str>>, Vec<String>), Report> {
+/// What loading a mod with the others and playing it found.
+struct Played {
+    hooks: Option<Vec<&'static str>>,
+    hook_use: Vec<HookUse>,
+    warnings: Vec<String>,
+}
+
+/// The hooks the games called without them ever doing anything (a command, an action offered,
+/// a placement forbidden), told in one warning: a handler runs, and whatever it looks for (a
+/// tile's tag, a feature's kind, an option's value) never holds, as when misspelt.
+fn never_acted(uses: &[HookUse], games: u64) -> Option<String> {
+    let idle: Vec<String> =
+        uses.iter().filter(|u| u.calls > 0 && u.acted == 0).map(|u| format!("`{}`", u.hook.name())).collect();
+    let (hooks, were) = match idle.as_slice() {
+        [] => return None,
+        [one] => (one.clone(), "was"),
+        [first @ .., last] => (format!("{} and {last}", first.join(", ")), "were"),
+    };
+    let games = if games == 1 { "1 random game".to_string() } else { format!("{games} random games") };
+    Some(format!(
+        "{hooks} {were} called in {games} and never gave a command, offered an action or forbade a placement: \
+         does a handler look for a tag, kind or option value that is misspelt?"
+    ))
+}
+
+fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result<Played, Report> {
     let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
     // The mod and what it depends on, transitively (a missing one is reported as unknown). Each
@@ -340,7 +365,8 @@ fn load_with_others(
         i += 1;
     }
     config.expansions = choices.into_iter().filter(|c| c.id != "base").collect();
-    let loaded = build(&catalog, &config, &Checking)?;
+    let checking = Checking { counted: manifest.id.clone(), counts: Arc::default() };
+    let loaded = build(&catalog, &config, &checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     if x.is_some() {
         plays_alike(&loaded, manifest, games)?;
@@ -350,7 +376,8 @@ fn load_with_others(
         None if matches!(manifest.entry, Entry::Builtin(_)) => None,
         None => Some(Vec::new()),
     };
-    Ok((hooks, loaded.warnings()))
+    let hook_use = x.map(|x| checking.counts.of(x.hooks())).unwrap_or_default();
+    Ok(Played { hooks, hook_use, warnings: loaded.warnings() })
 }
 
 /// How many random games [`check_mod`] plays (the first of them twice). One game leaves many
@@ -506,13 +533,20 @@ pub fn mods_holding(files: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// The program's expansion code, except that a `[builtin]` expansion whose Rust code this
-/// program lacks is checked without it (its code lives in another program, such as the tests).
-struct Checking;
+/// program lacks is checked without it (its code lives in another program, such as the tests),
+/// and that the hooks of the one checked (`counted`) are counted.
+struct Checking {
+    counted: String,
+    counts: Arc<HookCounts>,
+}
 
 impl Instantiate for Checking {
     fn instantiate(&self, sel: &Selected) -> Result<Option<Arc<dyn Expansion>>, Report> {
         match (&sel.manifest.entry, Builtin.instantiate(sel)) {
             (Entry::Builtin(_), Err(_)) => Ok(None),
+            (_, Ok(Some(x))) if sel.manifest.id == self.counted => {
+                Ok(Some(Arc::new(Counted { inner: x, counts: self.counts.clone() })))
+            }
             (_, made) => made,
         }
     }

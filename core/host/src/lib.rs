@@ -14,6 +14,7 @@
 mod assembly;
 pub mod check;
 pub mod config;
+pub mod hook_use;
 pub mod load;
 pub mod luau;
 pub mod manifest;
