@@ -288,6 +288,64 @@ fn an_action_chosen_from_a_state_the_game_has_left_is_refused() {
     assert_eq!(loaded["state"]["seq"], json!(1));
 }
 
+/// A state as its game's players see it: without the game's id, which a fork changes.
+fn without_id(state: &Value) -> Value {
+    let mut state = state.clone();
+    state.as_object_mut().expect("a state").remove("game");
+    state
+}
+
+#[test]
+fn a_fork_plays_on_apart_from_its_game_and_a_reseeded_one_draws_anew() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"].clone();
+    // A plain copy is the game: the same state, step and legal actions, and the same draws.
+    let copy = ok(&mut s, json!({"cmd": "fork", "game": "g1"}));
+    assert_eq!((copy["game"].clone(), copy["state"]["game"].clone()), (json!("g2"), json!("g2")));
+    assert_eq!(without_id(&copy["state"]), without_id(&before));
+    let pass = json!({"type": "pass"});
+    let drawn = |s: &mut Session, game: &str| {
+        ok(s, json!({"cmd": "act", "game": game, "action": pass}))["state"]["turn"]["tile"].clone()
+    };
+    assert_eq!(drawn(&mut s, "g2"), drawn(&mut s, "g1"));
+    // Playing the copy on leaves the game where it was, and undo takes the copy back too.
+    ok(&mut s, json!({"cmd": "act", "game": "g2", "index": 0}));
+    ok(&mut s, json!({"cmd": "undo", "game": "g2"}));
+    let (g1, g2) =
+        (ok(&mut s, json!({"cmd": "state", "game": "g1"})), ok(&mut s, json!({"cmd": "state", "game": "g2"})));
+    assert_eq!(without_seq(&without_id(&g2["state"])), without_seq(&without_id(&g1["state"])));
+    // Its replay is the game's.
+    let replay = ok(&mut s, json!({"cmd": "save", "game": "g2"}))["replay"].clone();
+    assert_eq!(ok(&mut s, json!({"cmd": "verify", "replay": replay}))["actions"], json!(2));
+
+    // Reseeded copies show the same game, with the same tiles left to draw, dealt anew: some
+    // of them draw another tile next than the game does.
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let at = ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"].clone();
+    let mut copies = Vec::new();
+    for seed in 1..=8u64 {
+        let forked = ok(&mut s, json!({"cmd": "fork", "game": "g1", "reseed": seed}));
+        assert_eq!(without_id(&forked["state"]), without_id(&at), "seed {seed}");
+        copies.push(forked["game"].as_str().unwrap().to_string());
+    }
+    let next = drawn(&mut s, "g1");
+    let tiles: Vec<Value> = copies.iter().map(|g| drawn(&mut s, g)).collect();
+    assert!(tiles.iter().any(|t| *t != next), "{next} {tiles:?}");
+    let left =
+        |s: &mut Session, g: &str| ok(s, json!({"cmd": "state", "game": g}))["state"]["turn"]["tiles_left"].clone();
+    assert_eq!(left(&mut s, &copies[0]), left(&mut s, "g1"));
+    // Its draws are not its seed's: no replay of it, and no undo back past the fork.
+    let refused = err(&mut s, json!({"cmd": "save", "game": copies[0]}), "no-replay", Some("game"));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("seed 1"), "{refused}");
+    let fresh = ok(&mut s, json!({"cmd": "fork", "game": "g1", "reseed": 9}))["game"].clone();
+    let refused = err(&mut s, json!({"cmd": "undo", "game": fresh}), "nothing-to-undo", Some("game"));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("the fork"), "{refused}");
+    err(&mut s, json!({"cmd": "fork", "game": "g99"}), "unknown-game", Some("game"));
+    err(&mut s, json!({"cmd": "fork", "game": "g1", "reseed": -1}), "bad-request", Some("reseed"));
+}
+
 #[test]
 fn a_fault_inside_an_action_is_named_by_its_path() {
     let mut s = session();

@@ -145,6 +145,7 @@ fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), Cli
         play_over_json(|line| session.handle_line(line), &create, seed, false)?;
     }
     say!("a random game over JSON (in the program): {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / games as f64);
+    fork_figures(Session::new(mods.to_vec()), &create)?;
 
     let mut child = std::process::Command::new(std::env::current_exe().map_err(|e| io_error("meeple", e))?)
         .args(["serve", "--stdio"])
@@ -173,6 +174,64 @@ fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), Cli
     drop(ask);
     let _ = child.wait();
     Ok(())
+}
+
+/// A search's copy over JSON in the program: `fork` (reseeded, brief state) of a game 40 actions
+/// in, against the `save` and `load` it spares a client.
+fn fork_figures(mut session: Session, create: &Value) -> Result<(), CliError> {
+    let mut send = |request: &str| session.handle_line(request);
+    let first = send(&create.to_string());
+    let game = serde_json::from_str::<Glance>(&first).ok().and_then(|g| g.result?.game);
+    let Some(game) = game else { return Err(CliError::Usage(format!("the protocol game stopped: {first}"))) };
+    for _ in 0..40 {
+        send(&json!({"cmd": "act", "game": game, "index": 0, "brief": true}).to_string());
+    }
+    let fork = |send: &mut dyn FnMut(&str) -> String, seed: u64| {
+        send(&json!({"cmd": "fork", "game": game, "reseed": seed, "brief": true}).to_string())
+    };
+    let save = json!({"cmd": "save", "game": game}).to_string();
+    let reload = |send: &mut dyn FnMut(&str) -> String| {
+        // The replay as the client got it, sent back as it is: `{…"result":{"replay":{…}}}`.
+        let saved = send(&save);
+        let replay = saved.split_once("\"replay\":").map_or("", |(_, r)| &r[..r.len().saturating_sub(2)]);
+        send(&format!("{{\"cmd\":\"load\",\"replay\":{replay}}}"))
+    };
+    // Each copy closed again, so that the session holds one game throughout.
+    let close = |send: &mut dyn FnMut(&str) -> String, reply: &str| -> Result<(), CliError> {
+        let copy = serde_json::from_str::<Glance>(reply).ok().filter(|g| g.ok).and_then(|g| g.result?.game);
+        let Some(copy) = copy else { return Err(CliError::Usage(format!("the protocol game stopped: {reply}"))) };
+        send(&json!({"cmd": "close", "game": copy}).to_string());
+        Ok(())
+    };
+    // Once each, checked, before they are timed.
+    let (forked, loaded) = (fork(&mut send, 0), reload(&mut send));
+    close(&mut send, &forked)?;
+    close(&mut send, &loaded)?;
+    let fork = median_us(|i| {
+        let reply = fork(&mut send, i);
+        let _ = close(&mut send, &reply);
+    });
+    let reload = median_us(|_| {
+        let reply = reload(&mut send);
+        let _ = close(&mut send, &reply);
+    });
+    say!("a copy of a game 40 actions in, over JSON in the program: fork {fork:.0} µs, save and load {reload:.0} µs");
+    Ok(())
+}
+
+/// The median time of `step` in µs, over 21 batches of 20 calls (given the call's number).
+fn median_us(mut step: impl FnMut(u64)) -> f64 {
+    let mut batches: Vec<f64> = (0..21u64)
+        .map(|b| {
+            let t = Instant::now();
+            for i in 0..20 {
+                step(b * 20 + i);
+            }
+            t.elapsed().as_secs_f64() * 1e6 / 20.0
+        })
+        .collect();
+    batches.sort_by(f64::total_cmp);
+    batches[10]
 }
 
 /// What the benchmark's client reads of a reply: enough to choose, skipping the rest unparsed.

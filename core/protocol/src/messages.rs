@@ -36,11 +36,13 @@ pub enum Request {
     Close(GameArgs),
     /// What the numbers in a game's events stand for.
     Names(GameArgs),
+    /// A copy of a game under a new id, its tiles still to draw dealt anew if asked.
+    Fork(ForkArgs),
 }
 
 /// The command names, in [`Request`] order.
-pub const COMMANDS: [&str; 11] =
-    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close", "names"];
+pub const COMMANDS: [&str; 12] =
+    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close", "names", "fork"];
 
 /// `create`: a config given inline or by path (neither: two players, base game).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
@@ -107,6 +109,22 @@ pub struct GameArgs {
 pub struct ViewArgs {
     /// The game's id (`g1`, …).
     pub game: String,
+    /// Reply with a brief state (see `ActArgs::brief`).
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
+    pub brief: bool,
+}
+
+/// `fork`: a copy of a game to play on apart from it (a search trying moves out).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ForkArgs {
+    /// The game's id.
+    pub game: String,
+    /// Deal the tiles still to draw anew from this seed (and give the expansions' random
+    /// streams a new one): the copy no longer draws what the game will, which its players
+    /// cannot know. Without it the copy draws the same tiles as the game.
+    #[serde(default)]
+    pub reseed: Option<u64>,
     /// Reply with a brief state (see `ActArgs::brief`).
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
@@ -215,6 +233,13 @@ pub enum Outcome {
         /// Editions played together that were not made for each other (The Tollkeepers with
         /// the base game's C1 tiles): the game is played; one sentence each, usually none.
         warnings: Vec<String>,
+    },
+    /// `fork`.
+    Forked {
+        /// The copy's id.
+        game: String,
+        /// Its state (the game's, with the copy's id).
+        state: Box<StateView>,
     },
     /// `act`.
     Acted {

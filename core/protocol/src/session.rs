@@ -5,8 +5,8 @@ use crate::config_text::{self, Text};
 use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
-    ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, GameArgs, Names, OptionInfo, Outcome, ReplayArgs,
-    Reply, Request, TileInfo, ViewArgs,
+    ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, Names, OptionInfo, Outcome,
+    ReplayArgs, Reply, Request, TileInfo, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -98,7 +98,11 @@ impl Session {
                 t.undo(None)?;
                 Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
             }
-            Request::Save(GameArgs { game }) => Ok(Outcome::Saved { replay: Box::new(self.table(&game)?.replay()) }),
+            Request::Save(GameArgs { game }) => {
+                let t = self.table(&game)?;
+                t.check_replayable()?;
+                Ok(Outcome::Saved { replay: Box::new(t.replay()) })
+            }
             Request::Load(ReplayArgs { replay }) => {
                 let table = Table::from_replay(&replay, &self.mods)?;
                 Ok(self.insert(table))
@@ -107,6 +111,13 @@ impl Session {
             Request::Names(GameArgs { game }) => {
                 Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
             }
+            Request::Fork(ForkArgs { game, reseed, brief }) => {
+                let copy = self.table(&game)?.fork(reseed);
+                let id = self.next_id();
+                let state = Box::new(copy.view(&id, brief));
+                self.games.insert(id.clone(), copy);
+                Ok(Outcome::Forked { game: id, state })
+            }
             Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
@@ -114,9 +125,14 @@ impl Session {
         }
     }
 
-    fn insert(&mut self, table: Table) -> Outcome {
+    fn next_id(&mut self) -> String {
         let id = format!("g{}", self.next);
         self.next += 1;
+        id
+    }
+
+    fn insert(&mut self, table: Table) -> Outcome {
+        let id = self.next_id();
         let state = Box::new(table.view(&id, false));
         let names = Box::new(Names::of(table.game().rules()));
         let warnings = table.warnings().to_vec();
@@ -275,6 +291,7 @@ fn parse(request: &Value) -> Result<Request> {
         "verify" => Request::Verify(fields(request)?),
         "close" => Request::Close(fields(request)?),
         "names" => Request::Names(fields(request)?),
+        "fork" => Request::Fork(fields(request)?),
         _ => {
             let known = COMMANDS.join(", ");
             return Err(ProtocolError::new(
@@ -328,6 +345,7 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("verify", with(names_of::<ReplayArgs>())),
             ("close", on_game.clone()),
             ("names", on_game),
+            ("fork", with(names_of::<ForkArgs>())),
         ])
     });
     all.get(cmd).map_or(&[], Vec::as_slice)

@@ -26,6 +26,9 @@ pub struct Table {
     warnings: Vec<String>,
     /// The steps taken, actions and undos: the state's `seq`.
     seq: u64,
+    /// The seed a fork dealt its tiles anew from ([`Table::fork`]): its replay would not play
+    /// back, as the draws since are not its setup seed's.
+    reseeded: Option<u64>,
 }
 
 impl Table {
@@ -54,7 +57,7 @@ impl Table {
     pub fn new(mut game: Game, config: GameConfig) -> Table {
         game.record_checkpoints();
         let seq = game.history().len() as u64;
-        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new(), seq }
+        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new(), seq, reseeded: None }
     }
 
     /// What its config plays that was not made to go together, one sentence each (empty for a
@@ -96,6 +99,32 @@ impl Table {
                 Err(ProtocolError::new(Code::Stale, message, Some("seq")))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A copy to play on apart from this game, at the same step; with `reseed`, its tiles still
+    /// to draw dealt anew ([`Game::reseed`]), and undo cannot take it back past the copy (the
+    /// actions before it were played on the old draws).
+    pub fn fork(&self, reseed: Option<u64>) -> Table {
+        let Some(seed) = reseed else { return self.clone() };
+        let mut game = self.game.clone();
+        game.reseed(seed);
+        let copy = Table::new(game, self.config.clone());
+        Table { warnings: self.warnings.clone(), seq: self.seq, reseeded: Some(seed), ..copy }
+    }
+
+    /// Refuses to make a replay of a game forked with a new seed: it would not play back.
+    pub fn check_replayable(&self) -> Result<()> {
+        match self.reseeded {
+            Some(seed) => Err(ProtocolError::new(
+                Code::NoReplay,
+                format!(
+                    "this game is a fork dealt anew from seed {seed}: its tiles since are not its own seed's, so \
+                     no replay plays it back"
+                ),
+                Some("game"),
+            )),
+            None => Ok(()),
         }
     }
 
@@ -200,7 +229,11 @@ impl Table {
             return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo: the game is over", Some("game")));
         }
         let Some(((_, actor), kept)) = self.since.split_last() else {
-            return Err(ProtocolError::new(Code::NothingToUndo, "nothing to undo since the last draw", Some("game")));
+            let why = match self.reseeded {
+                Some(_) => "nothing to undo since the last draw or, before it, the fork that dealt the tiles anew",
+                None => "nothing to undo since the last draw",
+            };
+            return Err(ProtocolError::new(Code::NothingToUndo, why, Some("game")));
         };
         if let Some(p) = seat
             && *actor != Some(p)
