@@ -45,7 +45,7 @@ pub(crate) struct OtherEdition {
 impl OtherEdition {
     /// Whether a tile name of a draw order (a key, or an id alone) names this tile.
     pub fn is_named(&self, name: &str) -> bool {
-        name == self.key || name == self.id
+        crate::tile_mix::names_tile(name, &self.key, &self.id)
     }
 
     /// Why a draw order's `name` for it finds nothing, and what lets it in.

@@ -83,13 +83,19 @@ pub struct LeftOut {
 impl LeftOut {
     /// Whether a tile name of a draw order (a key, or an id alone) names this tile.
     pub fn is_named(&self, name: &str) -> bool {
-        name == self.key || name == self.id
+        names_tile(name, &self.key, &self.id)
     }
 
     /// How a hint names it: the expansion and the name as the config wrote it.
     pub fn shown(&self) -> String {
         format!("`{}` {}", self.expansion, meeple_toml::key(&self.written))
     }
+}
+
+/// Whether a tile name of a draw order names the tile of this key (`river:lake`) and id (`lake`):
+/// it is its key, or its id alone (`Rules::tile_by_name` reads names so).
+pub(crate) fn names_tile(name: &str, key: &str, id: &str) -> bool {
+    name == key || name == id
 }
 
 impl TileMix {
