@@ -194,6 +194,26 @@ impl Table {
         Err(ProtocolError::new(Code::IllegalAction, message, Some("action.option")))
     }
 
+    /// The field of a refused action that names something the game does not have (a figure kind,
+    /// a segment of the placed tile, an expansion), or the action as a whole.
+    fn part_at_fault(&self, action: &Action) -> &'static str {
+        let rules = self.game.rules();
+        let kinds = rules.figures().len();
+        match *action {
+            Action::PlaceFigure { figure, .. } if usize::from(figure) >= kinds => "action.figure",
+            Action::PlaceFigure { with: Some(w), .. } if usize::from(w) >= kinds => "action.with",
+            Action::PlaceFigure { segment, .. } => {
+                let st = self.game.state();
+                let segments = st.turn().placed.map(|t| rules.tile(st.board().tile(t).tile).def.segments.len());
+                if segments.is_some_and(|n| usize::from(segment) >= n) { "action.segment" } else { "action" }
+            }
+            Action::Expansion { expansion, .. } if usize::from(expansion) >= rules.expansions().len() => {
+                "action.expansion"
+            }
+            _ => "action",
+        }
+    }
+
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
@@ -208,7 +228,10 @@ impl Table {
         let events = match self.game.apply(action) {
             Ok(events) => events.to_vec(),
             Err(ActionError::Hook(h)) => return Err(ProtocolError::expansion_failed(h.to_string())),
-            Err(err) => return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some("action"))),
+            Err(err) => {
+                let field = self.part_at_fault(&action);
+                return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some(field)));
+            }
         };
         if draw_mark(&self.game) == mark {
             self.since.push((action, actor));

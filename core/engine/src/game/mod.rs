@@ -6,6 +6,7 @@
 //! belong to any player). See [`Stage`].
 
 mod commands;
+mod illegal;
 
 use crate::action::{Action, Event, Offer};
 use crate::board::{PlacedTile, Placement};
@@ -562,27 +563,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    fn why_illegal(&self, action: &Action) -> String {
-        let st = &self.state;
-        if let Some(d) = st.pending.first() {
-            let last = d.options.len().saturating_sub(1);
-            if let Action::Choose { option } = action {
-                return format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
-            }
-            return format!("player {} must first answer `{}` (options 0 to {last})", d.player + 1, d.kind);
-        }
-        match (st.turn.stage, action) {
-            (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
-                format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns())
-            }
-            (Stage::PlaceTile, _) => "the drawn tile must be placed first".into(),
-            (Stage::Figure, Action::PlaceTile { .. }) => "the tile is already placed; place a figure or pass".into(),
-            (Stage::Figure, Action::Choose { .. }) => "no decision is pending".into(),
-            (Stage::Figure, _) => "that figure action is not possible here".into(),
-            _ => "no action is expected now".into(),
-        }
     }
 
     fn perform(&mut self, action: Action) -> HookResult {

@@ -1,0 +1,175 @@
+//! Why an action is refused: the message of [`ActionError::Illegal`](super::ActionError).
+//!
+//! `Game::is_legal` answers yes or no as cheaply as it can; only a refused action comes here,
+//! so these checks may walk the rules again to name the first thing that stands in its way.
+
+use super::Game;
+use crate::action::Action;
+use crate::describe::a;
+use crate::features::SegId;
+use crate::figures::{FigureKindId, Placement as FigurePlacement};
+use crate::state::Stage;
+
+impl Game {
+    /// Says why `action` is not legal now (it is not).
+    pub(super) fn why_illegal(&self, action: &Action) -> String {
+        let st = &self.state;
+        if let Some(d) = st.pending.first() {
+            let last = d.options.len().saturating_sub(1);
+            if let Action::Choose { option } = action {
+                return format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
+            }
+            return format!("seat {} must first answer `{}` (options 0 to {last})", d.player, d.kind);
+        }
+        match (st.turn.stage, action) {
+            (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
+                format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns())
+            }
+            (Stage::PlaceTile, _) => "the drawn tile must be placed first".into(),
+            (Stage::Figure, Action::PlaceTile { .. }) => "the tile is already placed; place a figure or pass".into(),
+            (Stage::Figure, Action::Choose { .. }) => "no decision is pending".into(),
+            (Stage::Figure, Action::PlaceFigure { figure, segment, with }) => {
+                self.why_figure_cannot_stand(*figure, *segment, *with)
+            }
+            (Stage::Figure, Action::Expansion { expansion, code, .. }) => match st.turn.offers.len() {
+                0 => "no expansion offers an action now".into(),
+                n => format!(
+                    "expansion {expansion} offers no action {code} on that target now \
+                     ({n} offers are open: see the legal actions)"
+                ),
+            },
+            (Stage::Figure, Action::Pass) => "passing is not possible here".into(),
+            _ => "no action is expected now".into(),
+        }
+    }
+
+    /// The first rule a figure placement breaks, in the order `figure_placement_is_legal`
+    /// checks them.
+    fn why_figure_cannot_stand(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> String {
+        let st = &self.state;
+        let kinds = self.rules.figures();
+        let Some(kind) = kinds.get(figure as usize) else {
+            return no_such_kind(kinds.iter().map(|k| k.id.as_str()), figure);
+        };
+        let Some(ti) = st.turn.placed else { return "no tile was placed this turn".into() };
+        let placed = st.board.tile(ti);
+        let segments = &self.rules.tile(placed.tile).def.segments;
+        let Some(seg) = segments.get(segment as usize) else {
+            return format!("the placed tile has segments 0 to {}, not {segment}", segments.len().saturating_sub(1));
+        };
+        let sid = placed.first_segment + segment as SegId;
+        let player = st.turn.player;
+        let on = format!("segment {segment} (a {})", seg.kind.name());
+        let cannot_stand = |k: FigureKindId| {
+            let id = &self.rules.figure(k).id;
+            if !self.rules.figure(k).may_stand_on(seg.kind) {
+                Some(format!("{} `{id}` cannot stand on {on}", a(id)))
+            } else if st.supply(player, k) == 0 {
+                Some(format!("seat {player} has no `{id}` left in supply"))
+            } else {
+                None
+            }
+        };
+        if let Some(why) = cannot_stand(figure) {
+            return why;
+        }
+        if !self.still_open(figure) {
+            return "an action instead of a meeple was taken this turn: only a figure that joins an own \
+                    follower, each kind once, may still be placed"
+                .into();
+        }
+        let occupied = st.features.data(sid).followers > 0;
+        let id = &kind.id;
+        match (kind.placement, with) {
+            (FigurePlacement::Unoccupied, _) if occupied => format!("the feature of {on} already holds a follower"),
+            (FigurePlacement::Unoccupied, Some(w)) => match kinds.get(w as usize) {
+                None => no_such_kind(kinds.iter().map(|k| k.id.as_str()), w),
+                Some(wk) if wk.placement != FigurePlacement::WithFollower => {
+                    format!("`{}` is not placed together with a follower, so it cannot be `with`", wk.id)
+                }
+                Some(_) => cannot_stand(w).unwrap_or_else(|| "that figure placement is not possible here".into()),
+            },
+            (FigurePlacement::JoinsOwnFollower, None) => {
+                format!("{} `{id}` needs a follower of seat {player} on the feature of {on}", a(id))
+            }
+            (FigurePlacement::JoinsOwnFollower, Some(_)) => {
+                format!("{} `{id}` is placed alone: `with` goes with a follower placed in the same action", a(id))
+            }
+            (FigurePlacement::WithFollower, _) => {
+                format!("{} `{id}` comes only together with a follower: name it in that follower's `with`", a(id))
+            }
+            (FigurePlacement::ByExpansion, _) => format!("{} `{id}` is placed only by its expansion's rules", a(id)),
+            (FigurePlacement::Unoccupied, None) => "that figure placement is not possible here".into(),
+        }
+    }
+}
+
+/// "no figure kind 9: this ruleset has 0 `meeple`, 1 `abbot:abbot`".
+fn no_such_kind<'a>(ids: impl Iterator<Item = &'a str>, kind: FigureKindId) -> String {
+    let list: Vec<String> = ids.enumerate().map(|(i, id)| format!("{i} `{id}`")).collect();
+    format!("no figure kind {kind}: this ruleset has {}", list.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Setup;
+    use crate::action::Action;
+    use crate::bots::{Bot, RandomBot};
+    use crate::figures::MEEPLE;
+    use crate::game::{ActionError, Game};
+    use crate::rules::Rules;
+    use crate::state::Stage;
+    use crate::tileset::Tileset;
+    use std::sync::Arc;
+
+    fn refusal(game: &mut Game, action: Action) -> String {
+        match game.apply(action) {
+            Err(ActionError::Illegal(why)) => why,
+            other => panic!("{action:?} was not refused as illegal: {other:?}"),
+        }
+    }
+
+    /// Every meeple placement the rules refuse in a random game is refused for its real reason.
+    #[test]
+    fn a_refused_figure_placement_names_what_stands_in_its_way() {
+        let tileset = Tileset::parse("base.toml", include_str!("../../../../tilesets/base.toml")).unwrap();
+        let rules = Arc::new(Rules::base(&tileset, "C3").unwrap());
+        let mut game = Game::new(rules, Setup::players(2, 7)).unwrap();
+        let mut bot = RandomBot::new(5);
+        let (mut occupied, mut empty_supply, mut no_stand) = (0, 0, 0);
+        while !game.is_over() {
+            if game.state().turn.stage == Stage::Figure {
+                let nothing = Action::PlaceFigure { figure: 99, segment: 0, with: None };
+                assert_eq!(refusal(&mut game, nothing), "no figure kind 99: this ruleset has 0 `meeple`");
+                let far = Action::PlaceFigure { figure: MEEPLE, segment: 40, with: None };
+                assert!(refusal(&mut game, far).starts_with("the placed tile has segments 0 to "));
+                let legal = game.legal_actions();
+                let placed = game.state().board().tile(game.state().turn.placed.unwrap()).tile;
+                let segments = game.rules().tile(placed).def.segments.len() as u8;
+                let player = game.state().turn.player;
+                for segment in 0..segments {
+                    let meeple = Action::PlaceFigure { figure: MEEPLE, segment, with: None };
+                    if legal.contains(&meeple) {
+                        continue;
+                    }
+                    let why = refusal(&mut game, meeple);
+                    let kind = game.rules().tile(placed).def.segments[segment as usize].kind;
+                    if !game.rules().figure(MEEPLE).may_stand_on(kind) {
+                        assert_eq!(why, format!("a `meeple` cannot stand on segment {segment} (a {})", kind.name()));
+                        no_stand += 1;
+                    } else if game.state().supply(player, MEEPLE) == 0 {
+                        assert_eq!(why, format!("seat {player} has no `meeple` left in supply"));
+                        empty_supply += 1;
+                    } else {
+                        assert!(why.starts_with(&format!("the feature of segment {segment} (a ")), "{why}");
+                        assert!(why.ends_with(") already holds a follower"), "{why}");
+                        occupied += 1;
+                    }
+                }
+            }
+            let action = bot.choose(&game);
+            game.apply(action).unwrap();
+        }
+        assert!(occupied * empty_supply * no_stand > 0, "each reason seen: {occupied}, {empty_supply}, {no_stand}");
+    }
+}
