@@ -265,6 +265,36 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
 }
 
 #[test]
+fn a_figure_action_naming_what_the_game_lacks_is_refused_at_that_field() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 3\n"}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let figure = |figure: u8, segment: u8, with: Option<u8>| json!({"cmd": "act", "game": "g1", "action": {"type": "place-figure", "figure": figure, "segment": segment, "with": with}});
+    let message = |reply: Value| reply["error"]["message"].as_str().unwrap().to_string();
+    let kind = message(err(&mut s, figure(99, 0, None), "illegal-action", Some("action.figure")));
+    assert_eq!(kind, "illegal action: no figure kind 99: this ruleset has 0 `meeple`");
+    let segment = message(err(&mut s, figure(0, 99, None), "illegal-action", Some("action.segment")));
+    assert!(segment.starts_with("illegal action: the placed tile has segments 0 to "), "{segment}");
+    let with = message(err(&mut s, figure(0, 0, Some(99)), "illegal-action", Some("action.with")));
+    assert_eq!(with, "illegal action: no figure kind 99: this ruleset has 0 `meeple`");
+    let offer = json!({"cmd": "act", "game": "g1", "action": {"type": "expansion", "expansion": 9, "code": 1, "target": {"kind": "none"}}});
+    let offer = message(err(&mut s, offer, "illegal-action", Some("action.expansion")));
+    assert_eq!(offer, "illegal action: no expansion offers an action now");
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
+}
+
+#[test]
+fn a_saved_game_names_the_editions_it_took_by_default() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": {"players": ["Ann", "Ben"], "expansions": [{"id": "tollkeepers"}]}}));
+    let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    assert_eq!(replay["config"]["base"]["edition"], json!("C3"), "{replay}");
+    assert_eq!(replay["config"]["expansions"][0]["edition"], json!("C3"), "{replay}");
+    ok(&mut s, json!({"cmd": "verify", "replay": replay}));
+}
+
+#[test]
 fn an_action_chosen_from_a_state_the_game_has_left_is_refused() {
     let mut s = session();
     let created = ok(&mut s, json!({"cmd": "create", "config": TB}));

@@ -159,7 +159,7 @@ pub trait Instantiate {
 pub struct Loaded {
     /// The rules.
     pub rules: Arc<Rules>,
-    /// The config.
+    /// The config, with the edition each choice plays written in where it took the default.
     pub config: GameConfig,
     /// The expansions in load order (the base game first).
     pub selected: Vec<Selected>,
@@ -339,7 +339,20 @@ pub fn build(catalog: &Catalog, config: &GameConfig, code: &dyn Instantiate) -> 
     }
     let order: Vec<String> = selected.iter().map(|s| format!("{} {}", s.manifest.id, s.edition)).collect();
     tracing::info!(expansions = %order.join(", "), hash = rules.hash(), "ruleset built");
-    Ok(Loaded { rules: Arc::new(rules), config: config.clone(), selected, tile_warnings, left_out })
+    let config = with_editions(config, &selected);
+    Ok(Loaded { rules: Arc::new(rules), config, selected, tile_warnings, left_out })
+}
+
+/// The config with the edition each choice plays written in where it took the default, so
+/// that a replay names what was played even should a later version change a default.
+fn with_editions(config: &GameConfig, selected: &[Selected]) -> GameConfig {
+    let mut config = config.clone();
+    for choice in std::iter::once(&mut config.base).chain(&mut config.expansions) {
+        if choice.edition.is_none() {
+            choice.edition = selected.iter().find(|s| s.manifest.id == choice.id).map(|s| s.edition.clone());
+        }
+    }
+    config
 }
 
 /// Whether every expansion's dependencies are among the expansions.

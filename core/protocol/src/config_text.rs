@@ -134,10 +134,11 @@ impl Text {
         self.fields.push(field.to_string());
     }
 
-    /// The config the text holds and its ruleset; every problem of either, and of the values
-    /// left out of the text, as faults. The ruleset's warnings about the config name their
-    /// field under `prefix`, as [`protocol_error`] names a fault's.
-    pub fn load(&self, mods: &[PathBuf], prefix: &str) -> Result<(GameConfig, Loaded), Vec<ConfigFault>> {
+    /// The ruleset of the config the text holds (its `config` that config, editions filled in);
+    /// every problem of either, and of the values left out of the text, as faults. The ruleset's
+    /// warnings about the config name their field under `prefix`, as [`protocol_error`] names a
+    /// fault's.
+    pub fn load(&self, mods: &[PathBuf], prefix: &str) -> Result<Loaded, Vec<ConfigFault>> {
         // Problems of the config itself and of resolving it, together (as for a config file).
         let (config, problems) = GameConfig::parse_lenient(self.name, &self.toml);
         match load::with_problems(problems, load::from_config(&config, mods)) {
@@ -147,7 +148,7 @@ impl Text {
                     meeple_toml::Diagnostic::of_file(format!("{prefix}{}", f.field), f.message)
                 };
                 loaded.relocate_config_warnings(by_field);
-                Ok((config, loaded))
+                Ok(loaded)
             }
             Ok(_) => Err(self.faults(meeple_toml::Report::default())),
             Err(report) => Err(self.faults(report)),

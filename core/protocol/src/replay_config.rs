@@ -25,8 +25,9 @@ pub fn load(replay: &Replay, mods: &[PathBuf]) -> Result<(GameConfig, Loaded), V
         meeple_core::Value::Null => from_setup(&replay.setup),
         value => read(value)?,
     };
-    let (mut checked, loaded) = text_of(&stored)?.load(mods, PREFIX)?;
-    // Only the file name differs; it stays the replay's own.
+    let loaded = text_of(&stored)?.load(mods, PREFIX)?;
+    // The loaded config names the editions played; its file name stays the replay's own.
+    let mut checked = loaded.config.clone();
     checked.file = stored.file;
     setup_agrees(&replay.setup, &loaded.setup(replay.setup.seed))?;
     Ok((checked, loaded))

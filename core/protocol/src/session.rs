@@ -227,7 +227,7 @@ fn from_object(object: &serde_json::Map<String, Value>, mods: &[PathBuf]) -> Res
     let (object, mut faults) = replay_config::with_config_keys(object);
     let text = Text::of_object("config", &object);
     match text.load(mods, "") {
-        Ok((_, loaded)) if faults.is_empty() => Ok(loaded),
+        Ok(loaded) if faults.is_empty() => Ok(loaded),
         Ok(_) => Err(config_text::protocol_error(&faults, "")),
         Err(more) => {
             faults.extend(more);
