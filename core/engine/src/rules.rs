@@ -144,6 +144,9 @@ pub struct Rules {
     categories: Vec<String>,
     expansions: Vec<Arc<dyn Expansion>>,
     subscribers: Vec<Vec<u16>>,
+    /// How many of `final_scoring`'s subscribers, at the front of its list, score with the base
+    /// game's end scoring ([`RulesBuilder::final_scoring_with_base`]).
+    final_with_base: usize,
     /// Per expansion, which calls of its hooks it can act on (asked at the first call).
     wants: Vec<OnceLock<Wants>>,
     hash: String,
@@ -302,6 +305,12 @@ impl Rules {
         &self.subscribers[hook as usize]
     }
 
+    /// `final_scoring`'s subscribers in two parts: those that score with the base game's end
+    /// scoring, and the others, each part in load order.
+    pub fn final_scoring_parts(&self) -> (&[u16], &[u16]) {
+        self.subscribers[HookKind::FinalScoring as usize].split_at(self.final_with_base)
+    }
+
     /// Which calls of its hooks an expansion can act on ([`Expansion::interest`], asked once).
     pub(crate) fn wants(&self, e: u16) -> &Wants {
         self.wants[e as usize].get_or_init(|| Wants::new(self.expansions[e as usize].interest(self), self.tiles.len()))
@@ -330,6 +339,8 @@ pub struct RulesBuilder {
     tokens: Vec<TokenKind>,
     categories: Vec<String>,
     expansions: Vec<Arc<dyn Expansion>>,
+    /// Per expansion, whether its final scoring is part of the base game's.
+    with_base: Vec<bool>,
     hash: String,
     several_alternatives: bool,
 }
@@ -456,6 +467,18 @@ impl RulesBuilder {
     /// Adds an expansion; hooks run in the order expansions are added.
     pub fn expansion(&mut self, e: Arc<dyn Expansion>) -> &mut Self {
         self.expansions.push(e);
+        self.with_base.push(false);
+        self
+    }
+
+    /// Makes the final scoring of the expansion added last part of the base game's end scoring
+    /// (the first rules' farms of an edition variant): it runs before the other expansions'
+    /// final scoring, whatever the load order, and its points count in
+    /// [`crate::GameState::score_before_final`].
+    pub fn final_scoring_with_base(&mut self) -> &mut Self {
+        if let Some(last) = self.with_base.last_mut() {
+            *last = true;
+        }
         self
     }
 
@@ -494,6 +517,10 @@ impl RulesBuilder {
                 }
             }
         }
+        let finals = &mut subscribers[HookKind::FinalScoring as usize];
+        // Stable: each part keeps the load order.
+        finals.sort_by_key(|&e| !self.with_base[e as usize]);
+        let final_with_base = finals.iter().filter(|&&e| self.with_base[e as usize]).count();
         Ok(Rules {
             tiles: self.tiles,
             counts: self.counts,
@@ -506,6 +533,7 @@ impl RulesBuilder {
             wants: self.expansions.iter().map(|_| OnceLock::new()).collect(),
             expansions: self.expansions,
             subscribers,
+            final_with_base,
             hash: self.hash,
             alternatives_exclusive: !self.several_alternatives,
         })

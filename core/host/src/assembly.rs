@@ -246,6 +246,9 @@ impl<'a> Assembly<'a> {
         match code.instantiate(s) {
             Ok(Some(x)) => {
                 self.builder.expansion(x);
+                if m.final_scoring_with_base {
+                    self.builder.final_scoring_with_base();
+                }
             }
             Ok(None) => {}
             Err(r) => self.report.extend(r),

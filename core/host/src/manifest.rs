@@ -225,6 +225,10 @@ pub struct Manifest {
     pub optional_depends: Vec<String>,
     /// Expansions it cannot be played with.
     pub conflicts: Vec<String>,
+    /// Its `final_scoring` is part of the base game's end scoring (an edition variant that
+    /// scores fields its own way): it runs before every other expansion's, and what it scores
+    /// counts in `score_before_final`.
+    pub final_scoring_with_base: bool,
     /// Its editions.
     pub editions: Vec<Edition>,
     /// The edition used when a config names none.
@@ -314,6 +318,7 @@ impl Manifest {
             version: String::new(),
             depends: Vec::new(),
             optional_depends: Vec::new(),
+            final_scoring_with_base: false,
             conflicts: Vec::new(),
             editions: Vec::new(),
             default_edition: String::new(),
@@ -420,6 +425,7 @@ fn read_header<'t>(doc: &mut Doc<'_>, v: &'t Spanned<DeValue<'_>>, m: &mut Manif
     m.depends = relation(doc, &mut t, "depends", m);
     m.optional_depends = relation(doc, &mut t, "optional_depends", m);
     m.conflicts = relation(doc, &mut t, "conflicts", m);
+    m.final_scoring_with_base = t.bool(doc, "final_scoring_with_base").is_some_and(|b| b.value);
     let categories = t.str_list(doc, "categories").unwrap_or_default();
     m.categories = distinct_names(doc, &categories, "`categories`");
     // Left empty when `editions` cannot be read: the editions are not known then, and nothing

@@ -1069,7 +1069,8 @@ impl Game {
     }
 
     /// Scores everything left on the board — roads, cities, monasteries, then fields — and
-    /// calls the expansions' final scoring.
+    /// calls the expansions' final scoring: first those that are part of the base game's end
+    /// scoring, then, the score so far kept for `score_before_final`, the others.
     fn final_scoring(&mut self) -> HookResult {
         let rank = |k: SegmentKind| match k {
             SegmentKind::Road => 0,
@@ -1090,8 +1091,13 @@ impl Game {
             let completed = rank != 5 && self.state.features.data(r).completed;
             self.score_feature(r, completed)?;
         }
+        let rules = self.rules.clone();
+        let (with_base, others) = rules.final_scoring_parts();
+        for &e in with_base {
+            self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
+        }
         self.state.final_base = self.state.scores();
-        for &e in self.rules.clone().subscribers(HookKind::FinalScoring) {
+        for &e in others {
             self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
         }
         Ok(())

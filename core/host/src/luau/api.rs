@@ -148,7 +148,7 @@ pub const API: &[ApiEntry] = &[
         "score_before_final",
         "player: number",
         "number",
-        "A player's score before any expansion's final scoring: the score until the expansions' final scoring begins, then the score it began with (unfinished features and fields scored). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
+        "A player's score before any expansion's final scoring: the score until the expansions' final scoring begins, then the score it began with (unfinished features and fields scored, also by an expansion whose manifest says `final_scoring_with_base`). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
     ),
     e(V, "tokens", "player: number, token: string", "number", "A player's tokens of a kind."),
     e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
