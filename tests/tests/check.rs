@@ -327,6 +327,41 @@ fn code_that_keeps_state_between_calls_is_found() {
     assert!(found[0].contains("stopped: chapels: modify_score: ") && found[0].contains("monastery boom"), "{found:#?}");
 }
 
+/// The template, counting the monasteries it scores in a local of its file and doing `then` once
+/// it has counted 20: game 1, played twice, never gets there, and the later games all do.
+fn counting_monasteries(then: &'static str) -> impl Fn(&str, String) -> String {
+    move |name, text| match name {
+        "init.luau" => text.replace("local SIDES", "local scored = 0\nlocal SIDES").replace(
+            "    for player, points in scoring.points do",
+            &format!(
+                "    scored += 1\n    if scored > 20 then {then} end\n    for player, points in scoring.points do"
+            ),
+        ),
+        _ => text,
+    }
+}
+
+#[test]
+fn state_kept_from_game_to_game_is_found_by_playing_games_again_on_their_own() {
+    let dir = template_copy("leaky", "chapels", counting_monasteries("out:set_storage(\"scored\", scored)"));
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("expansion.toml:22: random game "), "{found:#?}");
+    assert!(
+        found[0].contains(" others on the same load of the mod, went otherwise than played on its own"),
+        "{found:#?}"
+    );
+    assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
+    // A failure that comes only after other games is told as such, not only as the failure.
+    let dir = template_copy("leaky-failing", "chapels", counting_monasteries("error(\"too many\")"));
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("expansion.toml:22: a random game (seed "), "{found:#?}");
+    assert!(found[0].contains("fails only after other games (seeds 1 to "), "{found:#?}");
+    assert!(found[0].contains("plays through on its own: the code keeps state"), "{found:#?}");
+    assert!(found[0].ends_with("too many"), "{found:#?}");
+}
+
 #[test]
 fn empty_and_repeated_names_in_lists_are_refused() {
     let dir = template_copy("lists", "chapels", |name, text| match name {

@@ -51,7 +51,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     match c.games {
         0 => {}
         1 => say!("  played 1 random game twice: no hook failed, and it went alike"),
-        n => say!("  played {n} random games, the first twice: no hook failed, and the first went alike"),
+        n => say!(
+            "  played {n} random games, the first twice and some on a fresh load: no hook failed, and each went alike"
+        ),
     }
     if !c.hook_use.is_empty() {
         let uses: Vec<String> =

@@ -369,7 +369,10 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let loaded = build(&catalog, &config, &checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
     if x.is_some() {
-        plays_alike(&loaded, manifest, games)?;
+        // The same ruleset loaded anew: its scripts in VMs of their own, which no game has run in.
+        let fresh = || build(&catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
+        let acted = || checking.counts.acted();
+        plays_alike(&loaded, &fresh, &acted, manifest, games)?;
     }
     let hooks = match x {
         Some(x) => Some(names(x.as_ref())),
@@ -387,10 +390,19 @@ pub const CHECK_GAMES: u64 = 100;
 
 /// Plays `games` random games with the mod (seeds 1 to `games`), as `meeple simulate` would, the
 /// first of them twice: a hook that fails in one is reported, and so is code that plays the same
-/// game differently the second time. Such code keeps state between hook calls (in a local of its file, a global, a
-/// module's table), so replays, the look-ahead of bots and games played side by side would go
-/// wrong with it.
-fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), Report> {
+/// game differently the second time. Such code keeps state between hook calls (in a local of its
+/// file, a global, a module's table), so replays, the look-ahead of bots and games played side by
+/// side would go wrong with it. State that shows only in some games is caught by playing again,
+/// each on a `fresh` load of the ruleset, a game that fails and the last few games in which the
+/// mod acted (the `acted` count of its hooks grew): a game that goes otherwise there went wrong
+/// for what the games before it left behind.
+fn plays_alike(
+    loaded: &Loaded,
+    fresh: &dyn Fn() -> Result<Loaded, Report>,
+    acted: &dyn Fn() -> u64,
+    manifest: &Manifest,
+    games: u64,
+) -> Result<(), Report> {
     let at = match manifest.entry {
         Entry::Script(_) => "script.entry",
         Entry::Native(_) => "native.library",
@@ -402,7 +414,7 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), R
         let diagnostic = hook.and_then(|hook| in_own_file(manifest, hook, &message));
         diagnostic.map_or_else(|| problem(message), |d| Report { diagnostics: vec![d] })
     };
-    let play = |seed: u64| -> Result<Vec<u64>, Report> {
+    let play_on = |loaded: &Loaded, seed: u64| -> Result<Vec<u64>, Report> {
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| {
             let hook = if let SetupError::Hook(hook) = &e { Some(hook) } else { None };
             failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
@@ -422,21 +434,56 @@ fn plays_alike(loaded: &Loaded, manifest: &Manifest, games: u64) -> Result<(), R
         }
         Ok(hashes)
     };
+    let play = |seed: u64| play_on(loaded, seed);
+    let keeps_state = "the code keeps state between hook calls (in a local of its file, a global or a module's \
+                       table?); keep what a game needs in its storage";
+    let first_difference = |a: &[u64], b: &[u64]| a.iter().zip(b).take_while(|(a, b)| a == b).count() + 1;
     let (first, second) = (play(1)?, play(1)?);
     if first != second {
-        let i = first.iter().zip(&second).take_while(|(a, b)| a == b).count();
+        let i = first_difference(&first, &second);
         return Err(problem(format!(
-            "the same random game, played twice, went otherwise the second time (from action {}): the code \
-             keeps state between hook calls (in a local of its file, a global or a module's table?); \
-             keep what a game needs in its storage",
-            i + 1
+            "the same random game, played twice, went otherwise the second time (from action {i}): {keeps_state}"
         )));
     }
+    // The last games in which the mod acted, with their states: each costs a load and a game.
+    let mut acting: std::collections::VecDeque<(u64, Vec<u64>)> = std::collections::VecDeque::new();
     for seed in 2..=games {
-        play(seed)?;
+        let before = acted();
+        match play(seed) {
+            Ok(hashes) if acted() > before => {
+                if acting.len() == REPLAYED_ALONE {
+                    acting.pop_front();
+                }
+                acting.push_back((seed, hashes));
+            }
+            Ok(_) => {}
+            Err(failed) if play_on(&fresh()?, seed).is_ok() => {
+                let before = if seed == 2 { "seed 1".to_string() } else { format!("seeds 1 to {}", seed - 1) };
+                let message = failed.diagnostics.first().and_then(|d| d.message.lines().next()).unwrap_or_default();
+                return Err(problem(format!(
+                    "a random game (seed {seed}) fails only after other games ({before}) were played on the \
+                     same load of the mod, and plays through on its own: {keeps_state}. It failed with: {message}"
+                )));
+            }
+            Err(failed) => return Err(failed),
+        }
+    }
+    for (seed, hashes) in acting {
+        let alone = play_on(&fresh()?, seed)?;
+        if alone != hashes {
+            let i = first_difference(&hashes, &alone);
+            return Err(problem(format!(
+                "random game {seed}, played after {} others on the same load of the mod, went otherwise than \
+                 played on its own (from action {i}): {keeps_state}",
+                seed - 1
+            )));
+        }
     }
     Ok(())
 }
+
+/// How many of the games in which a mod acted `check` plays again on their own, the last ones.
+const REPLAYED_ALONE: usize = 8;
 
 /// How to play a game `check` names again, step by step: the config it plays is two players, the
 /// base game and this mod with its defaults, which `meeple play` gets from a config file. Told as

@@ -36,6 +36,11 @@ impl HookCounts {
         }
     }
 
+    /// How many calls of any hook acted so far.
+    pub fn acted(&self) -> u64 {
+        self.acted.iter().map(|a| a.load(Ordering::Relaxed)).sum()
+    }
+
     /// The counts of the hooks in `hooks`, in the documented order.
     pub fn of(&self, hooks: HookSet) -> Vec<HookUse> {
         let count = |c: &[AtomicU64], h: HookKind| c[h as usize].load(Ordering::Relaxed);
