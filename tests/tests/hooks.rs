@@ -233,7 +233,7 @@ fn the_core_refuses_the_commands_only_it_can_check() {
     assert_eq!(game.state().hash(), before, "the game is unchanged");
     // Any other action waits for the answer, whose player is counted from 1 as in every message.
     let err = game.apply(Action::Pass).unwrap_err().to_string();
-    assert_eq!(err, "illegal action: player 1 must first answer `again` (options 0 to 0)");
+    assert_eq!(err, "illegal action: seat 0 must first answer `again` (options 0 to 0)");
     let mut answers = 0;
     let err = loop {
         match game.apply(Action::Choose { option: 0 }) {

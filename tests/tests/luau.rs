@@ -222,6 +222,17 @@ fn a_scripts_own_globals_are_defined_and_named_when_misspelt() {
 }
 
 #[test]
+fn a_handler_that_returns_a_value_is_told_that_handlers_return_nothing() {
+    // The `return` itself is not known to the engine: the error points at the handler's
+    // `meeple.on`.
+    attack_fails(
+        "return-points",
+        "the handler returned a table, but handlers return nothing: they change the game only through `out`",
+        "meeple.on(\"figure_placed\"",
+    );
+}
+
+#[test]
 fn an_endless_loop_is_stopped_by_the_step_budget() {
     attack_fails("loop", "ran for more than 5000000 steps without returning", "while true do end");
 }

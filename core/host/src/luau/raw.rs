@@ -71,9 +71,9 @@ impl Caller {
         })
     }
 
-    /// Calls the function `f` with at most [`MAX_ARGS`] `args` in protected mode, discarding
-    /// its results.
-    pub fn call(&self, lua: &Lua, f: Ref, args: &[Ref]) -> mlua::Result<()> {
+    /// Calls the function `f` with at most [`MAX_ARGS`] `args` in protected mode; the type of
+    /// the value it returned, if it returned one (handlers return nothing).
+    pub fn call(&self, lua: &Lua, f: Ref, args: &[Ref]) -> mlua::Result<Option<&'static str>> {
         if args.len() > MAX_ARGS {
             return Err(mlua::Error::runtime("too many arguments for a hook call"));
         }
@@ -81,16 +81,21 @@ impl Caller {
         // SAFETY: the thread is alive while `lua` is (see `new`). The function and its arguments
         // are pushed above the kept values, in the room reserved when they were kept (the
         // collector shrinks no stack below what `lua_checkstack` reserved, and `lua_pushvalue`
-        // would grow it anyway). `lua_pcall` pops them, and leaves either nothing (no results
-        // are asked for) or the error, which `pop_error` moves off: the top is as before.
+        // would grow it anyway). `lua_pcall` pops them, and leaves either the one result asked
+        // for (nil when none was returned), popped here, or the error, which `pop_error` moves
+        // off: the top is as before.
         #[allow(unsafe_code)]
         unsafe {
             ffi::lua_pushvalue(thread, f.0);
             for a in args {
                 ffi::lua_pushvalue(thread, a.0);
             }
-            match ffi::lua_pcall(thread, args.len() as c_int, 0, 1) {
-                ffi::LUA_OK => Ok(()),
+            match ffi::lua_pcall(thread, args.len() as c_int, 1, 1) {
+                ffi::LUA_OK => {
+                    let returned = type_name(ffi::lua_type(thread, -1));
+                    ffi::lua_settop(thread, -2);
+                    Ok(returned)
+                }
                 status => Err(pop_error(lua, thread, status)),
             }
         }
@@ -169,6 +174,19 @@ impl Drop for Top {
         unsafe {
             ffi::lua_settop(self.state, self.top)
         }
+    }
+}
+
+/// The name of a Luau type, as `type()` gives it; `None` for nil.
+fn type_name(t: c_int) -> Option<&'static str> {
+    match t {
+        ffi::LUA_TNIL => None,
+        ffi::LUA_TBOOLEAN => Some("boolean"),
+        ffi::LUA_TNUMBER => Some("number"),
+        ffi::LUA_TSTRING => Some("string"),
+        ffi::LUA_TTABLE => Some("table"),
+        ffi::LUA_TFUNCTION => Some("function"),
+        _ => Some("value"),
     }
 }
 
