@@ -92,6 +92,23 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
 }
 
 #[test]
+fn a_hook_never_called_in_the_games_played_is_a_warning() {
+    // An `only` that waits for a storage key the mod never stores.
+    let waiting = template_copy("waiting", "chapels", |name, text| match name {
+        "init.luau" => text.replace("\nend)\n", "\nend, { stored = { \"chapels\" } })\n"),
+        _ => text,
+    });
+    let checked = meeple_host::check::check_mod(&waiting, &[]).unwrap();
+    assert_eq!(checked.hook_use[0].calls, 0);
+    assert_eq!(
+        checked.warnings,
+        ["`modify_score` was never called in 100 random games: does an `only` name a storage key never stored or a \
+          figure kind never placed, or does the call wait for an offer or a question the mod never makes? (a rare \
+          rule may need `--games 1000`)"]
+    );
+}
+
+#[test]
 fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
     let dir = template_copy("three-files", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("api = 1", "api = 1\ncolour = \"red\""),

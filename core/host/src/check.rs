@@ -139,6 +139,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         _ => None,
     };
+    warnings.extend(never_called(&hook_use, games));
     warnings.extend(never_acted(&hook_use, games));
     Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings })
 }
@@ -319,6 +320,24 @@ struct Played {
     hooks: Option<Vec<&'static str>>,
     hook_use: Vec<HookUse>,
     warnings: Vec<String>,
+}
+
+/// The hooks the games never called, told in one warning: an `only` that names what no game has
+/// (a storage key never stored, a figure kind never on the board), or questions never asked (an
+/// `on_decision` without an `out:ask`).
+fn never_called(uses: &[HookUse], games: u64) -> Option<String> {
+    let unused: Vec<&'static str> = uses.iter().filter(|u| u.calls == 0).map(|u| u.hook.name()).collect();
+    let (hooks, was) = match unused.as_slice() {
+        [] => return None,
+        [one] => (format!("`{one}`"), "was"),
+        [first @ .., last] => (format!("`{}` and `{last}`", first.join("`, `")), "were"),
+    };
+    let games = if games == 1 { "1 random game".to_string() } else { format!("{games} random games") };
+    Some(format!(
+        "{hooks} {was} never called in {games}: does an `only` name a storage key never stored or a figure \
+         kind never placed, or does the call wait for an offer or a question the mod never makes? (a rare \
+         rule may need `--games 1000`)"
+    ))
 }
 
 /// The hooks the games called without them ever doing anything (a command, an action offered,
