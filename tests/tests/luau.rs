@@ -953,6 +953,23 @@ fn a_bad_argument_is_counted_as_the_script_wrote_it() {
     assert!(err.to_string().contains("counted/init.luau:2: bad argument #2 to `out:give_tokens`"), "{err}");
 }
 
+#[test]
+fn a_target_or_option_list_of_the_wrong_shape_says_what_is_expected() {
+    for (i, (call, needle)) in [
+        ("out:place_figure(1, \"meeple\", 5)", "bad argument #3 to `out:place_figure`: expected a target such as { kind = \"segment\", seg = … }, got number"),
+        ("out:place_figure(1, \"meeple\", { seg = 0 })", "target.kind: expected \"segment\", \"point\" or \"figure\", got nil"),
+        ("out:move_figure(\"x\", { kind = \"segment\", seg = 1 })", "bad argument #1 to `out:move_figure`: expected an integer, got string"),
+        ("out:move_figure(1, { kind = \"figure\" })", "target.figure: expected an integer, got nil"),
+        ("out:ask(1, \"k\", \"yes\")", "bad argument #3 to `out:ask`: expected a list of option strings such as { \"yes\", \"no\" }, got string"),
+        ("out:ask(1, \"k\", { \"a\", 3 })", "out:ask: option 2: expected a string, got number"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        call_fails_at_its_line(&format!("shape{i}"), call, needle);
+    }
+}
+
 /// Line 2 of a throwaway mod's script makes `call` when a player places a tile: placing the
 /// first tile fails with `needle` in its error, located at that line.
 fn call_fails_at_its_line(name: &str, call: &str, needle: &str) {

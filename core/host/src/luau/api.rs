@@ -708,6 +708,37 @@ impl mlua::FromLua for Bytes {
     }
 }
 
+/// A target argument (`{ kind = "segment", seg = … }`): a table, whose fields [`target_from`]
+/// reads.
+struct TargetArg(Table);
+
+impl mlua::FromLua for TargetArg {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            LuaValue::Table(t) => Ok(TargetArg(t)),
+            other => Err(cause(format!(
+                "expected a target such as {{ kind = \"segment\", seg = … }}, got {}",
+                luau_type(&other)
+            ))),
+        }
+    }
+}
+
+/// The options of a decision: a list of strings, each read by [`option_texts`].
+struct OptionList(Table);
+
+impl mlua::FromLua for OptionList {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        match value {
+            LuaValue::Table(t) => Ok(OptionList(t)),
+            other => Err(cause(format!(
+                "expected a list of option strings such as {{ \"yes\", \"no\" }}, got {}",
+                luau_type(&other)
+            ))),
+        }
+    }
+}
+
 /// A player as a script numbers them, from 1: a number, never a string that reads as one
 /// (which Lua would turn into a number without a word).
 struct PlayerNo(i64);
@@ -946,8 +977,11 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     })
                 },
             )?,
-            "place_figure" => {
-                method(lua, "out", name, |lua, (_self, p, Text(kind), target): (LuaValue, PlayerNo, Text, Table)| {
+            "place_figure" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, p, Text(kind), TargetArg(target)): (LuaValue, PlayerNo, Text, TargetArg)| {
                     with_out(lua, |out, v, ctx| {
                         let kind = v.rules().figure(figure_kind(v, ctx, &kind)?).id.clone();
                         give(
@@ -957,13 +991,18 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                             Command::PlaceFigure { player: player_in(v, p)?, kind, at: target_from(v, &target)? },
                         )
                     })
-                })?
-            }
-            "move_figure" => method(lua, "out", name, |lua, (_self, figure, target): (LuaValue, u16, Table)| {
-                with_out(lua, |out, v, ctx| {
-                    give(lua, out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
-                })
-            })?,
+                },
+            )?,
+            "move_figure" => method(
+                lua,
+                "out",
+                name,
+                |lua, (_self, Int(figure), TargetArg(target)): (LuaValue, Int<u16>, TargetArg)| {
+                    with_out(lua, |out, v, ctx| {
+                        give(lua, out, ctx, Command::MoveFigure { figure, to: target_from(v, &target)? })
+                    })
+                },
+            )?,
             "set_aside" => method(lua, "out", name, |lua, (_self, Int(figure)): (LuaValue, Int<u16>)| {
                 push(lua, Command::SetAside { figure })
             })?,
@@ -1011,7 +1050,14 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, p, Bytes(kind), options, data): (LuaValue, PlayerNo, Bytes, Table, Option<LuaValue>)| {
+                |lua,
+                 (_self, p, Bytes(kind), OptionList(options), data): (
+                    LuaValue,
+                    PlayerNo,
+                    Bytes,
+                    OptionList,
+                    Option<LuaValue>,
+                )| {
                     let kind = short_text(&kind, "out:ask: the kind")?;
                     let options = option_texts(&options)?;
                     let too_big = || rt("out:ask: the data holds at most 64 KiB");
@@ -1048,7 +1094,7 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 lua,
                 "out",
                 name,
-                |lua, (_self, Int(code), target, Bytes(label)): (LuaValue, Int<u32>, Table, Bytes)| {
+                |lua, (_self, Int(code), TargetArg(target), Bytes(label)): (LuaValue, Int<u32>, TargetArg, Bytes)| {
                     with_out(lua, |_, v, ctx| {
                         if ctx.hook() != Some(HookKind::FigureActions) {
                             return Err(rt("out:offer is only available in figure_actions"));
@@ -1090,7 +1136,11 @@ fn option_texts(t: &Table) -> mlua::Result<Vec<String>> {
     if n > MAX_OPTIONS {
         return Err(rt(format!("out:ask: a decision has at most {MAX_OPTIONS} options, not {n}")));
     }
-    (1..=n).map(|i| short_text(&t.raw_get::<mlua::LuaString>(i)?, "out:ask: an option")).collect()
+    let option = |i: usize| match t.raw_get::<LuaValue>(i)? {
+        LuaValue::String(s) => short_text(&s, "out:ask: an option"),
+        other => Err(rt(format!("out:ask: option {i}: expected a string, got {}", luau_type(&other)))),
+    };
+    (1..=n).map(option).collect()
 }
 
 /// Counts `bytes` against what the hook call may give.
@@ -1149,7 +1199,13 @@ const MAX_COMMANDS: usize = 10_000;
 
 /// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`.
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
-    let kind: String = t.get("kind")?;
+    let kind = match t.get::<LuaValue>("kind")? {
+        LuaValue::String(s) => s.to_str()?.to_string(),
+        other => {
+            let got = luau_type(&other);
+            return Err(rt(format!("target.kind: expected \"segment\", \"point\" or \"figure\", got {got}")));
+        }
+    };
     match kind.as_str() {
         "segment" => {
             let seg = seg_in(view, int_arg(&t.get("seg")?, "target.seg")?)?;
@@ -1176,7 +1232,11 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
             };
             Ok(Target::Point { pos: tile.pos, point: point as u8 })
         }
-        "figure" => Ok(Target::Figure { figure: t.get("figure")? }),
+        "figure" => {
+            let figure = int_arg(&t.get("figure")?, "target.figure")?;
+            let figure = u16::try_from(figure).map_err(|_| rt(format!("target.figure: no figure {figure}")))?;
+            Ok(Target::Figure { figure })
+        }
         other => Err(rt(format!("target kind `{other}`: expected segment, point or figure"))),
     }
 }
