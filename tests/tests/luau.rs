@@ -508,7 +508,7 @@ meeple.on("tile_placed", function(view, ev, out) count(view, out, "tiles") end, 
         (
             "turn_end",
             "{ on_board = { \"meeple\", \"meple\" } }",
-            "meeple.on `turn_end`: `on_board`: unknown figure kind `meple`; known: meeple (while loading)",
+            "meeple.on `turn_end`: `on_board`: unknown figure kind `meple`; did you mean `meeple`? known: meeple (while loading)",
         ),
     ] {
         let bad = format!("meeple.on(\"{hook}\", function() end, {only})\n");
@@ -968,6 +968,20 @@ fn a_target_or_option_list_of_the_wrong_shape_says_what_is_expected() {
     {
         call_fails_at_its_line(&format!("shape{i}"), call, needle);
     }
+}
+
+#[test]
+fn a_misspelt_category_or_figure_kind_names_the_one_meant() {
+    call_fails_at_its_line(
+        "category",
+        "out:add_points(1, 1, \"roadz\")",
+        "unknown score category `roadz`; did you mean `roads`? known: roads, cities, monasteries, fields",
+    );
+    call_fails_at_its_line(
+        "kind",
+        "out:place_figure(1, \"meple\", { kind = \"segment\", seg = 1 })",
+        "unknown figure kind `meple`; did you mean `meeple`? known: meeple",
+    );
 }
 
 /// Line 2 of a throwaway mod's script makes `call` when a player places a tile: placing the

@@ -805,7 +805,15 @@ pub(crate) fn resolve<'a>(
         return Ok(i);
     }
     let known: Vec<&str> = ids.collect();
-    Err(rt(format!("unknown {what} `{name}`; known: {}", known.join(", "))))
+    Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known), known.join(", "))))
+}
+
+/// "did you mean `…`? " for a name near one of `known`, by its whole id or by the part after
+/// its expansion's `id:` (which a script may leave out); empty otherwise.
+fn hint(name: &str, known: &[&str]) -> String {
+    let mut names: Vec<&str> = known.to_vec();
+    names.extend(known.iter().filter_map(|id| id.split_once(':').map(|(_, s)| s)));
+    meeple_toml::did_you_mean(name, &names)
 }
 
 fn figure_kind(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u8> {
@@ -818,9 +826,10 @@ fn token_index(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u16> {
 
 fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Result<u16> {
     let name = name.unwrap_or_else(|| ctx.script.id.clone());
-    view.rules()
-        .category(&name)
-        .ok_or_else(|| rt(format!("unknown score category `{name}`; known: {}", view.rules().categories().join(", "))))
+    view.rules().category(&name).ok_or_else(|| {
+        let known: Vec<&str> = view.rules().categories().iter().map(String::as_str).collect();
+        rt(format!("unknown score category `{name}`; {}known: {}", hint(&name, &known), known.join(", ")))
+    })
 }
 
 /// The name scripts see for a stage of the turn.
