@@ -255,7 +255,7 @@ fn one_bad_value_does_not_hide_the_rest_of_the_config() {
     let at = |place: &str, what: &str| lines.iter().any(|l| l.starts_with(place) && l.contains(what));
     assert!(at("game.toml:5:11:", "has no edition `C9`"), "{lines:#?}");
     assert!(
-        at("game.toml:6:23:", "an option value must be a boolean, an integer or a string, found a float"),
+        at("game.toml:6:23:", "option `u_turns`: a value is a boolean, an integer or a string, not a float"),
         "{lines:#?}"
     );
     assert!(at("game.toml:6:28:", "unknown option `nope`"), "{lines:#?}");

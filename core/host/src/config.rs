@@ -362,7 +362,7 @@ fn read_choice(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str, needs_id
     {
         for (name, value) in ot.entries() {
             // A value of no option's type is reported, and the rest of the entry still read.
-            let Some(converted) = to_value(doc, value) else { continue };
+            let Some(converted) = to_value(doc, name.value, value) else { continue };
             let (at, name_at) = (Some(loc(doc, &value.span())), Some(loc(doc, &name.span)));
             options.insert(name.value.to_string(), OptionValue { value: converted, at, name_at });
         }
@@ -443,7 +443,7 @@ fn location(doc: &Doc<'_>, span: &Span) -> Location {
     Location { file: doc.name().to_string(), line, col }
 }
 
-fn to_value(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Value> {
+fn to_value(doc: &mut Doc<'_>, name: &str, v: &Spanned<DeValue<'_>>) -> Option<Value> {
     Some(match v.get_ref() {
         DeValue::Boolean(b) => Value::Bool(*b),
         DeValue::Integer(_) => match integer(v.get_ref()) {
@@ -457,7 +457,7 @@ fn to_value(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<Value> {
         other => {
             doc.error(
                 v.span(),
-                format!("an option value must be a boolean, an integer or a string, found {}", type_name(other)),
+                format!("option `{name}`: a value is a boolean, an integer or a string, not {}", type_name(other)),
             );
             return None;
         }
