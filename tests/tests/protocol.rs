@@ -363,6 +363,11 @@ fn a_fork_plays_on_apart_from_its_game_and_a_reseeded_one_draws_anew() {
     let next = drawn(&mut s, "g1");
     let tiles: Vec<Value> = copies.iter().map(|g| drawn(&mut s, g)).collect();
     assert!(tiles.iter().any(|t| *t != next), "{next} {tiles:?}");
+    // The position's hash left out the draw order: equal until the draws differ, then not.
+    let hash = |s: &mut Session, g: &str| ok(s, json!({"cmd": "state", "game": g}))["state"]["hash"].clone();
+    for (g, tile) in copies.iter().zip(&tiles) {
+        assert_eq!(hash(&mut s, g) == hash(&mut s, "g1"), *tile == next, "{g}");
+    }
     let left =
         |s: &mut Session, g: &str| ok(s, json!({"cmd": "state", "game": g}))["state"]["turn"]["tiles_left"].clone();
     assert_eq!(left(&mut s, &copies[0]), left(&mut s, "g1"));

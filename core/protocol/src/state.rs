@@ -20,6 +20,11 @@ pub struct StateView {
     /// replay's actions): `act` takes it back as `seq` to refuse an action chosen from a state
     /// the game has left. Over HTTP, the same as the reply's `seq`.
     pub seq: u64,
+    /// The position's hash, 16 hex digits: of what the players can know (as
+    /// `GameState::public_hash`: not the order of the tiles still to draw), so two games that
+    /// differ only in what comes next hash alike; for a client's cache or a search's table of
+    /// positions. Not a replay's `state_hash`, which covers the draw order too.
+    pub hash: String,
     /// Whether final scoring is done.
     pub over: bool,
     /// Once the game is over: the seats with the highest score (several on a tie, a shared
@@ -188,6 +193,7 @@ impl StateView {
         StateView {
             game: id.to_string(),
             seq,
+            hash: format!("{:016x}", st.public_hash()),
             over: game.is_over(),
             winners: game.is_over().then(|| game.state().winners()),
             to_act: game.to_act(),
