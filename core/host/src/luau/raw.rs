@@ -81,19 +81,23 @@ impl Caller {
         // SAFETY: the thread is alive while `lua` is (see `new`). The function and its arguments
         // are pushed above the kept values, in the room reserved when they were kept (the
         // collector shrinks no stack below what `lua_checkstack` reserved, and `lua_pushvalue`
-        // would grow it anyway). `lua_pcall` pops them, and leaves either the one result asked
-        // for (nil when none was returned), popped here, or the error, which `pop_error` moves
-        // off: the top is as before.
+        // would grow it anyway). `lua_pcall` pops them, and leaves either the results, as many
+        // as were returned (none, for a handler, and then nothing is looked at; any are popped
+        // here), or the error, which `pop_error` moves off: the top is as before.
         #[allow(unsafe_code)]
         unsafe {
             ffi::lua_pushvalue(thread, f.0);
             for a in args {
                 ffi::lua_pushvalue(thread, a.0);
             }
-            match ffi::lua_pcall(thread, args.len() as c_int, 1, 1) {
+            match ffi::lua_pcall(thread, args.len() as c_int, ffi::LUA_MULTRET, 1) {
                 ffi::LUA_OK => {
-                    let returned = type_name(ffi::lua_type(thread, -1));
-                    ffi::lua_settop(thread, -2);
+                    let kept = self.kept.get();
+                    if ffi::lua_gettop(thread) == kept {
+                        return Ok(None);
+                    }
+                    let returned = type_name(ffi::lua_type(thread, kept + 1));
+                    ffi::lua_settop(thread, kept);
                     Ok(returned)
                 }
                 status => Err(pop_error(lua, thread, status)),
