@@ -71,7 +71,9 @@ pub enum ReplayError {
     },
     /// A checkpoint that the actions never reach (past the last one, or out of order).
     #[error(
-        "the checkpoint after {actions} actions is never reached: the replay has {total} actions, and checkpoints come in order"
+        "the checkpoint after {} is never reached: the replay has {}, and checkpoints come in order",
+        actions_word(*actions),
+        actions_word(*total)
     )]
     Unreached {
         /// The checkpoint's action count.
@@ -80,7 +82,7 @@ pub enum ReplayError {
         total: usize,
     },
     /// The game went another way than when it was recorded.
-    #[error("after {actions} actions the state hash is {found}, the replay recorded {expected}")]
+    #[error("after {} the state hash is {found}, the replay recorded {expected}", actions_word(*actions))]
     Diverged {
         /// Actions applied.
         actions: usize,
@@ -168,3 +170,9 @@ impl Game {
         Ok(game)
     }
 }
+
+/// "1 action", "3 actions".
+fn actions_word(n: usize) -> String {
+    if n == 1 { "1 action".to_string() } else { format!("{n} actions") }
+}
+
