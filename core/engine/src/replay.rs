@@ -175,4 +175,3 @@ impl Game {
 fn actions_word(n: usize) -> String {
     if n == 1 { "1 action".to_string() } else { format!("{n} actions") }
 }
-

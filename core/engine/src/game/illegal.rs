@@ -25,6 +25,9 @@ impl Game {
             (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
                 format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns())
             }
+            (Stage::PlaceTile, Action::Choose { .. }) => {
+                "no decision is pending: the drawn tile is to be placed".into()
+            }
             (Stage::PlaceTile, _) => "the drawn tile must be placed first".into(),
             (Stage::Figure, Action::PlaceTile { .. }) => "the tile is already placed; place a figure or pass".into(),
             (Stage::Figure, Action::Choose { .. }) => "no decision is pending".into(),
