@@ -71,9 +71,9 @@ impl Caller {
         })
     }
 
-    /// Calls the function `f` with at most [`MAX_ARGS`] `args` in protected mode; the type of
-    /// the value it returned, if it returned one (handlers return nothing).
-    pub fn call(&self, lua: &Lua, f: Ref, args: &[Ref]) -> mlua::Result<Option<&'static str>> {
+    /// Calls the handler `f` with at most [`MAX_ARGS`] `args` in protected mode; a value it
+    /// returns is an error ([`returns_nothing`]).
+    pub fn call(&self, lua: &Lua, f: Ref, args: &[Ref]) -> mlua::Result<()> {
         if args.len() > MAX_ARGS {
             return Err(mlua::Error::runtime("too many arguments for a hook call"));
         }
@@ -94,11 +94,11 @@ impl Caller {
                 ffi::LUA_OK => {
                     let kept = self.kept.get();
                     if ffi::lua_gettop(thread) == kept {
-                        return Ok(None);
+                        return Ok(());
                     }
                     let returned = type_name(ffi::lua_type(thread, kept + 1));
                     ffi::lua_settop(thread, kept);
-                    Ok(returned)
+                    returns_nothing(returned)
                 }
                 status => Err(pop_error(lua, thread, status)),
             }
@@ -178,6 +178,23 @@ impl Drop for Top {
         unsafe {
             ffi::lua_settop(self.state, self.top)
         }
+    }
+}
+
+/// The start of the error of a handler that returned a value.
+pub(crate) const RETURNED: &str = "the handler returned a ";
+
+/// Refuses a value a handler returned (`None`: nil, or nothing): the engine reads nothing a
+/// handler returns, so a rule written as a `return` (of new points, of `false` to forbid) would
+/// silently never happen.
+#[cold]
+pub(crate) fn returns_nothing(returned: Option<&str>) -> mlua::Result<()> {
+    match returned {
+        None => Ok(()),
+        Some(t) => Err(mlua::Error::runtime(format!(
+            "{RETURNED}{t}, but handlers return nothing: they change the game only through `out` \
+             (out:set_score, out:add_points, out:forbid, out:offer …; docs/lua-api.md)"
+        ))),
     }
 }
 

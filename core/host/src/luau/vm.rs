@@ -21,7 +21,7 @@
 use super::events::{self, EventTables, Names};
 use super::fast::LastName;
 use super::lent;
-use super::raw::{Caller, Ref};
+use super::raw::{self, Caller, Ref};
 use super::records::{self, Record};
 use super::{Limits, Script};
 use super::{api, clock};
@@ -705,7 +705,7 @@ impl Vm {
         let result = (|| -> mlua::Result<()> {
             self.ensure_names(view)?;
             match args {
-                Args::None => returns_nothing(self.caller.call(lua, target, &[self.view_ref, self.out_ref])?),
+                Args::None => self.caller.call(lua, target, &[self.view_ref, self.out_ref]),
                 Args::Event(e) => {
                     let figure =
                         |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
@@ -731,13 +731,13 @@ impl Vm {
                 Args::Offer(o) => {
                     let offer = api::offer_table(lua, view, o)?;
                     let returned: LuaValue = self.handler(hook)?.call((&self.view, offer, &self.out))?;
-                    returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
+                    raw::returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
                 }
                 Args::Decision(d, option) => {
                     let decision = api::decision_table(lua, d)?;
                     let returned: LuaValue =
                         self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))?;
-                    returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
+                    raw::returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
                 }
             }
         })();
@@ -750,7 +750,7 @@ impl Vm {
         self.post()?;
         let names = self.names.get().expect("set by ensure_names");
         let event = self.events.fill(&self.caller, hook, &self.scratch.borrow().0, names)?;
-        returns_nothing(self.caller.call(&self.lua, handler, &[self.view_ref, event, self.out_ref])?)
+        self.caller.call(&self.lua, handler, &[self.view_ref, event, self.out_ref])
     }
 
     /// Where the script registered the handler of `hook` (`chapels/init.luau:37`).
@@ -765,7 +765,7 @@ impl Vm {
 
     fn error(&self, script: &Script, hook: HookKind, e: mlua::Error) -> HookError {
         let mut error = to_hook_error(script, hook, hook.name(), e);
-        if error.message.starts_with(RETURNED) && error.location.is_none() {
+        if error.message.starts_with(raw::RETURNED) && error.location.is_none() {
             // The value's `return` is not known: the handler's `meeple.on` is the next best place.
             error.location = self.handler_place(hook);
         }
@@ -798,11 +798,7 @@ impl Vm {
             self.mail.write(&call.to_le_bytes())?;
             let names = &self.names.get().expect("set by ensure_names").tiles;
             let tile_name = *names.get(tile as usize).ok_or_else(|| mlua::Error::runtime("unknown tile kind"))?;
-            returns_nothing(self.caller.call(
-                &self.lua,
-                handler,
-                &[self.view_ref, tile_name, self.candidates, self.out_ref],
-            )?)
+            self.caller.call(&self.lua, handler, &[self.view_ref, tile_name, self.candidates, self.out_ref])
         })();
         ctx.candidates.set((std::ptr::null(), 0));
         result.map_err(|e| self.error(&ctx.script, hook, e))?;
@@ -1134,21 +1130,6 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
     g.raw_set("pcall", pcall)?;
     g.raw_set("xpcall", xpcall)?;
     Ok(())
-}
-
-/// The start of the error of a handler that returned a value.
-const RETURNED: &str = "the handler returned a ";
-
-/// Refuses a value a handler returned: the engine reads nothing a handler returns, so a rule
-/// written as a `return` (of new points, of `false` to forbid) would silently never happen.
-fn returns_nothing(returned: Option<&str>) -> mlua::Result<()> {
-    match returned {
-        None => Ok(()),
-        Some(t) => Err(mlua::Error::runtime(format!(
-            "{RETURNED}{t}, but handlers return nothing: they change the game only through `out` \
-             (out:set_score, out:add_points, out:forbid, out:offer …; docs/lua-api.md)"
-        ))),
-    }
 }
 
 /// `pcall` and `xpcall` as scripts see them: an error an API function made through mlua raised
