@@ -280,7 +280,11 @@ fn a_figure_action_naming_what_the_game_lacks_is_refused_at_that_field() {
     assert_eq!(with, "illegal action: no figure kind 99: this ruleset has 0 `meeple`");
     let offer = json!({"cmd": "act", "game": "g1", "action": {"type": "expansion", "expansion": 9, "code": 1, "target": {"kind": "none"}}});
     let offer = message(err(&mut s, offer, "illegal-action", Some("action.expansion")));
-    assert_eq!(offer, "illegal action: no expansion offers an action now");
+    assert_eq!(offer, "illegal action: no expansion 9: this ruleset has 0");
+    // A fault the message does not name is not put on a field: a segment past the tile's, with
+    // a `with` that does not exist either, is about the segment.
+    let reply = err(&mut s, figure(0, 99, Some(99)), "illegal-action", Some("action.segment"));
+    assert!(message(reply).contains("segments 0 to "));
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is untouched");
 }
 
@@ -1125,7 +1129,7 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     let seat = state["pending"]["player"].clone();
     let choose = |option: u16| json!({"cmd": "act", "game": "g1", "player": seat, "action": {"type": "choose", "option": option}});
     let reply = err(&mut s, choose(99), "illegal-action", Some("action.option"));
-    assert_eq!(reply["error"]["message"], json!("option 99 is out of range: `builder-double-turn` has options 0 to 1"));
+    assert_eq!(reply["error"]["message"], json!("illegal action: option 99 is out of range: `builder-double-turn` has options 0 to 1"));
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is as it was");
     ok(&mut s, choose(1));
 }

@@ -178,60 +178,24 @@ impl Table {
         }
     }
 
-    /// Refuses an answer past the options of the pending question, at the field that is wrong
-    /// (the engine says only that the question is to be answered, as for any other action).
-    fn check_option(&self, option: u16) -> Result<()> {
-        let Some(question) = self.game.state().pending().first() else { return Ok(()) };
-        let count = question.options.len();
-        if usize::from(option) < count {
-            return Ok(());
-        }
-        let options = match count {
-            0 => "no options".to_string(),
-            n => format!("options 0 to {}", n - 1),
-        };
-        let message = format!("option {option} is out of range: `{}` has {options}", question.kind);
-        Err(ProtocolError::new(Code::IllegalAction, message, Some("action.option")))
-    }
-
-    /// The field of a refused action that names something the game does not have (a figure kind,
-    /// a segment of the placed tile, an expansion), or the action as a whole.
-    fn part_at_fault(&self, action: &Action) -> &'static str {
-        let rules = self.game.rules();
-        let kinds = rules.figures().len();
-        match *action {
-            Action::PlaceFigure { figure, .. } if usize::from(figure) >= kinds => "action.figure",
-            Action::PlaceFigure { with: Some(w), .. } if usize::from(w) >= kinds => "action.with",
-            Action::PlaceFigure { segment, .. } => {
-                let st = self.game.state();
-                let segments = st.turn().placed.map(|t| rules.tile(st.board().tile(t).tile).def.segments.len());
-                if segments.is_some_and(|n| usize::from(segment) >= n) { "action.segment" } else { "action" }
-            }
-            Action::Expansion { expansion, .. } if usize::from(expansion) >= rules.expansions().len() => {
-                "action.expansion"
-            }
-            _ => "action",
-        }
-    }
-
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
             return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
         }
         self.check_turn(seat)?;
-        if let Action::Choose { option } = action {
-            self.check_option(option)?;
+        if let Some(refusal) = self.game.refusal(&action) {
+            // At the field the refusal is about, as the engine tells it.
+            let field = refusal.part.field().map_or_else(|| "action".to_string(), |f| format!("action.{f}"));
+            let message = ActionError::Illegal(refusal.why).to_string();
+            return Err(ProtocolError::new(Code::IllegalAction, message, Some(&field)));
         }
         let actor = self.game.to_act();
         let mark = draw_mark(&self.game);
         let events = match self.game.apply(action) {
             Ok(events) => events.to_vec(),
             Err(ActionError::Hook(h)) => return Err(ProtocolError::expansion_failed(h.to_string())),
-            Err(err) => {
-                let field = self.part_at_fault(&action);
-                return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some(field)));
-            }
+            Err(err) => return Err(ProtocolError::new(Code::IllegalAction, err.to_string(), Some("action"))),
         };
         if draw_mark(&self.game) == mark {
             self.since.push((action, actor));

@@ -1,4 +1,5 @@
-//! Why an action is refused: the message of [`ActionError::Illegal`](super::ActionError).
+//! Why an action is refused: the message of [`ActionError::Illegal`](super::ActionError), and
+//! the part of the action it is about.
 //!
 //! `Game::is_legal` answers yes or no as cheaply as it can; only a refused action comes here,
 //! so these checks may walk the rules again to name the first thing that stands in its way.
@@ -10,55 +11,124 @@ use crate::features::SegId;
 use crate::figures::{FigureKindId, Placement as FigurePlacement};
 use crate::state::Stage;
 
+/// Why an action is refused, and which of its fields that is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The field at fault, or the action as a whole.
+    pub part: Part,
+    /// Why, in words (the message of [`super::ActionError::Illegal`]).
+    pub why: String,
+}
+
+/// The part of an action a refusal is about: a field naming something the game does not have
+/// or that may not be used so, or the action as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The action as a whole (not now, not here).
+    Whole,
+    /// `option` of a `choose`.
+    Option,
+    /// `figure` of a `place-figure`.
+    Figure,
+    /// `segment` of a `place-figure`.
+    Segment,
+    /// `with` of a `place-figure`.
+    With,
+    /// `expansion` of an expansion's action.
+    Expansion,
+}
+
+impl Part {
+    /// The field's name in the action, as serialized (`None` for the whole action).
+    pub fn field(self) -> Option<&'static str> {
+        match self {
+            Part::Whole => None,
+            Part::Option => Some("option"),
+            Part::Figure => Some("figure"),
+            Part::Segment => Some("segment"),
+            Part::With => Some("with"),
+            Part::Expansion => Some("expansion"),
+        }
+    }
+}
+
+/// A refusal of the action as a whole.
+fn whole(why: impl Into<String>) -> Refusal {
+    Refusal { part: Part::Whole, why: why.into() }
+}
+
 impl Game {
+    /// Why `action` would be refused now, or `None` when it is legal.
+    pub fn refusal(&self, action: &Action) -> Option<Refusal> {
+        if self.is_over() {
+            return Some(whole("the game is over"));
+        }
+        (!self.is_legal(action)).then(|| self.refused(action))
+    }
+
     /// Says why `action` is not legal now (it is not).
-    pub(super) fn why_illegal(&self, action: &Action) -> String {
+    pub(super) fn refused(&self, action: &Action) -> Refusal {
         let st = &self.state;
         if let Some(d) = st.pending.first() {
             let last = d.options.len().saturating_sub(1);
             if let Action::Choose { option } = action {
-                return format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
+                let why = format!("option {option} is out of range: `{}` has options 0 to {last}", d.kind);
+                return Refusal { part: Part::Option, why };
             }
-            return format!("seat {} must first answer `{}` (options 0 to {last})", d.player, d.kind);
+            return whole(format!("seat {} must first answer `{}` (options 0 to {last})", d.player, d.kind));
         }
         match (st.turn.stage, action) {
             (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
-                format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns())
+                whole(format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns()))
             }
             (Stage::PlaceTile, Action::Choose { .. }) => {
-                "no decision is pending: the drawn tile is to be placed".into()
+                whole("no decision is pending: the drawn tile is to be placed")
             }
-            (Stage::PlaceTile, _) => "the drawn tile must be placed first".into(),
-            (Stage::Figure, Action::PlaceTile { .. }) => "the tile is already placed; place a figure or pass".into(),
-            (Stage::Figure, Action::Choose { .. }) => "no decision is pending".into(),
+            (Stage::PlaceTile, _) => whole("the drawn tile must be placed first"),
+            (Stage::Figure, Action::PlaceTile { .. }) => whole("the tile is already placed; place a figure or pass"),
+            (Stage::Figure, Action::Choose { .. }) => whole("no decision is pending"),
             (Stage::Figure, Action::PlaceFigure { figure, segment, with }) => {
                 self.why_figure_cannot_stand(*figure, *segment, *with)
             }
-            (Stage::Figure, Action::Expansion { expansion, code, .. }) => match st.turn.offers.len() {
-                0 => "no expansion offers an action now".into(),
-                n => format!(
-                    "expansion {expansion} offers no action {code} on that target now \
-                     ({n} offers are open: see the legal actions)"
-                ),
-            },
-            (Stage::Figure, Action::Pass) => "passing is not possible here".into(),
-            _ => "no action is expected now".into(),
+            (Stage::Figure, Action::Expansion { expansion, code, .. }) => self.why_no_offer(*expansion, *code),
+            (Stage::Figure, Action::Pass) => whole("passing is not possible here"),
+            _ => whole("no action is expected now"),
+        }
+    }
+
+    /// Why an expansion's action is not on offer: no such expansion, or none of its offers.
+    fn why_no_offer(&self, expansion: u16, code: u32) -> Refusal {
+        let Some(x) = self.rules.expansions().get(expansion as usize) else {
+            let why = format!("no expansion {expansion}: this ruleset has {}", self.rules.expansions().len());
+            return Refusal { part: Part::Expansion, why };
+        };
+        let id = x.id();
+        match self.state.turn.offers.len() {
+            0 => whole("no expansion offers an action now"),
+            1 => whole(format!(
+                "`{id}` offers no action {code} on that target now (1 offer is open: see the legal actions)"
+            )),
+            n => whole(format!(
+                "`{id}` offers no action {code} on that target now ({n} offers are open: see the legal actions)"
+            )),
         }
     }
 
     /// The first rule a figure placement breaks, in the order `figure_placement_is_legal`
     /// checks them.
-    fn why_figure_cannot_stand(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> String {
+    fn why_figure_cannot_stand(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> Refusal {
         let st = &self.state;
         let kinds = self.rules.figures();
+        let at = |part: Part| move |why: String| Refusal { part, why };
         let Some(kind) = kinds.get(figure as usize) else {
-            return no_such_kind(kinds.iter().map(|k| k.id.as_str()), figure);
+            return at(Part::Figure)(no_such_kind(kinds.iter().map(|k| k.id.as_str()), figure));
         };
-        let Some(ti) = st.turn.placed else { return "no tile was placed this turn".into() };
+        let Some(ti) = st.turn.placed else { return whole("no tile was placed this turn") };
         let placed = st.board.tile(ti);
         let segments = &self.rules.tile(placed.tile).def.segments;
         let Some(seg) = segments.get(segment as usize) else {
-            return format!("the placed tile has segments 0 to {}, not {segment}", segments.len().saturating_sub(1));
+            let last = segments.len().saturating_sub(1);
+            return at(Part::Segment)(format!("the placed tile has segments 0 to {last}, not {segment}"));
         };
         let sid = placed.first_segment + segment as SegId;
         let player = st.turn.player;
@@ -74,35 +144,45 @@ impl Game {
             }
         };
         if let Some(why) = cannot_stand(figure) {
-            return why;
+            return whole(why);
         }
         if !self.still_open(figure) {
-            return "an action instead of a meeple was taken this turn: only a figure that joins an own \
-                    follower, each kind once, may still be placed"
-                .into();
+            return whole(
+                "an action instead of a meeple was taken this turn: only a figure that joins an own follower, each \
+                 kind once, may still be placed",
+            );
         }
         let occupied = st.features.data(sid).followers > 0;
         let id = &kind.id;
+        let with_part = at(Part::With);
         match (kind.placement, with) {
-            (FigurePlacement::Unoccupied, _) if occupied => format!("the feature of {on} already holds a follower"),
+            (FigurePlacement::Unoccupied, _) if occupied => {
+                whole(format!("the feature of {on} already holds a follower"))
+            }
             (FigurePlacement::Unoccupied, Some(w)) => match kinds.get(w as usize) {
-                None => no_such_kind(kinds.iter().map(|k| k.id.as_str()), w),
+                None => with_part(no_such_kind(kinds.iter().map(|k| k.id.as_str()), w)),
                 Some(wk) if wk.placement != FigurePlacement::WithFollower => {
-                    format!("`{}` is not placed together with a follower, so it cannot be `with`", wk.id)
+                    with_part(format!("`{}` is not placed together with a follower, so it cannot be `with`", wk.id))
                 }
-                Some(_) => cannot_stand(w).unwrap_or_else(|| "that figure placement is not possible here".into()),
+                Some(_) => {
+                    with_part(cannot_stand(w).unwrap_or_else(|| "that figure placement is not possible here".into()))
+                }
             },
             (FigurePlacement::JoinsOwnFollower, None) => {
-                format!("{} `{id}` needs a follower of seat {player} on the feature of {on}", a(id))
+                whole(format!("{} `{id}` needs a follower of seat {player} on the feature of {on}", a(id)))
             }
-            (FigurePlacement::JoinsOwnFollower, Some(_)) => {
-                format!("{} `{id}` is placed alone: `with` goes with a follower placed in the same action", a(id))
+            (FigurePlacement::JoinsOwnFollower, Some(_)) => with_part(format!(
+                "{} `{id}` is placed alone: `with` goes with a follower placed in the same action",
+                a(id)
+            )),
+            (FigurePlacement::WithFollower, _) => at(Part::Figure)(format!(
+                "{} `{id}` comes only together with a follower: name it in that follower's `with`",
+                a(id)
+            )),
+            (FigurePlacement::ByExpansion, _) => {
+                at(Part::Figure)(format!("{} `{id}` is placed only by its expansion's rules", a(id)))
             }
-            (FigurePlacement::WithFollower, _) => {
-                format!("{} `{id}` comes only together with a follower: name it in that follower's `with`", a(id))
-            }
-            (FigurePlacement::ByExpansion, _) => format!("{} `{id}` is placed only by its expansion's rules", a(id)),
-            (FigurePlacement::Unoccupied, None) => "that figure placement is not possible here".into(),
+            (FigurePlacement::Unoccupied, None) => whole("that figure placement is not possible here"),
         }
     }
 }
@@ -119,7 +199,7 @@ mod tests {
     use crate::action::Action;
     use crate::bots::{Bot, RandomBot};
     use crate::figures::MEEPLE;
-    use crate::game::{ActionError, Game};
+    use crate::game::{ActionError, Game, Part};
     use crate::rules::Rules;
     use crate::state::Stage;
     use crate::tileset::Tileset;
@@ -144,8 +224,13 @@ mod tests {
             if game.state().turn.stage == Stage::Figure {
                 let nothing = Action::PlaceFigure { figure: 99, segment: 0, with: None };
                 assert_eq!(refusal(&mut game, nothing), "no figure kind 99: this ruleset has 0 `meeple`");
+                assert_eq!(game.refusal(&nothing).map(|r| r.part), Some(Part::Figure));
                 let far = Action::PlaceFigure { figure: MEEPLE, segment: 40, with: None };
                 assert!(refusal(&mut game, far).starts_with("the placed tile has segments 0 to "));
+                assert_eq!(game.refusal(&far).map(|r| r.part), Some(Part::Segment));
+                let both = Action::PlaceFigure { figure: MEEPLE, segment: 40, with: Some(99) };
+                assert_eq!(game.refusal(&both).map(|r| r.part), Some(Part::Segment), "the first fault only");
+                assert_eq!(game.refusal(&Action::Pass), None);
                 let legal = game.legal_actions();
                 let placed = game.state().board().tile(game.state().turn.placed.unwrap()).tile;
                 let segments = game.rules().tile(placed).def.segments.len() as u8;

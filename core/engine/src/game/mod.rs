@@ -8,6 +8,8 @@
 mod commands;
 mod illegal;
 
+pub use illegal::{Part, Refusal};
+
 use crate::action::{Action, Event, Offer};
 use crate::board::{PlacedTile, Placement};
 use crate::describe::a;
@@ -497,7 +499,7 @@ impl Game {
             return Err(ActionError::GameOver);
         }
         if !self.is_legal(&action) {
-            return Err(ActionError::Illegal(self.why_illegal(&action)));
+            return Err(ActionError::Illegal(self.refused(&action).why));
         }
         self.events.clear();
         // Base rules cannot fail once the action is legal; hooks can, so keep a way back.
