@@ -233,6 +233,23 @@ fn a_handler_that_returns_a_value_is_told_that_handlers_return_nothing() {
 }
 
 #[test]
+fn a_value_returned_by_on_action_is_refused_as_one_by_figure_placed_is() {
+    // `on_action` is called through mlua, the event hooks straight through Luau's C API: the
+    // same error, naming the value's type alike, at the handler's `meeple.on`.
+    let script = "meeple.on(\"figure_actions\", function(view, out)\n    out:offer(1, { kind = \"none\" }, \"take\")\nend)\n\
+                  meeple.on(\"on_action\", function(view, offer, out)\n    return 5\nend)\n";
+    let mut game = mod_game("returning", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let take = *game.legal_actions().iter().find(|a| matches!(a, Action::Expansion { .. })).expect("the offer");
+    let before = game.state().hash();
+    let err = game.apply(take).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("{err}") };
+    assert_eq!((e.hook.as_str(), e.location.as_deref()), ("on_action", Some("returning/init.luau:4")), "{err}");
+    assert!(e.message.starts_with("the handler returned a number, but handlers return nothing"), "{err}");
+    assert_eq!(game.state().hash(), before);
+}
+
+#[test]
 fn an_endless_loop_is_stopped_by_the_step_budget() {
     attack_fails("loop", "ran for more than 5000000 steps without returning", "while true do end");
 }
@@ -957,7 +974,7 @@ fn a_bad_argument_is_counted_as_the_script_wrote_it() {
 fn a_target_or_option_list_of_the_wrong_shape_says_what_is_expected() {
     for (i, (call, needle)) in [
         ("out:place_figure(1, \"meeple\", 5)", "bad argument #3 to `out:place_figure`: expected a target such as { kind = \"segment\", seg = … }, got number"),
-        ("out:place_figure(1, \"meeple\", { seg = 0 })", "target.kind: expected \"segment\", \"point\" or \"figure\", got nil"),
+        ("out:place_figure(1, \"meeple\", { seg = 0 })", "target.kind: expected \"segment\", \"point\", \"figure\" or \"none\", got nil"),
         ("out:move_figure(\"x\", { kind = \"segment\", seg = 1 })", "bad argument #1 to `out:move_figure`: expected an integer, got string"),
         ("out:move_figure(1, { kind = \"figure\" })", "target.figure: expected an integer, got nil"),
         ("out:ask(1, \"k\", \"yes\")", "bad argument #3 to `out:ask`: expected a list of option strings such as { \"yes\", \"no\" }, got string"),

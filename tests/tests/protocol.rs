@@ -1129,7 +1129,10 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     let seat = state["pending"]["player"].clone();
     let choose = |option: u16| json!({"cmd": "act", "game": "g1", "player": seat, "action": {"type": "choose", "option": option}});
     let reply = err(&mut s, choose(99), "illegal-action", Some("action.option"));
-    assert_eq!(reply["error"]["message"], json!("illegal action: option 99 is out of range: `builder-double-turn` has options 0 to 1"));
+    assert_eq!(
+        reply["error"]["message"],
+        json!("illegal action: option 99 is out of range: `builder-double-turn` has options 0 to 1")
+    );
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], state, "the game is as it was");
     ok(&mut s, choose(1));
 }

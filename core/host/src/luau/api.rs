@@ -666,7 +666,7 @@ fn whole(value: &LuaValue) -> Result<i64, String> {
 }
 
 /// A value's type as Luau's `typeof` names it (mlua tells integers from other numbers).
-fn luau_type(value: &LuaValue) -> &'static str {
+pub(crate) fn luau_type(value: &LuaValue) -> &'static str {
     match value {
         LuaValue::Integer(_) | LuaValue::Number(_) => "number",
         other => other.type_name(),
@@ -805,15 +805,31 @@ pub(crate) fn resolve<'a>(
         return Ok(i);
     }
     let known: Vec<&str> = ids.collect();
-    Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known), known.join(", "))))
+    Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known, own), known.join(", "))))
 }
 
-/// "did you mean `…`? " for a name near one of `known`, by its whole id or by the part after
-/// its expansion's `id:` (which a script may leave out); empty otherwise.
-fn hint(name: &str, known: &[&str]) -> String {
-    let mut names: Vec<&str> = known.to_vec();
-    names.extend(known.iter().filter_map(|id| id.split_once(':').map(|(_, s)| s)));
-    meeple_toml::did_you_mean(name, &names)
+/// "did you mean `…`? " for a name near one of `known` as the script `own` may write it: a whole
+/// id, or the part after `own:` of one of its own (`is_named`); else near the part after another
+/// expansion's `id:`, which is then told whole, as it must be written. Empty otherwise.
+fn hint(name: &str, known: &[&str], own: &str) -> String {
+    let prefix = format!("{own}:");
+    let mut writable: Vec<&str> = known.to_vec();
+    writable.extend(known.iter().filter_map(|id| id.strip_prefix(prefix.as_str())));
+    let near = meeple_toml::near(name, &writable);
+    if !near.is_empty() {
+        return meeple_toml::meant(&near);
+    }
+    let others: Vec<(&str, &str)> = known
+        .iter()
+        .filter(|id| !id.starts_with(prefix.as_str()))
+        .filter_map(|id| id.split_once(':').map(|(_, short)| (short, *id)))
+        .collect();
+    let shorts: Vec<&str> = others.iter().map(|(short, _)| *short).collect();
+    let whole: Vec<&str> = meeple_toml::near(name, &shorts)
+        .into_iter()
+        .filter_map(|near| others.iter().find(|(short, _)| *short == near).map(|(_, id)| *id))
+        .collect();
+    meeple_toml::meant(&whole)
 }
 
 fn figure_kind(view: &View<'_>, ctx: &Ctx, name: &str) -> mlua::Result<u8> {
@@ -828,7 +844,11 @@ fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Res
     let name = name.unwrap_or_else(|| ctx.script.id.clone());
     view.rules().category(&name).ok_or_else(|| {
         let known: Vec<&str> = view.rules().categories().iter().map(String::as_str).collect();
-        rt(format!("unknown score category `{name}`; {}known: {}", hint(&name, &known), known.join(", ")))
+        rt(format!(
+            "unknown score category `{name}`; {}known: {}",
+            hint(&name, &known, &ctx.script.id),
+            known.join(", ")
+        ))
     })
 }
 
@@ -1206,13 +1226,14 @@ fn give(lua: &Lua, out: &mut Commands<'_>, ctx: &Ctx, c: Command) -> mlua::Resul
 /// The most commands one hook call may give.
 const MAX_COMMANDS: usize = 10_000;
 
-/// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`.
+/// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`,
+/// `{kind="none"}` (an offer on nothing in particular).
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
     let kind = match t.get::<LuaValue>("kind")? {
         LuaValue::String(s) => s.to_str()?.to_string(),
         other => {
             let got = luau_type(&other);
-            return Err(rt(format!("target.kind: expected \"segment\", \"point\" or \"figure\", got {got}")));
+            return Err(rt(format!("target.kind: expected \"segment\", \"point\", \"figure\" or \"none\", got {got}")));
         }
     };
     match kind.as_str() {
@@ -1246,7 +1267,8 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
             let figure = u16::try_from(figure).map_err(|_| rt(format!("target.figure: no figure {figure}")))?;
             Ok(Target::Figure { figure })
         }
-        other => Err(rt(format!("target kind `{other}`: expected segment, point or figure"))),
+        "none" => Ok(Target::None),
+        other => Err(rt(format!("target kind `{other}`: expected segment, point, figure or none"))),
     }
 }
 
@@ -1461,4 +1483,20 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
             )));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hint;
+
+    #[test]
+    fn a_hint_offers_a_name_as_the_script_may_write_it() {
+        let known = ["meeple", "traders-builders:builder", "traders-builders:pig"];
+        // Its own kinds by their short names, others' whole: `builder` alone is not theirs to use.
+        assert_eq!(hint("buildr", &known, "traders-builders"), "did you mean `builder`? ");
+        assert_eq!(hint("builder", &known, "chapels"), "did you mean `traders-builders:builder`? ");
+        assert_eq!(hint("traders-builders:pg", &known, "chapels"), "did you mean `traders-builders:pig`? ");
+        assert_eq!(hint("meple", &known, "chapels"), "did you mean `meeple`? ");
+        assert_eq!(hint("dragon", &known, "chapels"), "");
+    }
 }

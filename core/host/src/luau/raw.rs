@@ -198,17 +198,20 @@ pub(crate) fn returns_nothing(returned: Option<&str>) -> mlua::Result<()> {
     }
 }
 
-/// The name of a Luau type, as `type()` gives it; `None` for nil.
+/// The name of a Luau type, as `typeof` and [`super::api::luau_type`] give it; `None` for nil.
 fn type_name(t: c_int) -> Option<&'static str> {
-    match t {
-        ffi::LUA_TNIL => None,
-        ffi::LUA_TBOOLEAN => Some("boolean"),
-        ffi::LUA_TNUMBER => Some("number"),
-        ffi::LUA_TSTRING => Some("string"),
-        ffi::LUA_TTABLE => Some("table"),
-        ffi::LUA_TFUNCTION => Some("function"),
-        _ => Some("value"),
-    }
+    Some(match t {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => return None,
+        ffi::LUA_TBOOLEAN => "boolean",
+        ffi::LUA_TNUMBER | ffi::LUA_TINTEGER => "number",
+        ffi::LUA_TSTRING => "string",
+        ffi::LUA_TTABLE => "table",
+        ffi::LUA_TFUNCTION => "function",
+        ffi::LUA_TVECTOR => "vector",
+        ffi::LUA_TBUFFER => "buffer",
+        ffi::LUA_TTHREAD => "thread",
+        _ => "userdata",
+    })
 }
 
 /// The error on top of `thread`'s stack as mlua reports it: the error of a Rust callback as it

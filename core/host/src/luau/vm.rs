@@ -731,13 +731,13 @@ impl Vm {
                 Args::Offer(o) => {
                     let offer = api::offer_table(lua, view, o)?;
                     let returned: LuaValue = self.handler(hook)?.call((&self.view, offer, &self.out))?;
-                    raw::returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
+                    raw::returns_nothing((!returned.is_nil()).then(|| api::luau_type(&returned)))
                 }
                 Args::Decision(d, option) => {
                     let decision = api::decision_table(lua, d)?;
                     let returned: LuaValue =
                         self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))?;
-                    raw::returns_nothing((!returned.is_nil()).then(|| returned.type_name()))
+                    raw::returns_nothing((!returned.is_nil()).then(|| api::luau_type(&returned)))
                 }
             }
         })();
