@@ -103,8 +103,8 @@ fn a_hook_never_called_in_the_games_played_is_a_warning() {
     assert_eq!(
         checked.warnings,
         ["`modify_score` was never called in 100 random games: does an `only` name a storage key never stored or a \
-          figure kind never placed, or does the call wait for an offer or a question the mod never makes? (a rare \
-          rule may need `--games 1000`)"]
+          figure kind never placed, or does the call wait for an offer, a question or a second part of a turn that \
+          never comes? (a rare rule may need `--games 1000`)"]
     );
 }
 

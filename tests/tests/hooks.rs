@@ -231,7 +231,7 @@ fn the_core_refuses_the_commands_only_it_can_check() {
     let err = game.apply(Action::Choose { option: 1 }).unwrap_err().to_string();
     assert_eq!(err, "illegal action: option 1 is out of range: `again` has options 0 to 0");
     assert_eq!(game.state().hash(), before, "the game is unchanged");
-    // Any other action waits for the answer, whose player is counted from 1 as in every message.
+    // Any other action waits for the answer, whose seat is counted from 0 as the protocol counts.
     let err = game.apply(Action::Pass).unwrap_err().to_string();
     assert_eq!(err, "illegal action: seat 0 must first answer `again` (options 0 to 0)");
     let mut answers = 0;

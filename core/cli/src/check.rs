@@ -52,7 +52,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         0 => {}
         1 => say!("  played 1 random game twice: no hook failed, and it went alike"),
         n => say!(
-            "  played {n} random games, the first twice and some on a fresh load: no hook failed, and each went alike"
+            "  played {n} random games, the first twice and some again on a fresh load: no hook failed, and those \
+             played again went alike"
         ),
     }
     if !c.hook_use.is_empty() {

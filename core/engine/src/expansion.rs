@@ -539,7 +539,9 @@ pub trait Expansion: Send + Sync {
         Ok(())
     }
 
-    /// The end of the game, after the base game's final scoring.
+    /// The end of the game, after the base game's final scoring (of which the final scoring of
+    /// an expansion made part with [`crate::RulesBuilder::final_scoring_with_base`] is a part:
+    /// those run first).
     fn final_scoring(&self, _view: &View<'_>, _out: &mut Commands<'_>) -> HookResult {
         Ok(())
     }

@@ -582,3 +582,38 @@ pub fn base_scored(kind: SegmentKind) -> bool {
 pub fn is_named(id: &str, own: &str, name: &str) -> bool {
     id == name || id.strip_prefix(own).and_then(|rest| rest.strip_prefix(':')) == Some(name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Rules;
+    use crate::expansion::{Expansion, HookKind, HookSet};
+    use crate::tileset::Tileset;
+    use std::sync::Arc;
+
+    /// An expansion that only scores at the end.
+    struct Finale(&'static str);
+
+    impl Expansion for Finale {
+        fn id(&self) -> &str {
+            self.0
+        }
+
+        fn hooks(&self) -> HookSet {
+            HookSet::NONE.with(HookKind::FinalScoring)
+        }
+    }
+
+    #[test]
+    fn the_final_scoring_of_the_base_games_part_comes_first_each_part_in_load_order() {
+        let tileset = Tileset::parse("base.toml", include_str!("../../../tilesets/base.toml")).unwrap();
+        let mut b = Rules::builder();
+        b.tileset(&tileset, "C3").unwrap();
+        b.expansion(Arc::new(Finale("goods")));
+        b.expansion(Arc::new(Finale("farms"))).final_scoring_with_base();
+        b.expansion(Arc::new(Finale("tolls")));
+        b.expansion(Arc::new(Finale("old-cities"))).final_scoring_with_base();
+        let rules = b.build().unwrap();
+        assert_eq!(rules.final_scoring_parts(), (&[1, 3][..], &[0, 2][..]));
+        assert_eq!(rules.subscribers(HookKind::FinalScoring), [1, 3, 0, 2]);
+    }
+}

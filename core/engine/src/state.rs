@@ -318,9 +318,9 @@ impl GameState {
         (0..self.players()).filter(|&p| self.score(p) == best).collect()
     }
 
-    /// A player's score before any expansion's final scoring: the score, until the expansions'
-    /// final scoring begins; from then on, the score it began with, the base game's end scoring
-    /// done (unfinished features, fields, and the final scoring of expansions that are part of
+    /// A player's score once the base game's end scoring is done: the score, until the other
+    /// expansions' final scoring begins; from then on, the score it began with, the base game's
+    /// end scoring done (unfinished features, fields, and the final scoring of expansions that are part of
     /// it, [`crate::rules::RulesBuilder::final_scoring_with_base`]). A house rule that scores
     /// "before any other end scoring" reads this, whatever order the expansions run in.
     pub fn score_before_final(&self, player: u8) -> i32 {

@@ -365,7 +365,7 @@ impl<'a> View<'a> {
         (0..self.rules.categories().len() as u16).map(|c| self.points(player, c)).sum()
     }
 
-    /// A player's score before any expansion's final scoring (see
+    /// A player's score once the base game's end scoring is done (see
     /// [`crate::GameState::score_before_final`]).
     pub fn score_before_final(&self, player: u8) -> i32 {
         match self.source {

@@ -139,7 +139,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         _ => None,
     };
-    warnings.extend(never_called(&hook_use, games));
+    warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
     Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings })
 }
@@ -322,10 +322,14 @@ struct Played {
     warnings: Vec<String>,
 }
 
-/// The hooks the games never called, told in one warning: an `only` that names what no game has
-/// (a storage key never stored, a figure kind never on the board), or questions never asked (an
-/// `on_decision` without an `out:ask`).
-fn never_called(uses: &[HookUse], games: u64) -> Option<String> {
+/// The hooks the games never called, told in one warning: what a script's `only` (or a plugin's
+/// `interest`) waits for never came (a storage key never stored, a figure kind never on the
+/// board), or the call waits for what the mod never brings (an offer, a question, a second part
+/// of a turn).
+fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
+    if games == 0 {
+        return None;
+    }
     let unused: Vec<&'static str> = uses.iter().filter(|u| u.calls == 0).map(|u| u.hook.name()).collect();
     let (hooks, was) = match unused.as_slice() {
         [] => return None,
@@ -333,10 +337,11 @@ fn never_called(uses: &[HookUse], games: u64) -> Option<String> {
         [first @ .., last] => (format!("`{}` and `{last}`", first.join("`, `")), "were"),
     };
     let games = if games == 1 { "1 random game".to_string() } else { format!("{games} random games") };
+    let narrowed = if matches!(entry, Entry::Native(_)) { "its `interest`" } else { "an `only`" };
     Some(format!(
-        "{hooks} {was} never called in {games}: does an `only` name a storage key never stored or a figure \
-         kind never placed, or does the call wait for an offer or a question the mod never makes? (a rare \
-         rule may need `--games 1000`)"
+        "{hooks} {was} never called in {games}: does {narrowed} name a storage key never stored or a figure \
+         kind never placed, or does the call wait for an offer, a question or a second part of a turn that \
+         never comes? (a rare rule may need `--games 1000`)"
     ))
 }
 

@@ -134,7 +134,8 @@ impl Text {
         self.fields.push(field.to_string());
     }
 
-    /// The ruleset of the config the text holds (its `config` that config, editions filled in);
+    /// The ruleset of the config the text holds (with `Loaded::config` that config, editions
+    /// filled in);
     /// every problem of either, and of the values left out of the text, as faults. The ruleset's
     /// warnings about the config name their field under `prefix`, as [`protocol_error`] names a
     /// fault's.

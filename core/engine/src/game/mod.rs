@@ -868,7 +868,7 @@ impl Game {
             return Err(HookError::new(
                 "core",
                 HookKind::FigurePlaced,
-                format!("player {player} has no {name} in supply"),
+                format!("seat {player} has no {name} in supply"),
             ));
         };
         st.figures[id].at = at;

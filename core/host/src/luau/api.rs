@@ -148,7 +148,7 @@ pub const API: &[ApiEntry] = &[
         "score_before_final",
         "player: number",
         "number",
-        "A player's score before any expansion's final scoring: the score until the expansions' final scoring begins, then the score it began with (unfinished features and fields scored, also by an expansion whose manifest says `final_scoring_with_base`). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
+        "A player's score once the base game's end scoring is done: the score until the other expansions' final scoring begins, then the score it began with (unfinished features and fields scored, also by an expansion whose manifest says `final_scoring_with_base`). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
     ),
     e(V, "tokens", "player: number, token: string", "number", "A player's tokens of a kind."),
     e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
@@ -207,7 +207,7 @@ pub const API: &[ApiEntry] = &[
         "ask",
         "player: number, kind: string, options: {string}, data: any?",
         "()",
-        "Asks a player to choose one of the options; the answer reaches `on_decision`.",
+        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision`.",
     ),
     e(O, "log", "message: string", "()", "A message for the game log (its first 4 KiB)."),
     e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
@@ -279,7 +279,11 @@ pub const HOOKS: &[HookDoc] = &[
         params: "view: View, scoring: ScoringInfo, out: Out",
         doc: "A feature is about to be scored; `out:set_score` replaces a player's points.",
     },
-    HookDoc { name: "final_scoring", params: "view: View, out: Out", doc: "After the base game's final scoring." },
+    HookDoc {
+        name: "final_scoring",
+        params: "view: View, out: Out",
+        doc: "After the base game's final scoring; an expansion whose manifest says `final_scoring_with_base` is part of it and runs before the others.",
+    },
 ];
 
 /// Luau declarations of the tables the API passes around.
@@ -712,30 +716,26 @@ impl mlua::FromLua for Bytes {
 /// reads.
 struct TargetArg(Table);
 
-impl mlua::FromLua for TargetArg {
-    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
-        match value {
-            LuaValue::Table(t) => Ok(TargetArg(t)),
-            other => Err(cause(format!(
-                "expected a target such as {{ kind = \"segment\", seg = … }}, got {}",
-                luau_type(&other)
-            ))),
-        }
-    }
-}
-
 /// The options of a decision: a list of strings, each read by [`option_texts`].
 struct OptionList(Table);
 
+/// A table argument, or the cause of a bad argument saying what was `expected`.
+fn table_arg(value: LuaValue, expected: &str) -> mlua::Result<Table> {
+    match value {
+        LuaValue::Table(t) => Ok(t),
+        other => Err(cause(format!("expected {expected}, got {}", luau_type(&other)))),
+    }
+}
+
+impl mlua::FromLua for TargetArg {
+    fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
+        table_arg(value, "a target such as { kind = \"segment\", seg = … }").map(TargetArg)
+    }
+}
+
 impl mlua::FromLua for OptionList {
     fn from_lua(value: LuaValue, _: &Lua) -> mlua::Result<Self> {
-        match value {
-            LuaValue::Table(t) => Ok(OptionList(t)),
-            other => Err(cause(format!(
-                "expected a list of option strings such as {{ \"yes\", \"no\" }}, got {}",
-                luau_type(&other)
-            ))),
-        }
+        table_arg(value, "a list of option strings such as { \"yes\", \"no\" }").map(OptionList)
     }
 }
 
