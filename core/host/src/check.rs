@@ -330,13 +330,8 @@ fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
     if games == 0 {
         return None;
     }
-    let unused: Vec<&'static str> = uses.iter().filter(|u| u.calls == 0).map(|u| u.hook.name()).collect();
-    let (hooks, was) = match unused.as_slice() {
-        [] => return None,
-        [one] => (format!("`{one}`"), "was"),
-        [first @ .., last] => (format!("`{}` and `{last}`", first.join("`, `")), "were"),
-    };
-    let games = if games == 1 { "1 random game".to_string() } else { format!("{games} random games") };
+    let (hooks, was) = hooks_where(uses, |u| u.calls == 0)?;
+    let games = random_games(games);
     let narrowed = if matches!(entry, Entry::Native(_)) { "its `interest`" } else { "an `only`" };
     Some(format!(
         "{hooks} {was} never called in {games}: does {narrowed} name a storage key never stored or a figure \
@@ -349,18 +344,28 @@ fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
 /// a placement forbidden), told in one warning: a handler runs, and whatever it looks for (a
 /// tile's tag, a feature's kind, an option's value) never holds, as when misspelt.
 fn never_acted(uses: &[HookUse], games: u64) -> Option<String> {
-    let idle: Vec<String> =
-        uses.iter().filter(|u| u.calls > 0 && u.acted == 0).map(|u| format!("`{}`", u.hook.name())).collect();
-    let (hooks, were) = match idle.as_slice() {
-        [] => return None,
-        [one] => (one.clone(), "was"),
-        [first @ .., last] => (format!("{} and {last}", first.join(", ")), "were"),
-    };
-    let games = if games == 1 { "1 random game".to_string() } else { format!("{games} random games") };
+    let (hooks, were) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
+    let games = random_games(games);
     Some(format!(
         "{hooks} {were} called in {games} and never gave a command, offered an action or forbade a placement: \
          does a handler look for a tag, kind or option value that is misspelt?"
     ))
+}
+
+/// The hooks whose use matches, as a warning names them (`` `a`, `b` and `c` ``) with the verb
+/// that fits their number; `None` when there are none.
+fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(String, &'static str)> {
+    let names: Vec<String> = uses.iter().filter(|u| matches(u)).map(|u| format!("`{}`", u.hook.name())).collect();
+    match names.as_slice() {
+        [] => None,
+        [one] => Some((one.clone(), "was")),
+        [first @ .., last] => Some((format!("{} and {last}", first.join(", ")), "were")),
+    }
+}
+
+/// "1 random game", "100 random games".
+fn random_games(n: u64) -> String {
+    if n == 1 { "1 random game".to_string() } else { format!("{n} random games") }
 }
 
 fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result<Played, Report> {

@@ -135,10 +135,9 @@ impl Text {
     }
 
     /// The ruleset of the config the text holds (with `Loaded::config` that config, editions
-    /// filled in);
-    /// every problem of either, and of the values left out of the text, as faults. The ruleset's
-    /// warnings about the config name their field under `prefix`, as [`protocol_error`] names a
-    /// fault's.
+    /// filled in); every problem of either, and of the values left out of the text, as faults.
+    /// The ruleset's warnings about the config name their field under `prefix`, as
+    /// [`protocol_error`] names a fault's.
     pub fn load(&self, mods: &[PathBuf], prefix: &str) -> Result<Loaded, Vec<ConfigFault>> {
         // Problems of the config itself and of resolving it, together (as for a config file).
         let (config, problems) = GameConfig::parse_lenient(self.name, &self.toml);

@@ -102,16 +102,12 @@ impl Game {
             let why = format!("no expansion {expansion}: this ruleset has {}", self.rules.expansions().len());
             return Refusal { part: Part::Expansion, why };
         };
-        let id = x.id();
-        match self.state.turn.offers.len() {
-            0 => whole("no expansion offers an action now"),
-            1 => whole(format!(
-                "`{id}` offers no action {code} on that target now (1 offer is open: see the legal actions)"
-            )),
-            n => whole(format!(
-                "`{id}` offers no action {code} on that target now ({n} offers are open: see the legal actions)"
-            )),
-        }
+        let open = match self.state.turn.offers.len() {
+            0 => return whole("no expansion offers an action now"),
+            1 => "1 offer is".to_string(),
+            n => format!("{n} offers are"),
+        };
+        whole(format!("`{}` offers no action {code} on that target now ({open} open: see the legal actions)", x.id()))
     }
 
     /// The first rule a figure placement breaks, in the order `figure_placement_is_legal`

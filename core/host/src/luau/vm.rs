@@ -730,14 +730,11 @@ impl Vm {
                 // Rare calls, with tables built through mlua: called through it too.
                 Args::Offer(o) => {
                     let offer = api::offer_table(lua, view, o)?;
-                    let returned: LuaValue = self.handler(hook)?.call((&self.view, offer, &self.out))?;
-                    raw::returns_nothing((!returned.is_nil()).then(|| api::luau_type(&returned)))
+                    nothing_returned(self.handler(hook)?.call((&self.view, offer, &self.out))?)
                 }
                 Args::Decision(d, option) => {
                     let decision = api::decision_table(lua, d)?;
-                    let returned: LuaValue =
-                        self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))?;
-                    raw::returns_nothing((!returned.is_nil()).then(|| api::luau_type(&returned)))
+                    nothing_returned(self.handler(hook)?.call((&self.view, decision, option as i64 + 1, &self.out))?)
                 }
             }
         })();
@@ -1130,6 +1127,12 @@ fn harden(lua: &Lua) -> mlua::Result<()> {
     g.raw_set("pcall", pcall)?;
     g.raw_set("xpcall", xpcall)?;
     Ok(())
+}
+
+/// What a handler called through mlua returned, refused unless nil, as
+/// [`raw::returns_nothing`] refuses it for the calls made through Luau's C API.
+fn nothing_returned(returned: LuaValue) -> mlua::Result<()> {
+    raw::returns_nothing((!returned.is_nil()).then(|| api::luau_type(&returned)))
 }
 
 /// `pcall` and `xpcall` as scripts see them: an error an API function made through mlua raised
