@@ -181,20 +181,39 @@ impl Drop for Top {
     }
 }
 
-/// The start of the error of a handler that returned a value.
-pub(crate) const RETURNED: &str = "the handler returned a ";
+/// A handler returned a value (of the type named): the engine reads nothing a handler returns,
+/// so a rule written as a `return` (of new points, of `false` to forbid) would silently never
+/// happen. A type of its own, so that the error can be placed at the handler's `meeple.on`
+/// when Luau names no line.
+#[derive(Debug)]
+pub(crate) struct Returned(pub &'static str);
 
-/// Refuses a value a handler returned (`None`: nil, or nothing): the engine reads nothing a
-/// handler returns, so a rule written as a `return` (of new points, of `false` to forbid) would
-/// silently never happen.
+impl std::fmt::Display for Returned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the handler returned a {}, but handlers return nothing: they change the game only through `out` \
+             (out:set_score, out:add_points, out:forbid, out:offer …; docs/lua-api.md)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Returned {}
+
+impl Returned {
+    /// True when `e` is this error.
+    pub(crate) fn is(e: &mlua::Error) -> bool {
+        e.downcast_ref::<Returned>().is_some()
+    }
+}
+
+/// Refuses a value a handler returned (`None`: nil, or nothing), as [`Returned`].
 #[cold]
-pub(crate) fn returns_nothing(returned: Option<&str>) -> mlua::Result<()> {
+pub(crate) fn returns_nothing(returned: Option<&'static str>) -> mlua::Result<()> {
     match returned {
         None => Ok(()),
-        Some(t) => Err(mlua::Error::runtime(format!(
-            "{RETURNED}{t}, but handlers return nothing: they change the game only through `out` \
-             (out:set_score, out:add_points, out:forbid, out:offer …; docs/lua-api.md)"
-        ))),
+        Some(t) => Err(mlua::Error::external(Returned(t))),
     }
 }
 

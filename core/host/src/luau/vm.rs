@@ -761,8 +761,9 @@ impl Vm {
     }
 
     fn error(&self, script: &Script, hook: HookKind, e: mlua::Error) -> HookError {
+        let returned = raw::Returned::is(&e);
         let mut error = to_hook_error(script, hook, hook.name(), e);
-        if error.message.starts_with(raw::RETURNED) && error.location.is_none() {
+        if returned && error.location.is_none() {
             // The value's `return` is not known: the handler's `meeple.on` is the next best place.
             error.location = self.handler_place(hook);
         }
