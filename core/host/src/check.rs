@@ -437,19 +437,47 @@ fn plays_alike(
         Entry::Native(_) => "native.library",
         Entry::Builtin(_) | Entry::None => return Ok(()),
     };
-    let problem = |message: String| Report { diagnostics: vec![manifest.problem_at(at, message)] };
-    // A failing hook is shown at its own line when it is the mod's, else at the manifest.
-    let failed = |message: String, hook: Option<&HookError>| {
-        let diagnostic = hook.and_then(|hook| in_own_file(manifest, hook, &message));
-        diagnostic.map_or_else(|| problem(message), |d| Report { diagnostics: vec![d] })
-    };
-    let play_on = |loaded: &Loaded, seed: u64| -> Result<Vec<u64>, Report> {
+    let trial = Trial { manifest, at, fresh };
+    trial.twice(loaded)?;
+    let acting = trial.each(loaded, acted, games)?;
+    trial.alone(acting)
+}
+
+/// What the games of [`plays_alike`] share: the mod, the manifest key its problems are shown at,
+/// and a fresh load of its ruleset.
+struct Trial<'a> {
+    manifest: &'a Manifest,
+    at: &'a str,
+    fresh: &'a dyn Fn() -> Result<Loaded, Report>,
+}
+
+/// What a mod whose games go otherwise when played again is told.
+const KEEPS_STATE: &str = "the code keeps state between hook calls (in a local of its file, a global or a module's \
+                           table?); keep what a game needs in its storage";
+
+/// The state hashes of one game, after each action.
+type Hashes = Vec<u64>;
+
+impl Trial<'_> {
+    /// A problem shown at the manifest's entry.
+    fn problem(&self, message: String) -> Report {
+        Report { diagnostics: vec![self.manifest.problem_at(self.at, message)] }
+    }
+
+    /// A failing hook, shown at its own line when it is the mod's, else at the manifest.
+    fn failed(&self, message: String, hook: Option<&HookError>) -> Report {
+        let diagnostic = hook.and_then(|hook| in_own_file(self.manifest, hook, &message));
+        diagnostic.map_or_else(|| self.problem(message), |d| Report { diagnostics: vec![d] })
+    }
+
+    /// Plays the random game `seed` on `loaded` to its end.
+    fn play(&self, loaded: &Loaded, seed: u64) -> Result<Hashes, Report> {
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| {
             let hook = if let SetupError::Hook(hook) = &e { Some(hook) } else { None };
-            failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
+            self.failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
         })?;
-        // Seated as `meeple play --bots random` seats them, so that the command below plays
-        // the same game.
+        // Seated as `meeple play --bots random` seats them, so that the command `again` gives
+        // plays the same game.
         let mut bots: Vec<RandomBot> =
             (0..game.state().players() as usize).map(|p| RandomBot::new(seat_seed(seed, p))).collect();
         let mut hashes = Vec::new();
@@ -457,58 +485,75 @@ fn plays_alike(
             let action = bots[p as usize].choose(&game);
             game.apply(action).map_err(|e| {
                 let hook = if let ActionError::Hook(hook) = &e { Some(hook) } else { None };
-                failed(format!("a random game (seed {seed}) stopped: {e}\n{}", again(manifest, seed)), hook)
+                self.failed(format!("a random game (seed {seed}) stopped: {e}\n{}", again(self.manifest, seed)), hook)
             })?;
             hashes.push(game.state().hash());
         }
         Ok(hashes)
-    };
-    let play = |seed: u64| play_on(loaded, seed);
-    let keeps_state = "the code keeps state between hook calls (in a local of its file, a global or a module's \
-                       table?); keep what a game needs in its storage";
-    let first_difference = |a: &[u64], b: &[u64]| a.iter().zip(b).take_while(|(a, b)| a == b).count() + 1;
-    let (first, second) = (play(1)?, play(1)?);
-    if first != second {
-        let i = first_difference(&first, &second);
-        return Err(problem(format!(
-            "the same random game, played twice, went otherwise the second time (from action {i}): {keeps_state}"
-        )));
     }
-    // The last games in which the mod acted, with their states: each costs a load and a game.
-    let mut acting: std::collections::VecDeque<(u64, Vec<u64>)> = std::collections::VecDeque::new();
-    for seed in 2..=games {
-        let before = acted();
-        match play(seed) {
-            Ok(hashes) if acted() > before => {
-                if acting.len() == REPLAYED_ALONE {
-                    acting.pop_front();
+
+    /// The first game, played twice on the same load, must go alike.
+    fn twice(&self, loaded: &Loaded) -> Result<(), Report> {
+        let (first, second) = (self.play(loaded, 1)?, self.play(loaded, 1)?);
+        if first == second {
+            return Ok(());
+        }
+        let i = first_difference(&first, &second);
+        Err(self.problem(format!(
+            "the same random game, played twice, went otherwise the second time (from action {i}): {KEEPS_STATE}"
+        )))
+    }
+
+    /// Plays games 2 to `games` on the same load; a game that fails is played again on a fresh
+    /// load, to tell state left behind from a plain failure. Returns the last games in which the
+    /// mod acted, with their states.
+    fn each(&self, loaded: &Loaded, acted: &dyn Fn() -> u64, games: u64) -> Result<Vec<(u64, Hashes)>, Report> {
+        let mut acting = std::collections::VecDeque::new();
+        for seed in 2..=games {
+            let before = acted();
+            match self.play(loaded, seed) {
+                Ok(hashes) if acted() > before => {
+                    if acting.len() == REPLAYED_ALONE {
+                        acting.pop_front();
+                    }
+                    acting.push_back((seed, hashes));
                 }
-                acting.push_back((seed, hashes));
+                Ok(_) => {}
+                Err(failed) if self.play(&(self.fresh)()?, seed).is_ok() => {
+                    let before = if seed == 2 { "seed 1".to_string() } else { format!("seeds 1 to {}", seed - 1) };
+                    let message = failed.diagnostics.first().and_then(|d| d.message.lines().next()).unwrap_or_default();
+                    return Err(self.problem(format!(
+                        "a random game (seed {seed}) fails only after other games ({before}) were played on the \
+                         same load of the mod, and plays through on its own: {KEEPS_STATE}. It failed with: {message}"
+                    )));
+                }
+                Err(failed) => return Err(failed),
             }
-            Ok(_) => {}
-            Err(failed) if play_on(&fresh()?, seed).is_ok() => {
-                let before = if seed == 2 { "seed 1".to_string() } else { format!("seeds 1 to {}", seed - 1) };
-                let message = failed.diagnostics.first().and_then(|d| d.message.lines().next()).unwrap_or_default();
-                return Err(problem(format!(
-                    "a random game (seed {seed}) fails only after other games ({before}) were played on the \
-                     same load of the mod, and plays through on its own: {keeps_state}. It failed with: {message}"
+        }
+        Ok(acting.into())
+    }
+
+    /// Each game of `acting` (each costs a load and a game), played on a fresh load, must go as
+    /// it went after the others.
+    fn alone(&self, acting: Vec<(u64, Hashes)>) -> Result<(), Report> {
+        for (seed, hashes) in acting {
+            let alone = self.play(&(self.fresh)()?, seed)?;
+            if alone != hashes {
+                let i = first_difference(&hashes, &alone);
+                return Err(self.problem(format!(
+                    "random game {seed}, played after {} others on the same load of the mod, went otherwise than \
+                     played on its own (from action {i}): {KEEPS_STATE}",
+                    seed - 1
                 )));
             }
-            Err(failed) => return Err(failed),
         }
+        Ok(())
     }
-    for (seed, hashes) in acting {
-        let alone = play_on(&fresh()?, seed)?;
-        if alone != hashes {
-            let i = first_difference(&hashes, &alone);
-            return Err(problem(format!(
-                "random game {seed}, played after {} others on the same load of the mod, went otherwise than \
-                 played on its own (from action {i}): {keeps_state}",
-                seed - 1
-            )));
-        }
-    }
-    Ok(())
+}
+
+/// The number of the first action (from 1) after which two games' states differ.
+fn first_difference(a: &[u64], b: &[u64]) -> usize {
+    a.iter().zip(b).take_while(|(a, b)| a == b).count() + 1
 }
 
 /// How many of the games in which a mod acted `check` plays again on their own, the last ones.
