@@ -346,3 +346,62 @@ fn play_out_in_place(game: &mut Game, bot_seed: u64) {
         game.apply(bot.choose(game)).unwrap();
     }
 }
+
+/// Every way the rules refuse a figure placement, met in random games of figures placed in
+/// each of the four ways: each refusal names the rule of its figure kind's way and the action's
+/// part it is about, and changes nothing.
+#[test]
+fn a_refused_figure_placement_names_the_rule_of_its_kind() {
+    use meeple_core::figures::Placement as Way;
+    use meeple_core::game::Part;
+    use std::collections::BTreeMap;
+    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
+    for edition in ["C3", "C3.1"] {
+        let config = format!(
+            "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"{edition}\"\n\
+             [[expansions]]\nid = \"tollkeepers\"\n"
+        );
+        let loaded = load_toml(edition, &config).unwrap_or_else(|r| panic!("{r}"));
+        let kinds = loaded.rules.figures().len() as u8;
+        for seed in 0..4 {
+            let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+            let mut bot = RandomBot::new(seed);
+            while !game.is_over() {
+                if game.state().turn().stage == meeple_core::Stage::Figure {
+                    let legal = game.legal_actions();
+                    let before = game.state().hash();
+                    for (figure, segment, with) in (0..kinds)
+                        .flat_map(|f| (0..4u8).map(move |s| (f, s)))
+                        .flat_map(|(f, s)| std::iter::once(None).chain((0..kinds).map(Some)).map(move |w| (f, s, w)))
+                    {
+                        let action = Action::PlaceFigure { figure, segment, with };
+                        if legal.contains(&action) {
+                            continue;
+                        }
+                        let refusal = game.refusal(&action).expect("an action not listed as legal is refused");
+                        let (way, with_way) =
+                            (loaded.rules.figure(figure).placement, with.map(|w| loaded.rules.figure(w).placement));
+                        let rule = [
+                            ("is placed alone", Part::With, way == Way::JoinsOwnFollower && with.is_some()),
+                            ("needs a follower of seat", Part::Whole, way == Way::JoinsOwnFollower && with.is_none()),
+                            ("comes only together with a follower", Part::Figure, way == Way::WithFollower),
+                            ("is placed only by its expansion's rules", Part::Figure, way == Way::ByExpansion),
+                            ("cannot be `with`", Part::With, with_way.is_some_and(|w| w != Way::WithFollower)),
+                        ]
+                        .into_iter()
+                        .find(|(words, ..)| refusal.why.contains(words));
+                        if let Some((words, part, fits)) = rule {
+                            assert!(fits, "{action:?} refused for a rule not of its kind: {}", refusal.why);
+                            assert_eq!(refusal.part, part, "{action:?}: {}", refusal.why);
+                            *seen.entry(words).or_default() += 1;
+                        }
+                    }
+                    assert_eq!(game.state().hash(), before);
+                }
+                let action = bot.choose(&game);
+                game.apply(action).unwrap();
+            }
+        }
+    }
+    assert_eq!(seen.len(), 5, "every rule met at least once: {seen:?}");
+}

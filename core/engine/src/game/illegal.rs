@@ -110,77 +110,154 @@ impl Game {
         whole(format!("`{}` offers no action {code} on that target now ({open} open: see the legal actions)", x.id()))
     }
 
-    /// The first rule a figure placement breaks, in the order `figure_placement_is_legal`
-    /// checks them.
-    fn why_figure_cannot_stand(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> Refusal {
+    /// The first rule a figure placement breaks, or `None` when it is legal: the one statement
+    /// of the rules of a `place-figure`. `is_legal` asks only whether there is one (no message
+    /// is made there); a refusal says it in words ([`Game::why_figure_cannot_stand`]).
+    /// `figure_actions_into` lists the placements these rules allow, and a test ties the two.
+    pub(super) fn figure_fault(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> Option<Fault> {
         let st = &self.state;
         let kinds = self.rules.figures();
-        let at = |part: Part| move |why: String| Refusal { part, why };
-        let Some(kind) = kinds.get(figure as usize) else {
-            return at(Part::Figure)(no_such_kind(kinds.iter().map(|k| k.id.as_str()), figure));
-        };
-        let Some(ti) = st.turn.placed else { return whole("no tile was placed this turn") };
+        let Some(kind) = kinds.get(figure as usize) else { return Some(Fault::NoSuchKind(Part::Figure, figure)) };
+        let Some(ti) = st.turn.placed else { return Some(Fault::NoTilePlaced) };
         let placed = st.board.tile(ti);
-        let segments = &self.rules.tile(placed.tile).def.segments;
-        let Some(seg) = segments.get(segment as usize) else {
-            let last = segments.len().saturating_sub(1);
-            return at(Part::Segment)(format!("the placed tile has segments 0 to {last}, not {segment}"));
+        let Some(seg) = self.rules.tile(placed.tile).def.segments.get(segment as usize) else {
+            return Some(Fault::NoSuchSegment);
         };
         let sid = placed.first_segment + segment as SegId;
         let player = st.turn.player;
-        let on = format!("segment {segment} (a {})", seg.kind.name());
-        let cannot_stand = |k: FigureKindId| {
-            let id = &self.rules.figure(k).id;
+        let cannot_stand = |k: FigureKindId, part: Part| {
             if !self.rules.figure(k).may_stand_on(seg.kind) {
-                Some(format!("{} `{id}` cannot stand on {on}", a(id)))
+                Some(Fault::CannotStand(part, k))
             } else if st.supply(player, k) == 0 {
-                Some(format!("seat {player} has no `{id}` left in supply"))
+                Some(Fault::NoneLeft(part, k))
             } else {
                 None
             }
         };
-        if let Some(why) = cannot_stand(figure) {
-            return whole(why);
+        // A kind never placed alone is told so before where it could stand.
+        match kind.placement {
+            FigurePlacement::WithFollower => return Some(Fault::OnlyWithFollower),
+            FigurePlacement::ByExpansion => return Some(Fault::ByExpansion),
+            FigurePlacement::Unoccupied | FigurePlacement::JoinsOwnFollower => {}
+        }
+        if let Some(fault) = cannot_stand(figure, Part::Whole) {
+            return Some(fault);
         }
         if !self.still_open(figure) {
-            return whole(
-                "an action instead of a meeple was taken this turn: only a figure that joins an own follower, each \
-                 kind once, may still be placed",
-            );
+            return Some(Fault::TurnTaken);
         }
-        let occupied = st.features.data(sid).followers > 0;
-        let id = &kind.id;
-        let with_part = at(Part::With);
-        match (kind.placement, with) {
-            (FigurePlacement::Unoccupied, _) if occupied => {
-                whole(format!("the feature of {on} already holds a follower"))
-            }
-            (FigurePlacement::Unoccupied, Some(w)) => match kinds.get(w as usize) {
-                None => with_part(no_such_kind(kinds.iter().map(|k| k.id.as_str()), w)),
-                Some(wk) if wk.placement != FigurePlacement::WithFollower => {
-                    with_part(format!("`{}` is not placed together with a follower, so it cannot be `with`", wk.id))
-                }
-                Some(_) => {
-                    with_part(cannot_stand(w).unwrap_or_else(|| "that figure placement is not possible here".into()))
-                }
-            },
-            (FigurePlacement::JoinsOwnFollower, None) => {
-                whole(format!("{} `{id}` needs a follower of seat {player} on the feature of {on}", a(id)))
-            }
-            (FigurePlacement::JoinsOwnFollower, Some(_)) => with_part(format!(
-                "{} `{id}` is placed alone: `with` goes with a follower placed in the same action",
-                a(id)
-            )),
-            (FigurePlacement::WithFollower, _) => at(Part::Figure)(format!(
-                "{} `{id}` comes only together with a follower: name it in that follower's `with`",
-                a(id)
-            )),
-            (FigurePlacement::ByExpansion, _) => {
-                at(Part::Figure)(format!("{} `{id}` is placed only by its expansion's rules", a(id)))
-            }
-            (FigurePlacement::Unoccupied, None) => whole("that figure placement is not possible here"),
+        if kind.placement == FigurePlacement::JoinsOwnFollower {
+            return match with {
+                None => (!self.has_own_follower(sid, player)).then_some(Fault::NoOwnFollower),
+                Some(_) => Some(Fault::PlacedAlone),
+            };
+        }
+        // Placed on an unoccupied feature, perhaps with a figure that comes with it.
+        if st.features.data(sid).followers > 0 {
+            return Some(Fault::Occupied);
+        }
+        // Alone on an unoccupied feature is legal: no fault.
+        let w = with?;
+        match kinds.get(w as usize) {
+            None => Some(Fault::NoSuchKind(Part::With, w)),
+            Some(wk) if wk.placement != FigurePlacement::WithFollower => Some(Fault::NotWithFollower(w)),
+            Some(_) => cannot_stand(w, Part::With),
         }
     }
+
+    /// The first rule a figure placement breaks, in words, with the part of the action it is about.
+    fn why_figure_cannot_stand(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> Refusal {
+        let Some(fault) = self.figure_fault(figure, segment, with) else {
+            return whole("that figure placement is not possible here");
+        };
+        let st = &self.state;
+        let kinds = self.rules.figures();
+        let player = st.turn.player;
+        let id = |k: FigureKindId| kinds[k as usize].id.as_str();
+        // The faults past the first three know the tile and the segment exist.
+        let placed = st.turn.placed.map(|ti| st.board.tile(ti).tile);
+        let segments = placed.map_or(&[][..], |t| &self.rules.tile(t).def.segments[..]);
+        let on = || format!("segment {segment} (a {})", segments[segment as usize].kind.name());
+        let (part, why) = match fault {
+            Fault::NoSuchKind(part, k) => (part, no_such_kind(kinds.iter().map(|k| k.id.as_str()), k)),
+            Fault::NoTilePlaced => (Part::Whole, "no tile was placed this turn".to_string()),
+            Fault::NoSuchSegment => {
+                let last = segments.len().saturating_sub(1);
+                (Part::Segment, format!("the placed tile has segments 0 to {last}, not {segment}"))
+            }
+            Fault::CannotStand(part, k) => (part, format!("{} `{}` cannot stand on {}", a(id(k)), id(k), on())),
+            Fault::NoneLeft(part, k) => (part, format!("seat {player} has no `{}` left in supply", id(k))),
+            Fault::TurnTaken => (
+                Part::Whole,
+                "an action instead of a meeple was taken this turn: only a figure that joins an own follower, each \
+                 kind once, may still be placed"
+                    .to_string(),
+            ),
+            Fault::Occupied => (Part::Whole, format!("the feature of {} already holds a follower", on())),
+            Fault::NotWithFollower(w) => {
+                (Part::With, format!("`{}` is not placed together with a follower, so it cannot be `with`", id(w)))
+            }
+            Fault::NoOwnFollower => (
+                Part::Whole,
+                format!(
+                    "{} `{}` needs a follower of seat {player} on the feature of {}",
+                    a(id(figure)),
+                    id(figure),
+                    on()
+                ),
+            ),
+            Fault::PlacedAlone => (
+                Part::With,
+                format!(
+                    "{} `{}` is placed alone: `with` goes with a follower placed in the same action",
+                    a(id(figure)),
+                    id(figure)
+                ),
+            ),
+            Fault::OnlyWithFollower => (
+                Part::Figure,
+                format!(
+                    "{} `{}` comes only together with a follower: name it in that follower's `with`",
+                    a(id(figure)),
+                    id(figure)
+                ),
+            ),
+            Fault::ByExpansion => {
+                (Part::Figure, format!("{} `{}` is placed only by its expansion's rules", a(id(figure)), id(figure)))
+            }
+        };
+        Refusal { part, why }
+    }
+}
+
+/// The first rule a figure placement breaks ([`Game::figure_fault`]): small and without words,
+/// so that checking an action makes no message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fault {
+    /// The ruleset has no figure kind of that number (in the part named).
+    NoSuchKind(Part, FigureKindId),
+    /// No tile was placed this turn.
+    NoTilePlaced,
+    /// The placed tile has no segment of that number.
+    NoSuchSegment,
+    /// The kind (in the part named) may not stand on the segment's feature kind.
+    CannotStand(Part, FigureKindId),
+    /// The player has none of the kind (in the part named) in supply.
+    NoneLeft(Part, FigureKindId),
+    /// An action instead of a meeple was taken, and the kind is not one that may still follow.
+    TurnTaken,
+    /// The feature already holds a follower.
+    Occupied,
+    /// The `with` kind is not one placed together with a follower.
+    NotWithFollower(FigureKindId),
+    /// The kind joins an own follower, and the player has none on the feature.
+    NoOwnFollower,
+    /// The kind joins an own follower, so it takes no `with`.
+    PlacedAlone,
+    /// The kind comes only as another figure's `with`.
+    OnlyWithFollower,
+    /// The kind is placed only by its expansion's commands.
+    ByExpansion,
 }
 
 /// "no figure kind 9: this ruleset has 0 `meeple`, 1 `abbot:abbot`".

@@ -453,42 +453,12 @@ impl Game {
                     && st.turn.placements.contains(&Placement { pos: *pos, rotation: *rotation })
             }
             (Action::PlaceFigure { figure, segment, with }, None) if st.turn.stage == Stage::Figure => {
-                self.figure_placement_is_legal(*figure, *segment, *with)
+                self.figure_fault(*figure, *segment, *with).is_none()
             }
             (Action::Expansion { expansion, code, target }, None) if st.turn.stage == Stage::Figure => {
                 st.turn.offers.iter().any(|(e, o)| e == expansion && o.code == *code && o.target == *target)
             }
             (Action::Pass, None) => st.turn.stage == Stage::Figure,
-            _ => false,
-        }
-    }
-
-    fn figure_placement_is_legal(&self, figure: FigureKindId, segment: u8, with: Option<FigureKindId>) -> bool {
-        let st = &self.state;
-        let (Some(ti), Some(kind)) = (st.turn.placed, self.rules.figures().get(figure as usize)) else { return false };
-        let placed = st.board.tile(ti);
-        let Some(seg) = self.rules.tile(placed.tile).def.segments.get(segment as usize) else { return false };
-        let sid = placed.first_segment + segment as SegId;
-        let player = st.turn.player;
-        let fits = |k: FigureKindId| self.rules.figure(k).may_stand_on(seg.kind) && st.supply(player, k) > 0;
-        if !fits(figure) {
-            return false;
-        }
-        if !self.still_open(figure) {
-            return false;
-        }
-        match (kind.placement, with) {
-            (FigurePlacement::Unoccupied, None) => st.features.data(sid).followers == 0,
-            (FigurePlacement::Unoccupied, Some(w)) => {
-                st.features.data(sid).followers == 0
-                    && self
-                        .rules
-                        .figures()
-                        .get(w as usize)
-                        .is_some_and(|wk| wk.placement == FigurePlacement::WithFollower)
-                    && fits(w)
-            }
-            (FigurePlacement::JoinsOwnFollower, None) => self.has_own_follower(sid, player),
             _ => false,
         }
     }
