@@ -302,7 +302,7 @@ fn code_that_keeps_state_between_calls_is_found() {
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
-        found[0].starts_with("expansion.toml:22: the same random game, played twice, went otherwise"),
+        found[0].starts_with("expansion.toml:22: the same random game (seed 1), played twice, went otherwise"),
         "{found:#?}"
     );
     assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");

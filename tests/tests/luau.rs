@@ -223,13 +223,27 @@ fn a_scripts_own_globals_are_defined_and_named_when_misspelt() {
 
 #[test]
 fn a_handler_that_returns_a_value_is_told_that_handlers_return_nothing() {
-    // The `return` itself is not known to the engine: the error points at the handler's
-    // `meeple.on`.
+    // The `return` itself is not known to the engine: the error points at the function that
+    // holds it, here the one written in the handler's `meeple.on`.
     attack_fails(
         "return-points",
         "the handler returned a table, but handlers return nothing: they change the game only through `out`",
         "meeple.on(\"figure_placed\"",
     );
+}
+
+#[test]
+fn a_value_returned_by_a_handler_defined_apart_is_shown_at_its_function() {
+    // The function that holds the `return` is nearer to it than the `meeple.on` that names it.
+    let script = "local function placed(view, event, out)\n    if event.player then return true end\nend\n\n\
+                  meeple.on(\"tile_placed\", placed)\n";
+    let mut game = mod_game("returning-apart", "", script, "\"U\", \"U\"", 2);
+    let before = game.state().hash();
+    let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
+    let ActionError::Hook(e) = &err else { panic!("{err}") };
+    assert_eq!(e.location.as_deref(), Some("returning-apart/init.luau:1"), "{err}");
+    assert!(e.message.starts_with("the handler returned a boolean, but handlers return nothing"), "{err}");
+    assert_eq!(game.state().hash(), before);
 }
 
 #[test]
@@ -374,7 +388,13 @@ fn load_time_errors_name_file_and_line() {
     let root = write_mod("no-option", &[("init.luau", "local bonus = meeple.options.bonus + 1\n")]);
     let err = load_mod(&root, "no-option").unwrap_err();
     assert!(err.contains("no-option/init.luau:1:"), "{err}");
-    assert!(err.contains("meeple.options.bonus does not exist; meeple.options has nothing"), "{err}");
+    assert!(
+        err.contains(
+            "meeple.options.bonus does not exist; meeple.options has nothing; an option is declared in \
+             expansion.toml, as [options.bonus]"
+        ),
+        "{err}"
+    );
 
     // Arguments of the wrong type say what was expected, in the script's words.
     let script = "-- a number where the handler goes\nmeeple.on(\"turn_end\", 3)\n";
@@ -638,7 +658,7 @@ const INSTEAD_OF_EVENT: &str =
 const INSTEAD_OF_CANDIDATES: &str = "copy what you need into a table of your own; out:forbid(i) rules candidate i out";
 /// What a script is told to do instead of changing the scoring.
 const INSTEAD_OF_SCORING: &str =
-    "copy what you need into a table of your own; out:set_score and out:add_points change the points";
+    "copy what you need into a table of your own; out:set_score(player, points) changes a player's points";
 
 #[test]
 fn a_field_of_an_event_overwritten_or_set_raw_names_the_event() {
@@ -1014,10 +1034,10 @@ fn call_fails_at_its_line(name: &str, call: &str, needle: &str) {
 #[test]
 fn a_misspelt_method_names_the_ones_meant() {
     for (call, needle) in [
-        ("view:token(1, \"x\")", "view has no method 'token'; did you mean `tokens`?"),
-        ("out:set_scroe(1, 2)", "out has no method 'set_scroe'; did you mean `set_score`?"),
-        ("out:give(1, \"x\", 1)", "out has no method 'give'; did you mean `give_tokens`?"),
-        ("out:zzz()", "out has no method 'zzz'; it has add_points, ask, extra_turn,"),
+        ("view:token(1, \"x\")", "view has no method or field 'token'; did you mean `tokens`?"),
+        ("out:set_scroe(1, 2)", "out has no method or field 'set_scroe'; did you mean `set_score`?"),
+        ("out:give(1, \"x\", 1)", "out has no method or field 'give'; did you mean `give_tokens`?"),
+        ("out:zzz()", "out has no method or field 'zzz'; it has add_points, ask, extra_turn,"),
         // A dot for a colon moves every argument one place: the call is named as the slip.
         ("out.add_points(1, 2)", "out.add_points was called with a dot: call it with a colon, as `out:add_points(…)`"),
         ("local f = view.feature(1)", "view.feature was called with a dot: call it with a colon"),
@@ -1318,7 +1338,7 @@ fn a_write_to_an_event_is_refused_at_its_line() {
     assert!(
         err.contains(
             "scoring-write/init.luau:2: modify_score's scoring cannot be changed (field 'mine'): copy what you need \
-             into a table of your own; out:set_score and out:add_points change the points"
+             into a table of your own; out:set_score(player, points) changes a player's points"
         ),
         "{err}"
     );

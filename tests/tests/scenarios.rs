@@ -171,6 +171,16 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     assert!(err.contains("scores: expected [5, 0], got [4, 0]"), "{err}");
     assert!(err.contains("meeple in supply: expected [6, 7], got [7, 7]"), "{err}");
     assert!(err.contains("events were:\n  "), "{err}");
+    assert!(err.contains("end.toml:10: at the end: "), "the end is shown at its line: {err}");
+
+    let err = failure_of("category.toml", &text.replace("scores = [5, 0]", "breakdown = { road = [0, 0] }"));
+    assert!(
+        err.contains(
+            "category.toml:10: at the end: no score category `road` in `breakdown`; did you mean `roads`? the \
+             categories are roads, cities, monasteries, fields"
+        ),
+        "{err}"
+    );
 
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 5,5 r0\"\nfigure = \"pass\"\n";
     let err = failure_of("refused.toml", text);

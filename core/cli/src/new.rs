@@ -47,19 +47,20 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     say!("  meeple test {dir}                   # its scenario test");
     say!("  {}   # a game with it", made.play_command());
     if args.native {
-        say!("then change the rule in {dir}/src/lib.rs (the guide: {}, \"Native plugins\")", doc("modding.md"));
+        say!("then change the rule in {dir}/src/lib.rs (the guide: {}, \"Native plugins\")", doc("docs/modding.md"));
     } else {
         say!("then change the rule in {dir}/init.luau");
-        say!("  the guide: {}", doc("modding.md"));
-        say!("  the API: {}", doc("lua-api.md"));
-        say!("  its types, for luau-lsp in an editor: {}", doc("meeple.d.luau"));
+        say!("  the guide: {}", doc("docs/modding.md"));
+        say!("  the API: {}", doc("docs/lua-api.md"));
+        say!("  its types, for luau-lsp in an editor: {}", doc("docs/meeple.d.luau"));
     }
+    say!("  the scenario files of tests/: {}", doc("tests/README.md"));
     Ok(())
 }
 
 /// Where one of meeple's documents is: in its source tree (or `MEEPLE_HOME`) when that holds
 /// it, so that a mod made in any folder is told a path that opens; else its place in the source.
 fn doc(name: &str) -> String {
-    let path = meeple_host::paths::data_root().join("docs").join(name);
-    if path.is_file() { display_path(&path) } else { format!("docs/{name}") }
+    let path = meeple_host::paths::data_root().join(name);
+    if path.is_file() { display_path(&path) } else { name.to_string() }
 }

@@ -500,7 +500,7 @@ impl Trial<'_> {
         }
         let i = first_difference(&first, &second);
         Err(self.problem(format!(
-            "the same random game, played twice, went otherwise the second time (from action {i}): {KEEPS_STATE}"
+            "the same random game (seed 1), played twice, went otherwise the second time (from action {i}): {KEEPS_STATE}"
         )))
     }
 

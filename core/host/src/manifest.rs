@@ -855,7 +855,12 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
                 ot.allow(&["min", "max", "values"]);
                 None
             }
-            None => None,
+            // Missing (perhaps misspelt, which is reported too): the keys of any type are not
+            // also unknown.
+            None => {
+                ot.allow(&["min", "max", "values"]);
+                None
+            }
         };
         let default = ot.get("default");
         let per_edition = ot.get("edition_defaults");
@@ -1055,6 +1060,17 @@ entry = "init.luau"
         assert!(
             err("{ expansion = \"base\", editions = [\"C2\"], because = \"x\" }").contains("unknown key `because`")
         );
+    }
+
+    #[test]
+    fn a_misspelt_option_type_is_the_one_problem_of_its_option() {
+        // `min` and `max` belong to a type, so they are not also unknown keys.
+        let bad = GOOD.replace("type = \"int\"", "tpye = \"int\"");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{err}");
+        assert!(lines[0].ends_with("[options.bonus] needs `type` (a string)"), "{err}");
+        assert!(lines[1].contains("unknown key `tpye` in [options.bonus]; did you mean `type`?"), "{err}");
     }
 
     #[test]

@@ -106,7 +106,7 @@ struct Scenario {
     #[serde(default, rename = "step")]
     steps: Vec<toml::Spanned<Step>>,
     #[serde(default)]
-    end: Option<Expect>,
+    end: Option<toml::Spanned<Expect>>,
 }
 
 /// One action (or a placement followed by a figure action) and what must hold afterwards.
@@ -362,8 +362,10 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
         }
     }
     if let Some(end) = &sc.end {
-        check(&game, &names, end, &all).map_err(|m| {
-            format!("{}\nat the end: {m}\nsource: {}", sc.description, sc.source.as_deref().unwrap_or("-"))
+        let line = text[..end.span().start].matches('\n').count() + 1;
+        check(&game, &names, end.get_ref(), &all).map_err(|m| {
+            let source = sc.source.as_deref().unwrap_or("-");
+            format!("{}\n{}:{line}: at the end: {m}\nsource: {source}", sc.description, path.display())
         })?;
     }
     Ok(())
@@ -638,7 +640,11 @@ fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<String>) -> Result<(), 
         differ(wrong, "scores", want, &players.clone().map(|p| st.score(p)).collect());
     }
     for (cat, want) in e.breakdown.iter().flatten() {
-        let c = rules.category(cat).ok_or_else(|| format!("no score category `{cat}`"))?;
+        let c = rules.category(cat).ok_or_else(|| {
+            let known: Vec<&str> = rules.categories().iter().map(String::as_str).collect();
+            let hint = meeple_toml::did_you_mean(cat, &known);
+            format!("no score category `{cat}` in `breakdown`; {hint}the categories are {}", known.join(", "))
+        })?;
         differ(wrong, format!("{cat} points"), want, &players.clone().map(|p| st.points(p, c)).collect());
     }
     for (fig, want) in e.supply.iter().flatten() {

@@ -352,7 +352,8 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
         options.raw_set(k.as_str(), to_lua(lua, v)?)?;
     }
     let strict: mlua::Function = lua.load(STRICT).set_name("=meeple").call(lua.create_function(suggest)?)?;
-    strict.call::<()>((&options, "meeple.options"))?;
+    let declared: mlua::Function = lua.load(OPTION_DECLARED).set_name("=meeple.options").eval()?;
+    strict.call::<()>((&options, "meeple.options", declared))?;
     // The sandbox freezes the globals' own tables only: a write here would change nothing the
     // game config says, and be lost without a word.
     options.set_readonly(true);
@@ -366,15 +367,21 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
 /// misspelt `meeple.On` or `meeple.options.Bonus` would otherwise be a nil that fails later,
 /// as "attempt to call a nil value" or arithmetic on nil, without the name.
 const STRICT: &str = r#"local suggest = ...
-return function(t, name)
+return function(t, name, declared)
     local keys = {}
     for k in pairs(t) do table.insert(keys, tostring(k)) end
     table.sort(keys)
     local known = if #keys == 0 then "nothing" else table.concat(keys, ", ")
     setmetatable(t, { __index = function(_, k)
-        error(`{name}.{tostring(k)} does not exist; {suggest(tostring(k), keys)}{name} has {known}`, 2)
+        local where = if declared then `; {declared(tostring(k))}` else ""
+        error(`{name}.{tostring(k)} does not exist; {suggest(tostring(k), keys)}{name} has {known}{where}`, 2)
     end })
 end"#;
+
+/// Where an option a script reads is declared: the one thing a name `meeple.options` lacks
+/// may be missing from.
+const OPTION_DECLARED: &str =
+    "return function(k) return `an option is declared in expansion.toml, as [options.{k}]` end";
 
 /// `suggest(word, names)`: "did you mean `x`? " for a name of `names` that `word` is a likely
 /// slip of, else "". The same judgement as the messages about configs and manifests, for the

@@ -33,7 +33,7 @@ pub(crate) const INSTEAD_OF_EVENT: &str =
     "copy what you need into a table of your own; the game changes only through commands (out:…)";
 /// What to do instead of changing `modify_score`'s scoring.
 pub(crate) const INSTEAD_OF_SCORING: &str =
-    "copy what you need into a table of your own; out:set_score and out:add_points change the points";
+    "copy what you need into a table of your own; out:set_score(player, points) changes a player's points";
 /// What to do instead of changing the candidates.
 pub(crate) const INSTEAD_OF_CANDIDATES: &str =
     "copy what you need into a table of your own; out:forbid(i) rules candidate i out";

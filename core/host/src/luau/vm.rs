@@ -440,7 +440,7 @@ local function strict_methods(t, what)
             local k = tostring(key)
             local hint = suggest(k, methods)
             hint = if hint == "" then `it has {table.concat(methods, ", ")}` else string.sub(hint, 1, -2)
-            error(`{what} has no method '{k}'; {hint}`, 2)
+            error(`{what} has no method or field '{k}'; {hint}`, 2)
         end,
     }))
 end
@@ -750,6 +750,15 @@ impl Vm {
         self.caller.call(&self.lua, handler, &[self.view_ref, event, self.out_ref])
     }
 
+    /// Where the handler of `hook` is defined (`chapels/init.luau:12`), when it is a function of
+    /// the script's own files.
+    fn handler_defined(&self, script: &Script, hook: HookKind) -> Option<String> {
+        let info = self.handler(hook).ok()?.info();
+        let chunk = info.source?.strip_prefix('@')?.to_string();
+        let line = info.line_defined?;
+        chunk.starts_with(&format!("{}/", script.id)).then(|| format!("{chunk}:{line}"))
+    }
+
     /// Where the script registered the handler of `hook` (`chapels/init.luau:37`).
     fn handler_place(&self, hook: HookKind) -> Option<String> {
         let places: Table = self.lua.named_registry_value(api::HANDLER_AT).ok()?;
@@ -764,8 +773,9 @@ impl Vm {
         let returned = raw::Returned::is(&e);
         let mut error = to_hook_error(script, hook, hook.name(), e);
         if returned && error.location.is_none() {
-            // The value's `return` is not known: the handler's `meeple.on` is the next best place.
-            error.location = self.handler_place(hook);
+            // The value's `return` is not known: the function that holds it is the next best
+            // place, else the handler's `meeple.on`.
+            error.location = self.handler_defined(script, hook).or_else(|| self.handler_place(hook));
         }
         if let Some(explained) =
             error.location.as_deref().and_then(|at| lent::explain(script, hook, at, &error.message))
