@@ -173,6 +173,35 @@ fn the_greedy_bot_does_not_play_around_a_failing_hook() {
     assert!(game.state().tiles_left() > 0, "the error came only at the end of the game");
 }
 
+#[test]
+fn the_final_scoring_asks_nothing_and_grants_no_extra_turn() {
+    // The game ends with the final scoring: a decision or an extra turn given there could never
+    // be played, so it is refused, not dropped.
+    for (command, says) in [
+        ("out:ask(1, \"late\", { \"a\", \"b\" })", "no decisions during the final scoring: the game ends with it"),
+        ("out:extra_turn(1)", "no extra turns during the final scoring: the game ends with it"),
+        ("out:extra_turn_part()", "no extra turn parts during the final scoring: the game ends with it"),
+    ] {
+        let script = format!("meeple.on(\"final_scoring\", function(view, out)\n  {command}\nend)\n");
+        let root = meeple_tests::write_mods("late-asker", &[("late-asker", "depends = [\"base\"]", &script)]);
+        let config = meeple_host::GameConfig::parse(
+            "g.toml",
+            "players = 2\ndraw = [\"U\"]\n[[expansions]]\nid = \"late-asker\"\n",
+        )
+        .unwrap();
+        let loaded = meeple_host::load::from_config(&config, &[root]).unwrap();
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+        game.apply(Action::PlaceTile { pos: meeple_core::Pos::new(1, 0), rotation: meeple_core::Rotation::new(0) })
+            .unwrap();
+        let before = game.state().hash();
+        let err = game.apply(Action::Pass).unwrap_err().to_string();
+        assert!(err.ends_with(says), "{command}: {err}");
+        assert!(err.starts_with("late-asker: final_scoring"), "{command}: {err}");
+        assert_eq!(game.state().hash(), before, "{command}: the game is as it was");
+        assert!(!game.is_over(), "{command}");
+    }
+}
+
 /// A base game with `commander` giving the bad command of `case`, at its first tile.
 fn commanded(case: &str) -> Result<Game, meeple_core::SetupError> {
     let config = format!(

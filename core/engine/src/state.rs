@@ -347,7 +347,7 @@ impl GameState {
         self.storage.get(expansion as usize)?.get(key)
     }
 
-    /// The version of an expansion's storage: 0 while it is empty, and a number drawn from a
+    /// The version of an expansion's storage: 0 until its first change, and a number drawn from a
     /// counter shared by every game of the process at each change. Two equal versions therefore
     /// mean equal storage, in this game, in a copy of it or in any other, so a plugin may keep
     /// what it derived from its storage for as long as the version stays the same.

@@ -6,6 +6,7 @@ use super::{log_line, no_face, too_deep};
 use crate::action::{Decision, Event, Target};
 use crate::expansion::{Command, HookError, HookKind, HookResult};
 use crate::figures::{FigureId, Location};
+use crate::state::Stage;
 use crate::value::Value;
 
 /// Why a command was not done.
@@ -39,13 +40,14 @@ impl Game {
             Command::SetAside { figure } => self.set_aside(*figure),
             Command::ReturnFigure { figure } => self.return_commanded(*figure),
             Command::SetFigureFace { figure, face } => self.set_face(*figure, *face),
-            Command::ExtraTurnPart => {
+            Command::ExtraTurnPart => self.play_goes_on("extra turn parts").map(|()| {
                 self.state.turn.extra_part = true;
-                Ok(())
-            }
-            Command::ExtraTurn { player } => self.player_exists(*player).map(|()| {
-                self.state.turn.extra_turn = Some(*player);
             }),
+            Command::ExtraTurn { player } => {
+                self.play_goes_on("extra turns").and_then(|()| self.player_exists(*player)).map(|()| {
+                    self.state.turn.extra_turn = Some(*player);
+                })
+            }
             Command::SetStorage { key, value } => self.set_storage(e, key, value),
             Command::SetScore { .. } => refuse("set_score is only allowed in modify_score"),
             Command::Ask { player, kind, options, data } => self.ask(
@@ -68,6 +70,15 @@ impl Game {
             Err(NotDone::Refused(why)) => Err(self.command_error(e, hook, &c, why)),
             Err(NotDone::HookFailed(error)) => Err(error),
         }
+    }
+
+    /// Refuses `what` (what only a game that goes on can give) during the final scoring: the
+    /// game ends with it, so it would be dropped without a word.
+    fn play_goes_on(&self, what: &str) -> Outcome {
+        if self.state.turn.stage == Stage::Final {
+            return refuse(format!("no {what} during the final scoring: the game ends with it"));
+        }
+        Ok(())
     }
 
     fn player_exists(&self, player: u8) -> Outcome {
@@ -208,6 +219,7 @@ impl Game {
         if hook == HookKind::Setup {
             return refuse("no decisions during setup");
         }
+        self.play_goes_on("decisions")?;
         if d.kind.len() > MAX_TEXT || d.options.len() > MAX_OPTIONS || d.options.iter().any(|o| o.len() > MAX_TEXT) {
             return refuse(format!(
                 "a decision has at most {MAX_OPTIONS} options, its kind and each option {MAX_TEXT} bytes"
