@@ -66,6 +66,12 @@ pub fn lua_api_markdown() -> String {
     s +=
         "`view:figures_on` and the other functions that take a `seg` take them too. A `Feature`'s `tiles` counts the\n";
     s += "tiles it lies on: 1 for a monastery or a garden (`1 + view:neighbours(x, y)` is what one scores unfinished).\n";
+    s += "A `Segment` is one part of a tile kind, as its tileset declares it (`docs/tilesets.md`): `index` counts\n";
+    s += "from 1 on its tile kind, `seg` is its id on the board (on a placed tile only). A road or a river has two\n";
+    s += "`ends`, each a side it leaves the tile by (`\"N\"`, `\"E\"`, `\"S\"`, `\"W\"`) or what it stops at on the tile\n";
+    s += "(`\"city\"`, `\"monastery\"`, `\"house\"`, `\"dead-end\"`, `\"spring\"`, `\"lake\"`, or `\"KIND:ID\"` for a named\n";
+    s += "point, as `\"village:village\"`): a road that stops on a tile still has two ends, one of them the stop.\n";
+    s += "`sides` are the sides it leaves the tile by: a city's sides, the sides among a road's or river's ends.\n";
     s += "A `ScoringInfo` is a feature about to score: `tiles` counts its tiles (a monastery's or garden's: its own\n";
     s += "and those around it), `arms` its coats of arms, `cities` the completed cities a field touches (feature ids),\n";
     s += "`strength` each player's strength on it and `points` what each player is to score, both indexed by player\n";
