@@ -139,6 +139,40 @@ fn a_whole_game_is_played_by_index_and_scored() {
 }
 
 #[test]
+fn the_unseen_tiles_are_the_box_less_the_tiles_drawn() {
+    // Counted from the tiles drawn (placed, discarded, in hand), as a player counts them, the
+    // unseen tiles are what the box holds besides; their number is `tiles_left`.
+    let mut s = session();
+    let names = |s: &mut Session| ok(s, json!({"cmd": "names", "game": "g1"}))["names"].clone();
+    let mut state = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
+    let tiles = names(&mut s)["tiles"].clone();
+    let key = |t: &Value| tiles[t.as_u64().unwrap() as usize]["tile"].as_str().unwrap().to_string();
+    let count = |unseen: &Value| unseen.as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum::<u64>();
+    let first = state["unseen"].clone();
+    assert_eq!(json!(count(&first)), state["turn"]["tiles_left"], "{first}");
+    let mut drawn: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut turns = 0;
+    while state["over"] == json!(false) && turns < 60 {
+        let reply = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+        for e in reply["events"].as_array().unwrap() {
+            if e["event"] == json!("tile-drawn") {
+                *drawn.entry(key(&e["tile"])).or_default() += 1;
+            }
+        }
+        state = reply["state"].clone();
+        turns += 1;
+    }
+    let unseen = &state["unseen"];
+    assert_eq!(json!(count(unseen)), state["turn"]["tiles_left"]);
+    assert!(!drawn.is_empty());
+    for (kind, n) in first.as_object().unwrap() {
+        let now = unseen.get(kind).map_or(0, |n| n.as_u64().unwrap());
+        let taken = drawn.get(kind).copied().unwrap_or(0);
+        assert_eq!(n.as_u64().unwrap(), now + taken, "{kind}: unseen at first = unseen now + drawn since");
+    }
+}
+
+#[test]
 fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     let mut s = session();
     let state = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
@@ -165,7 +199,7 @@ fn brief_states_leave_out_the_table_and_the_descriptions() {
     let mut s = session();
     let full = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();
     let brief = ok(&mut s, json!({"cmd": "state", "game": "g1", "brief": true}))["state"].clone();
-    for gone in ["players", "board", "features", "figures"] {
+    for gone in ["players", "board", "features", "figures", "unseen"] {
         assert!(brief.get(gone).is_none(), "no `{gone}` in a brief state");
     }
     assert_eq!((&brief["turn"], &brief["to_act"], &brief["over"]), (&full["turn"], &full["to_act"], &full["over"]));

@@ -1,6 +1,6 @@
 //! A game's state as clients see it: everything on the table, the scores with their breakdown,
 //! and what can be done next, described so that a client needs no rules of its own. The order
-//! of the draw pile is never in it, only how many tiles are left.
+//! of the draw pile is never in it: only how many tiles are left, and which.
 
 use meeple_core::describe::ActionInfo;
 use meeple_core::figures::Location;
@@ -47,6 +47,12 @@ pub struct StateView {
     /// Figures that are not in a supply (not in brief states).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub figures: Option<Vec<FigureView>>,
+    /// The tiles no player has seen yet, by kind (`tileset:tile`) with their number: what a
+    /// player knows by counting, for a search that deals them out (the order they come in is
+    /// hidden). The drawn tile is not among them. With a tile limit, not all of them will be
+    /// drawn (`turn.tiles_left`). Not in brief states.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unseen: Option<BTreeMap<Arc<str>, u32>>,
     /// The question waiting for an answer, if any.
     pub pending: Option<PendingView>,
     /// Every legal action, with its description; act with `index` or `action`.
@@ -209,6 +215,7 @@ impl StateView {
             board: (!brief).then(|| board(game)),
             features: (!brief).then(|| features(game)),
             figures: (!brief).then(|| figures(game)),
+            unseen: (!brief).then(|| unseen(game)),
             pending: st.pending().first().map(|d| PendingView {
                 player: d.player,
                 kind: d.kind.clone(),
@@ -235,6 +242,15 @@ impl StateView {
             },
         }
     }
+}
+
+/// The tiles not drawn yet, counted by kind.
+fn unseen(game: &Game) -> BTreeMap<Arc<str>, u32> {
+    let mut counts = BTreeMap::new();
+    for t in game.state().unseen_tiles() {
+        *counts.entry(game.rules().tile(t).key.clone()).or_insert(0) += 1;
+    }
+    counts
 }
 
 /// An action's description for people, written once into a string of about its final size (a
