@@ -449,6 +449,31 @@ fn hooks_cannot_be_registered_late_and_globals_are_read_only() {
 }
 
 #[test]
+fn a_players_name_is_read_for_log_lines() {
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:log(view:player_name(event.player) .. \" placed a tile\") end\n\
+                  end)\n\
+                  meeple.on(\"turn_end\", function(view, event, out)\n    view:player_name(3)\nend)\n";
+    let root = meeple_tests::write_mods("names", &[("names", "depends = [\"base\"]", script)]);
+    let config = "players = [\"Ann\", \"Ben\"]\ndraw = [\"U\", \"U\"]\n[[expansions]]\nid = \"names\"\n";
+    let config = meeple_host::GameConfig::parse("t.toml", config).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let logged: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Log { message, .. } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(logged, ["Ann placed a tile"]);
+    // A player the game lacks is an error, as for every function that takes a player.
+    let err = game.apply(Action::Pass).unwrap_err().to_string();
+    assert!(err.contains("player 3 does not exist; players are 1 to 2"), "{err}");
+}
+
+#[test]
 fn the_score_before_final_scoring_is_the_same_whichever_expansion_runs_first() {
     // `mm-toll` adds 7 points at the final scoring; `aa-reader` runs before it and `zz-reader`
     // after it (load order is by id), and both read the same score before the final scoring.

@@ -13,6 +13,7 @@ use crate::rules::{Rules, TileId};
 use crate::tileset::SegmentKind;
 use crate::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Where the turn machine stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -145,6 +146,9 @@ impl Turn {
 #[derive(Debug)]
 pub struct GameState {
     pub(crate) players: u8,
+    /// The players' names, in turn order, as the game's setup gives them: for messages only
+    /// (not in the hash; nothing the rules decide depends on them).
+    pub(crate) names: Arc<[String]>,
     pub(crate) board: Board,
     pub(crate) features: FeatureGraph,
     pub(crate) figures: Vec<Figure>,
@@ -191,6 +195,7 @@ pub struct GameState {
 
 clone_by_field!(GameState {
     players,
+    names,
     board,
     features,
     figures,
@@ -358,6 +363,11 @@ impl GameState {
     /// All stored values of an expansion, in key order.
     pub fn storage_of(&self, expansion: u16) -> Option<&BTreeMap<String, Value>> {
         self.storage.get(expansion as usize)
+    }
+
+    /// A player's name, as the game's setup gives it (`None` for a player the game lacks).
+    pub fn player_name(&self, player: u8) -> Option<&str> {
+        self.names.get(player as usize).map(String::as_str)
     }
 
     /// Tiles left to draw.

@@ -101,6 +101,8 @@ pub enum Query {
     FiguresOfKind(FigureKindId),
     /// A player's score before any expansion's final scoring.
     ScoreBeforeFinal(u8),
+    /// A player's name.
+    PlayerName(u8),
 }
 
 /// The host's answer to a [`Query`].
@@ -406,6 +408,15 @@ impl<'a> View<'a> {
         }
     }
 
+    /// A player's name, as the game's setup gives it (for messages: the rules never depend on
+    /// it); empty for a player the game lacks.
+    pub fn player_name(&self, player: u8) -> String {
+        match self.source {
+            Source::Local(s) => s.player_name(player).unwrap_or_default().to_string(),
+            _ => ask!(self, Query::PlayerName(player), Answer::Value(Some(Value::Str(name))) => name),
+        }
+    }
+
     /// Decisions waiting for an answer, the next one first.
     pub fn pending(&self) -> Vec<Decision> {
         match self.source {
@@ -439,6 +450,7 @@ impl<'a> View<'a> {
             Query::StorageVersion => Answer::Int(self.storage_version() as i64),
             Query::FiguresOfKind(k) => Answer::Figures(self.figures_of_kind(*k)),
             Query::ScoreBeforeFinal(p) => Answer::Int(self.score_before_final(*p) as i64),
+            Query::PlayerName(p) => Answer::Value(Some(Value::Str(self.player_name(*p)))),
         }
     }
 

@@ -239,7 +239,7 @@ fn query_is_valid(view: &View<'_>, q: &Query) -> bool {
         Query::Supply(p, k) => player(*p) && (*k as usize) < rules.figures().len(),
         Query::FiguresOfKind(k) => (*k as usize) < rules.figures().len(),
         Query::Points(p, c) => player(*p) && (*c as usize) < rules.categories().len(),
-        Query::ScoreBeforeFinal(p) => player(*p),
+        Query::ScoreBeforeFinal(p) | Query::PlayerName(p) => player(*p),
         Query::Tokens(p, t) => player(*p) && (*t as usize) < rules.tokens().len(),
         Query::TokenSupply(t) => (*t as usize) < rules.tokens().len(),
         _ => true,

@@ -3,7 +3,7 @@
 //! and decode on both sides, in words a few hundred.
 //!
 //! Layouts (word offsets), in the [`crate::wire`] format:
-//! - query: its number (`Players` 0 … `ScoreBeforeFinal` 21, in the order of [`Query`]) and its
+//! - query: its number (`Players` 0 … `PlayerName` 22, in the order of [`Query`]) and its
 //!   fields (a position as x, y; the storage key as a string)
 //! - answer: its number (`Int` 0 … `Parts` 8, in the order of [`Answer`]) and its contents: an
 //!   integer as two words (low, high); a turn as number, player, part, stage, placed tile (-1:
@@ -48,6 +48,7 @@ impl Writer {
             Query::StorageVersion => self.put(19),
             Query::FiguresOfKind(k) => self.words(&[20, *k as i64]),
             Query::ScoreBeforeFinal(p) => self.words(&[21, *p as i64]),
+            Query::PlayerName(p) => self.words(&[22, *p as i64]),
         }
     }
 
@@ -158,6 +159,7 @@ impl Reader<'_> {
             19 => Query::StorageVersion,
             20 => Query::FiguresOfKind(fit(self.get())?),
             21 => Query::ScoreBeforeFinal(fit(self.get())?),
+            22 => Query::PlayerName(fit(self.get())?),
             _ => return None,
         })
     }
@@ -266,6 +268,7 @@ mod tests {
             Query::StorageVersion,
             Query::FiguresOfKind(9),
             Query::ScoreBeforeFinal(1),
+            Query::PlayerName(1),
         ];
         for q in queries {
             let mut w = Writer::default();

@@ -1228,6 +1228,7 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
     let n_exp = rules.expansions().len();
     Ok(GameState {
         players,
+        names: setup.players.iter().cloned().collect(),
         board: Default::default(),
         features: Default::default(),
         figures,

@@ -151,6 +151,13 @@ pub const API: &[ApiEntry] = &[
         "A player's score once the base game's end scoring is done: the score until the other expansions' final scoring begins, then the score it began with (unfinished features and fields scored, also by an expansion whose manifest says `final_scoring_with_base`). For rules that score \"before any other end scoring\", whichever order the expansions run in.",
     ),
     e(V, "tokens", "player: number, token: string", "number", "A player's tokens of a kind."),
+    e(
+        V,
+        "player_name",
+        "player: number",
+        "string",
+        "A player's name, as the game's config gives it: for log lines (`out:log(view:player_name(p) .. \" scores a big city\")`); no rule may depend on it.",
+    ),
     e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
     e(V, "storage", "key: string", "any", "A value this expansion stored with `out:set_storage`."),
     e(V, "neighbours", "x: number, y: number", "number", "Tiles on the 8 squares around a square."),

@@ -504,6 +504,10 @@ fast_functions! {
         let player = s.player(1, v)?;
         s.int_out(v.score_before_final(player) as i64)
     },
+    player_name => |s, v, _| {
+        let player = s.player(1, v)?;
+        s.str_out(&v.player_name(player))
+    },
     tokens => |s, v, ctx| {
         let player = s.player(1, v)?;
         let token = s.token(2, v, ctx)?;
