@@ -60,9 +60,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let mut story = Story::new(table.names.clone(), args.quiet);
     story.begin(&table);
 
+    // A bot's action a hook failed on, taken again once the rules are fixed: asking the bot
+    // again would draw another choice, and the game would go otherwise than unwatched.
+    let mut retry: Option<(u8, Action)> = None;
     while let Some(p) = table.game.to_act() {
         let Table { game, bots, humans, names, loaded, .. } = &mut table;
-        let action = if humans.contains(&p) {
+        let again = retry.take().filter(|(seat, action)| *seat == p && game.legal_actions().contains(action));
+        let action = if let Some((_, action)) = again {
+            action
+        } else if humans.contains(&p) {
             // Asked in another player's turn: what that turn did so far comes first.
             let turn = game.state().turn();
             if turn.player != p {
@@ -113,6 +119,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                     // Its fix is a new build, which this program cannot load.
                     Some(id) => say!("the game waits as it was; {}", rebuild_advice(id)),
                     None => say!("the game waits as it was; save a fix to go on (Ctrl-C to stop)"),
+                }
+                if !humans.contains(&p) {
+                    retry = Some((p, action));
                 }
                 while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
                     std::thread::sleep(std::time::Duration::from_millis(250));

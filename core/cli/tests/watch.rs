@@ -323,6 +323,18 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     let status = child.0.wait().unwrap();
     out.wait_for("Winner");
     assert!(status.success());
+    // The bot whose action failed took it again, rather than drawing another choice: the game is
+    // the one the fixed rules play unwatched.
+    let unwatched = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(&dir)
+        .args(["play", "game.toml", "--mods", "mods", "-q", "-o", "unwatched.json"])
+        .output()
+        .unwrap();
+    assert!(unwatched.status.success(), "{}", String::from_utf8_lossy(&unwatched.stderr));
+    let actions = |file: &str| read_replay(&dir.join(file))["actions"].as_array().unwrap().clone();
+    let (watched, unwatched) = (actions("game.json"), actions("unwatched.json"));
+    let same = watched.iter().zip(&unwatched).take_while(|(a, b)| a == b).count();
+    assert!(same == watched.len() && same == unwatched.len(), "the games part after {same} actions");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
