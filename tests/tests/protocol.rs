@@ -128,6 +128,7 @@ fn a_whole_game_is_played_by_index_and_scored() {
     let best = *scores.iter().max().unwrap();
     let winners: Vec<usize> = (0..2).filter(|&p| scores[p] == best).collect();
     assert_eq!(state["winners"], json!(winners), "{scores:?}");
+    assert_eq!(state["scores"], json!(scores), "the scores are the players'");
     let saved = ok(&mut s, json!({"cmd": "save", "game": "g1"}));
     let verified = ok(&mut s, json!({"cmd": "verify", "replay": saved["replay"]}));
     assert_eq!(verified["scores"], json!([state["players"][0]["score"], state["players"][1]["score"]]));
@@ -203,6 +204,8 @@ fn brief_states_leave_out_the_table_and_the_descriptions() {
         assert!(brief.get(gone).is_none(), "no `{gone}` in a brief state");
     }
     assert_eq!((&brief["turn"], &brief["to_act"], &brief["over"]), (&full["turn"], &full["to_act"], &full["over"]));
+    let scores: Vec<Value> = full["players"].as_array().unwrap().iter().map(|p| p["score"].clone()).collect();
+    assert_eq!((&brief["scores"], &full["scores"]), (&json!(scores), &json!(scores)), "scores in both");
     let (b, f) = (brief["legal"].as_array().unwrap(), full["legal"].as_array().unwrap());
     assert_eq!(b.len(), f.len());
     for (b, f) in b.iter().zip(f) {
@@ -1068,6 +1071,9 @@ fn numbers_out_of_reach_and_nulls_are_named_for_what_they_are() {
     assert!(m.ends_with("got 1e+30, a number too large for it"), "{m}");
     let m = message(json!({"cmd": "act", "game": "g1", "index": 1.5}), "index");
     assert!(m.ends_with("got 1.5, which is not a whole number"), "{m}");
+    // A whole number written with a point is told so, not called too large.
+    let m = message(json!({"cmd": "act", "game": "g1", "index": 1.0}), "index");
+    assert!(m.ends_with("got 1.0, written with a decimal point (write it as 1)"), "{m}");
     // A field given as null is not given: that is what a required one lacks.
     let m = message(json!({"cmd": "state", "game": null}), "game");
     assert!(m.ends_with("got null, which counts as not given"), "{m}");

@@ -405,6 +405,10 @@ fn json_words(got: &str) -> String {
     // serde reads a number too large for an integer as a float, and says so.
     let float = got.strip_prefix("floating point `").and_then(|r| r.strip_suffix('`'));
     match (got, float.and_then(|n| n.parse::<f64>().ok())) {
+        // A whole number a 64-bit float holds exactly was written with a point (`1.0`).
+        (_, Some(f)) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            format!("{}, written with a decimal point (write it as {})", float.unwrap_or(got), f as i64)
+        }
         (_, Some(f)) if f.fract() == 0.0 => format!("{}, a number too large for it", float.unwrap_or(got)),
         (_, Some(_)) => format!("{}, which is not a whole number", float.unwrap_or(got)),
         // A field given as null is not given, which is what was wrong.

@@ -35,6 +35,8 @@ pub struct StateView {
     pub to_act: Option<u8>,
     /// The turn.
     pub turn: TurnView,
+    /// Each seat's score, in brief states too (a search's playout reads its outcome here).
+    pub scores: Vec<i32>,
     /// Per seat: name, score, breakdown, tokens, figures in supply (not in brief states).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Vec<PlayerView>>,
@@ -211,6 +213,7 @@ impl StateView {
                 tile: turn.tile.map(|t| rules.tile(t).key.clone()),
                 tiles_left: st.tiles_left(),
             },
+            scores: st.scores(),
             players: (!brief).then(|| (0..st.players()).map(|p| player(game, p, names)).collect()),
             board: (!brief).then(|| board(game)),
             features: (!brief).then(|| features(game)),
