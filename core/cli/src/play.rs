@@ -450,7 +450,7 @@ impl Story {
                 Event::FigureTurned { figure, face } => {
                     let f = &game.state().figures()[*figure as usize];
                     let (kind, who) = (&rules.figure(f.kind).id, &self.names[f.owner as usize]);
-                    self.lines.push(format!("{who}'s {kind} turned to face {face}"));
+                    self.lines.push(format!("{who}'s {kind} now shows face {face}"));
                 }
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
                 Event::TurnEnd { player, turn } => {
