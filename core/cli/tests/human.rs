@@ -117,7 +117,7 @@ fn a_question_in_another_players_turn_says_whose_turn_it_is() {
     let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\"]\n\n[[expansions]]\nid = \"teller\"\n";
     let (out, text, _dir) = play_with("ask", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\nb\n2\n");
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("scores: Ann 0, Bob 0 · yours to place and keep: 7 meeple · 1 tile left"), "{text}");
+    assert!(text.contains("scores: Ann 0, Bob 0 · yours to place: 7 meeple · 1 tile left"), "{text}");
     assert!(text.contains("  [1] put a meeple on the monastery inside the tile\n"), "{text}");
     assert!(text.contains("  [3] pass\n"), "{text}");
     let question = "in Bob's turn 2, a question for Ann:\n  [1] tip: keep it\n  [2] tip: drop it\n";

@@ -143,19 +143,23 @@ fn placements_menu(game: &Game) -> Menu {
 fn status(game: &Game, names: &[String], player: u8) -> String {
     let (state, rules) = (game.state(), game.rules());
     let scores: Vec<String> = names.iter().enumerate().map(|(p, n)| format!("{n} {}", state.score(p as u8))).collect();
-    let mut own: Vec<String> = (rules.figures().iter().enumerate())
-        .map(|(k, f)| (state.supply(player, k as _), &f.id))
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, id)| format!("{n} {id}"))
-        .collect();
-    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16), &kind.id));
-    own.extend(tokens.filter(|(n, _)| *n > 0).map(|(n, id)| format!("{n} {id}")));
-    let own = if own.is_empty() { "nothing".to_string() } else { own.join(", ") };
+    let counted = |counts: Vec<(i64, &String)>| {
+        let listed: Vec<String> =
+            counts.into_iter().filter(|(n, _)| *n > 0).map(|(n, id)| format!("{n} {id}")).collect();
+        if listed.is_empty() { "nothing".to_string() } else { listed.join(", ") }
+    };
+    let figures = rules.figures().iter().enumerate().map(|(k, f)| (state.supply(player, k as _) as i64, &f.id));
+    let mut status = format!("\nscores: {} · yours to place: {}", scores.join(", "), counted(figures.collect()));
+    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16) as i64, &kind.id));
+    let tokens: Vec<_> = tokens.collect();
+    if !tokens.is_empty() {
+        status += &format!(" · yours to keep: {}", counted(tokens));
+    }
     let left = match state.tiles_left() {
         1 => "1 tile left".to_string(),
         n => format!("{n} tiles left"),
     };
-    format!("\nscores: {} · yours to place and keep: {own} · {left}", scores.join(", "))
+    format!("{status} · {left}")
 }
 
 /// One line per action, as the game describes it, under the tile they are about (just placed),
