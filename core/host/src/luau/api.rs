@@ -385,8 +385,8 @@ return function(t, name, declared)
     end })
 end"#;
 
-/// Where an option a script reads is declared: the one thing a name `meeple.options` lacks
-/// may be missing from.
+/// Where options are declared: said when a script reads an option `meeple.options` lacks,
+/// which its manifest may not declare yet.
 const OPTION_DECLARED: &str =
     "return function(k) return `an option is declared in expansion.toml, as [options.{k}]` end";
 

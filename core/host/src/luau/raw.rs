@@ -183,8 +183,8 @@ impl Drop for Top {
 
 /// A handler returned a value (of the type named): the engine reads nothing a handler returns,
 /// so a rule written as a `return` (of new points, of `false` to forbid) would silently never
-/// happen. A type of its own, so that the error can be placed at the handler's `meeple.on`
-/// when Luau names no line.
+/// happen. A type of its own, so that the error can be placed near the `return` (at the
+/// handler's function, else its `meeple.on`) when Luau names no line.
 #[derive(Debug)]
 pub(crate) struct Returned(pub &'static str);
 
