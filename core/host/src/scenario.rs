@@ -351,7 +351,7 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
     for (i, step) in sc.steps.iter().enumerate() {
-        let line = text[..step.span().start].matches('\n').count() + 1;
+        let line = line_at(text, step.span().start);
         let at = format!("{}:{line}: ", path.display());
         let step = step.get_ref();
         let ctx = |msg: String| format!("{}\n{at}step {}: {msg}", sc.description, i + 1);
@@ -362,13 +362,18 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
         }
     }
     if let Some(end) = &sc.end {
-        let line = text[..end.span().start].matches('\n').count() + 1;
+        let line = line_at(text, end.span().start);
         check(&game, &names, end.get_ref(), &all).map_err(|m| {
             let source = sc.source.as_deref().unwrap_or("-");
             format!("{}\n{}:{line}: at the end: {m}\nsource: {source}", sc.description, path.display())
         })?;
     }
     Ok(())
+}
+
+/// The line (from 1) of a byte offset in a scenario's text.
+fn line_at(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count() + 1
 }
 
 /// Reads one action of a step in the game as it stands.

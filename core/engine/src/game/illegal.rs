@@ -174,6 +174,8 @@ impl Game {
         let kinds = self.rules.figures();
         let player = st.turn.player;
         let id = |k: FigureKindId| kinds[k as usize].id.as_str();
+        // "a `meeple`", "an `abbot:abbot`": the kind refused, as the messages name it.
+        let named = |k: FigureKindId| format!("{} `{}`", a(id(k)), id(k));
         // The faults past the first three know the tile and the segment exist.
         let placed = st.turn.placed.map(|ti| st.board.tile(ti).tile);
         let segments = placed.map_or(&[][..], |t| &self.rules.tile(t).def.segments[..]);
@@ -185,7 +187,7 @@ impl Game {
                 let last = segments.len().saturating_sub(1);
                 (Part::Segment, format!("the placed tile has segments 0 to {last}, not {segment}"))
             }
-            Fault::CannotStand(part, k) => (part, format!("{} `{}` cannot stand on {}", a(id(k)), id(k), on())),
+            Fault::CannotStand(part, k) => (part, format!("{} cannot stand on {}", named(k), on())),
             Fault::NoneLeft(part, k) => (part, format!("seat {player} has no `{}` left in supply", id(k))),
             Fault::TurnTaken => (
                 Part::Whole,
@@ -197,34 +199,18 @@ impl Game {
             Fault::NotWithFollower(w) => {
                 (Part::With, format!("`{}` is not placed together with a follower, so it cannot be `with`", id(w)))
             }
-            Fault::NoOwnFollower => (
-                Part::Whole,
-                format!(
-                    "{} `{}` needs a follower of seat {player} on the feature of {}",
-                    a(id(figure)),
-                    id(figure),
-                    on()
-                ),
-            ),
+            Fault::NoOwnFollower => {
+                (Part::Whole, format!("{} needs a follower of seat {player} on the feature of {}", named(figure), on()))
+            }
             Fault::PlacedAlone => (
                 Part::With,
-                format!(
-                    "{} `{}` is placed alone: `with` goes with a follower placed in the same action",
-                    a(id(figure)),
-                    id(figure)
-                ),
+                format!("{} is placed alone: `with` goes with a follower placed in the same action", named(figure)),
             ),
             Fault::OnlyWithFollower => (
                 Part::Figure,
-                format!(
-                    "{} `{}` comes only together with a follower: name it in that follower's `with`",
-                    a(id(figure)),
-                    id(figure)
-                ),
+                format!("{} comes only together with a follower: name it in that follower's `with`", named(figure)),
             ),
-            Fault::ByExpansion => {
-                (Part::Figure, format!("{} `{}` is placed only by its expansion's rules", a(id(figure)), id(figure)))
-            }
+            Fault::ByExpansion => (Part::Figure, format!("{} is placed only by its expansion's rules", named(figure))),
         };
         Refusal { part, why }
     }
