@@ -1178,6 +1178,34 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
 }
 
 #[test]
+fn figures_and_goods_are_told_by_what_players_call_them() {
+    let mut s = session();
+    let created = ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let names = &created["names"];
+    let builder = names["figures"].as_array().unwrap().iter().position(|f| f == "traders-builders:builder").unwrap();
+    assert_eq!(names["figure_names"][0], json!({"one": "meeple", "many": "meeples"}));
+    assert_eq!(names["figure_names"][builder], json!({"one": "builder", "many": "builders"}));
+    let wine = names["tokens"].as_array().unwrap().iter().position(|t| t == "traders-builders:wine").unwrap();
+    assert_eq!(
+        names["token_names"][wine],
+        json!({"one": "wine", "many": "wine"}),
+        "goods are counted as the manifest says"
+    );
+    // The first builder on offer: its text names it as players do, its action by number.
+    let mut state = created["state"].clone();
+    for k in 0..400 {
+        let legal = state["legal"].as_array().unwrap();
+        if let Some(offer) = legal.iter().find(|a| a["action"]["figure"] == json!(builder)) {
+            assert!(offer["text"].as_str().unwrap().starts_with("put a builder on the "), "{offer}");
+            return;
+        }
+        let index = k * 7 % legal.len();
+        state = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": index}))["state"].clone();
+    }
+    panic!("no builder was ever offered");
+}
+
+#[test]
 fn an_id_comes_back_as_the_docs_say() {
     let mut s = session();
     let cases = [

@@ -440,16 +440,19 @@ impl Story {
                         format!("{cat}: {} taken from {who}", -points)
                     })
                 }
-                Event::TokensChanged { player, token, delta } => self.lines.push(format!(
-                    "{} gets {delta} {}",
-                    self.names[*player as usize],
-                    rules.tokens()[*token as usize].id
-                )),
+                Event::TokensChanged { player, token, delta } => {
+                    let (name, who) = (&rules.tokens()[*token as usize].name, &self.names[*player as usize]);
+                    self.lines.push(if *delta >= 0 {
+                        format!("{who} gets {}", name.counted(*delta as i64))
+                    } else {
+                        format!("{who} gives up {}", name.counted(-(*delta as i64)))
+                    })
+                }
                 Event::Log { message, .. } => self.lines.push(message.clone()),
                 // A face changes what the figure does (a tollhouse's toll): worth a line.
                 Event::FigureTurned { figure, face } => {
                     let f = &game.state().figures()[*figure as usize];
-                    let (kind, who) = (&rules.figure(f.kind).id, &self.names[f.owner as usize]);
+                    let (kind, who) = (&rules.figure(f.kind).name.one, &self.names[f.owner as usize]);
                     self.lines.push(format!("{who}'s {kind} now shows face {face}"));
                 }
                 Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),

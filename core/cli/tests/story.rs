@@ -121,7 +121,7 @@ fn a_figure_turned_to_another_face_is_told_with_its_owner() {
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     // A tollhouse collects by its face: placed on 1, turned over at the end of a turn in which
     // it scored a traveller group.
-    let turned: Vec<&str> = text.lines().filter(|l| l.contains("'s tollkeepers:tollhouse now shows face 2")).collect();
+    let turned: Vec<&str> = text.lines().filter(|l| l.contains("'s tollhouse now shows face 2")).collect();
     assert!(!turned.is_empty(), "{text}");
     assert!(turned.iter().all(|l| l.contains("tollkeepers: ") && l.starts_with("turn ")), "{turned:#?}");
 }

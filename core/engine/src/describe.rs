@@ -31,6 +31,9 @@ pub enum ActionInfo {
         figure: String,
         /// A figure assigned to it in the same action.
         with: Option<String>,
+        /// What players call the two kinds, for the text (the ids are for programs).
+        #[serde(skip)]
+        names: (String, Option<String>),
         /// Where the tile stands.
         pos: Pos,
         /// The segment's id in the tileset.
@@ -80,7 +83,7 @@ impl std::fmt::Display for ActionInfo {
             }
             // Named by the board's sides it covers: the segment's id in the tileset names it
             // on the tile as printed (`sw`, `city-s`), which a turned tile contradicts.
-            ActionInfo::PlaceFigure { figure, with, feature, ports, .. } => {
+            ActionInfo::PlaceFigure { names: (figure, with), feature, ports, .. } => {
                 write!(f, "put {} {figure} on the {}", a(figure), feature.name())?;
                 if ports.is_empty() {
                     f.write_str(" inside the tile")?;
@@ -127,19 +130,18 @@ impl Game {
         }
     }
 
-    /// A figure by its kind and owner. For people, by its owner's name and its kind's own name
+    /// A figure by its kind and owner. For people, by its owner's name and its kind's name
     /// when no other kind of the ruleset shares it (`Ann's abbot`); else as scripts know them,
     /// players numbered from 1 and kinds by id (`the abbot:abbot of player 1`).
     fn figure_name(&self, figure: crate::figures::FigureId, for_people: bool) -> String {
         let Some(f) = self.state().figures().get(figure as usize) else { return format!("figure {figure}") };
-        let id = &self.rules().figure(f.kind).id;
+        let kind = self.rules().figure(f.kind);
         match self.setup().players.get(f.owner as usize) {
             Some(name) if for_people => {
-                let own = |id: &str| id.rsplit(':').next().unwrap_or_default().to_string();
-                let shared = self.rules().figures().iter().filter(|k| own(&k.id) == own(id)).count() > 1;
-                format!("{name}'s {}", if shared { id.clone() } else { own(id) })
+                let shared = self.rules().figures().iter().filter(|k| k.name.one == kind.name.one).count() > 1;
+                format!("{name}'s {}", if shared { &kind.id } else { &kind.name.one })
             }
-            _ => format!("the {id} of player {}", f.owner + 1),
+            _ => format!("the {} of player {}", kind.id, f.owner + 1),
         }
     }
 
@@ -213,12 +215,13 @@ impl Game {
                     }
                     None => (Pos::default(), format!("segment {segment}"), SegmentKind::Field, Vec::new()),
                 };
-                let kind = |k: crate::figures::FigureKindId| {
-                    rules.figures().get(k as usize).map_or_else(|| format!("figure kind {k}"), |f| f.id.clone())
-                };
+                let kind = |k: crate::figures::FigureKindId| rules.figures().get(k as usize);
+                let id = |k| kind(k).map_or_else(|| format!("figure kind {k}"), |f| f.id.clone());
+                let name = |k| kind(k).map_or_else(|| format!("figure kind {k}"), |f| f.name.one.clone());
                 ActionInfo::PlaceFigure {
-                    figure: kind(figure),
-                    with: with.map(kind),
+                    figure: id(figure),
+                    with: with.map(id),
+                    names: (name(figure), with.map(name)),
                     pos,
                     segment: seg_id,
                     feature,
@@ -255,7 +258,7 @@ impl Game {
     }
 }
 
-/// "a" or "an" before a word, by its first letter: figure kinds are ids such as `abbots:abbot`.
+/// "a" or "an" before a word, by its first letter (`an abbot`).
 pub(crate) fn a(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
 }

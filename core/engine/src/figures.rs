@@ -50,6 +50,8 @@ pub enum Stays {
 pub struct FigureKind {
     /// Namespaced id: `meeple`, `traders-builders:builder`.
     pub id: String,
+    /// What players call it (`builder`).
+    pub name: crate::rules::Noun,
     /// How many each player has.
     pub per_player: u8,
     /// Weight in majorities; 0 never wins a feature.
@@ -74,6 +76,7 @@ impl FigureKind {
     pub fn meeple() -> FigureKind {
         FigureKind {
             id: "meeple".into(),
+            name: crate::rules::Noun::from_id("meeple"),
             per_player: 7,
             strength: 1,
             follower: true,

@@ -79,6 +79,32 @@ pub struct TokenKind {
     pub id: String,
     /// How many exist in the general supply.
     pub supply: u32,
+    /// What players call it (`wine`).
+    pub name: Noun,
+}
+
+/// What players call a kind of figure or token, one and several (`1 meeple`, `4 meeples`):
+/// text for people says this, never the namespaced id.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Noun {
+    /// One of them (`builder`).
+    pub one: String,
+    /// Several (`builders`; goods are often the same: `wine`).
+    pub many: String,
+}
+
+impl Noun {
+    /// The name an id gives when its manifest gives none: its own part, dashes and underscores
+    /// read as spaces, and an `s` for several (`traders-builders:big_builder` → big builder).
+    pub fn from_id(id: &str) -> Noun {
+        let one = id.rsplit(':').next().unwrap_or(id).replace(['-', '_'], " ");
+        Noun { many: format!("{one}s"), one }
+    }
+
+    /// A number of them in words (`1 pig`, `0 pigs`).
+    pub fn counted(&self, n: i64) -> String {
+        format!("{n} {}", if n == 1 { &self.one } else { &self.many })
+    }
 }
 
 /// An error while putting a ruleset together.
@@ -601,6 +627,15 @@ mod tests {
         fn hooks(&self) -> HookSet {
             HookSet::NONE.with(HookKind::FinalScoring)
         }
+    }
+
+    #[test]
+    fn a_kind_without_a_name_is_called_by_its_ids_own_part() {
+        let builder = super::Noun::from_id("traders-builders:big_builder");
+        assert_eq!((builder.one.as_str(), builder.many.as_str()), ("big builder", "big builders"));
+        assert_eq!(builder.counted(1), "1 big builder");
+        assert_eq!(builder.counted(0), "0 big builders");
+        assert_eq!(super::Noun::from_id("meeple").counted(7), "7 meeples");
     }
 
     #[test]

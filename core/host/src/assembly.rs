@@ -356,7 +356,11 @@ impl<'a> Assembly<'a> {
             }
         }
         for t in m.tokens.iter().filter(|t| in_edition(&t.editions, &s.edition)) {
-            if let Err(e) = self.builder.token(meeple_core::rules::TokenKind { id: t.id.clone(), supply: t.supply }) {
+            if let Err(e) = self.builder.token(meeple_core::rules::TokenKind {
+                id: t.id.clone(),
+                supply: t.supply,
+                name: t.name.clone(),
+            }) {
                 self.report.diagnostics.push(Diagnostic::of_file(m.path.display().to_string(), e.to_string()));
             }
         }

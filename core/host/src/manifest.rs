@@ -7,6 +7,7 @@
 
 use meeple_core::Value;
 use meeple_core::figures::{FigureKind, Placement, Stays, kinds};
+use meeple_core::rules::Noun;
 use meeple_core::tileset::SegmentKind;
 use meeple_toml::{At, DeValue, Diagnostic, Doc, Report, Spanned, Table, integer};
 use std::collections::BTreeMap;
@@ -202,6 +203,8 @@ pub struct FigureDef {
 pub struct TokenDef {
     /// Namespaced id (`traders-builders:wine`).
     pub id: String,
+    /// What players call it.
+    pub name: Noun,
     /// How many exist.
     pub supply: u32,
     /// The editions that have it (all when `None`).
@@ -715,6 +718,7 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
         })
         .unwrap_or_default();
     let editions = edition_filter(doc, &mut t, names);
+    let name = read_noun(doc, &mut t, id.as_ref().map(|id| id.value));
     t.finish(doc);
     let Some(id) = id else { return };
     let taken = m.figures.iter().map(|f| (f.kind.id.as_str(), &f.editions));
@@ -723,6 +727,7 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     }
     let kind = FigureKind {
         id: m.qualify(id.value),
+        name,
         per_player: per_player as u8,
         strength: strength as u8,
         follower: follower.unwrap_or(placement == Placement::Unoccupied),
@@ -732,6 +737,25 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
         faces,
     };
     m.figures.push(FigureDef { kind, editions });
+}
+
+/// A figure's or token's `name` and `plural`, each from its id when not written (see
+/// [`Noun::from_id`]; a written `name` gives the plural its `s`).
+fn read_noun(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, id: Option<&str>) -> Noun {
+    let mut word = |key: &'static str| {
+        let w = t.str(doc, key)?;
+        let ok = !w.value.trim().is_empty() && w.value.chars().count() <= 40 && !w.value.contains(char::is_control);
+        if !ok {
+            doc.error(w.span, format!("`{key}` is a word or a few for players: 1 to 40 characters on one line"));
+        }
+        ok.then(|| w.value.to_string())
+    };
+    let (one, many) = (word("name"), word("plural"));
+    let from_id = Noun::from_id(id.unwrap_or_default());
+    match one {
+        Some(one) => Noun { many: many.unwrap_or_else(|| format!("{one}s")), one },
+        None => Noun { many: many.unwrap_or(from_id.many), one: from_id.one },
+    }
 }
 
 fn bounded(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, default: i64, min: i64, max: i64) -> i64 {
@@ -787,6 +811,7 @@ fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, nam
     let id = t.req_str(doc, "id");
     let supply = bounded(doc, &mut t, "supply", 0, 0, 10_000);
     let editions = edition_filter(doc, &mut t, names);
+    let name = read_noun(doc, &mut t, id.as_ref().map(|id| id.value));
     t.finish(doc);
     if let Some(id) = id
         && own_id(
@@ -798,7 +823,7 @@ fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, nam
             &m.qualify(id.value),
         )
     {
-        m.tokens.push(TokenDef { id: m.qualify(id.value), supply: supply as u32, editions });
+        m.tokens.push(TokenDef { id: m.qualify(id.value), name, supply: supply as u32, editions });
     }
 }
 
@@ -1071,6 +1096,25 @@ entry = "init.luau"
         assert_eq!(lines.len(), 2, "{err}");
         assert!(lines[0].ends_with("[options.bonus] needs `type` (a string)"), "{err}");
         assert!(lines[1].contains("unknown key `tpye` in [options.bonus]; did you mean `type`?"), "{err}");
+    }
+
+    #[test]
+    fn figures_and_tokens_are_named_for_players_from_their_ids_unless_named() {
+        let m = Manifest::parse(Path::new("x/expansion.toml"), GOOD).unwrap();
+        assert_eq!(m.figures[0].kind.name, Noun { one: "helper".into(), many: "helpers".into() });
+        assert_eq!(m.tokens[0].name, Noun { one: "gold".into(), many: "golds".into() });
+        let named = GOOD
+            .replace("id = \"helper\"\n", "id = \"helper\"\nname = \"little helper\"\n")
+            .replace("id = \"gold\"\n", "id = \"gold\"\nplural = \"gold\"\n");
+        let m = Manifest::parse(Path::new("x/expansion.toml"), &named).unwrap();
+        assert_eq!(m.figures[0].kind.name, Noun { one: "little helper".into(), many: "little helpers".into() });
+        assert_eq!(m.tokens[0].name, Noun { one: "gold".into(), many: "gold".into() });
+        let bad = GOOD.replace("id = \"helper\"\n", "id = \"helper\"\nname = \"\"\nplural = \"a\\nb\"\n");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{err}");
+        assert!(lines[0].starts_with("x/expansion.toml:16:8: `name` is a word or a few for players"), "{err}");
+        assert!(lines[1].starts_with("x/expansion.toml:17:10: `plural` is a word or a few"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::error::ProtocolError;
 use crate::network::{HttpReply, SocketMessage};
 use crate::state::StateView;
+use meeple_core::rules::Noun;
 use meeple_core::{Action, Event, Replay};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -307,6 +308,10 @@ pub struct Names {
     pub figures: Vec<String>,
     /// Token kinds, by the `token` number of `tokens-changed`.
     pub tokens: Vec<String>,
+    /// What players call the figure kinds, in the order of `figures`.
+    pub figure_names: Vec<Noun>,
+    /// What players call the token kinds, in the order of `tokens`.
+    pub token_names: Vec<Noun>,
     /// Score categories, by the `category` number of `points-added`.
     pub categories: Vec<String>,
     /// Expansions in hook order, by the `expansion` number of `log` events and expansion actions.
@@ -379,6 +384,8 @@ impl Names {
                 .collect(),
             figures: ids(&mut rules.figures().iter().map(|f| f.id.as_str())),
             tokens: ids(&mut rules.tokens().iter().map(|t| t.id.as_str())),
+            figure_names: rules.figures().iter().map(|f| f.name.clone()).collect(),
+            token_names: rules.tokens().iter().map(|t| t.name.clone()).collect(),
             categories: rules.categories().to_vec(),
             expansions: ids(&mut rules.expansions().iter().map(|x| x.id())),
         }

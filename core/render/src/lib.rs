@@ -97,7 +97,7 @@ pub fn board(game: &Game) -> String {
         let (ox, oy) = origin(placed.pos);
         let colour = COLOURS[f.owner as usize % COLOURS.len()];
         let kind = rules.figure(f.kind);
-        let letter = kind.id.rsplit(':').next().and_then(|k| k.chars().next()).unwrap_or('?').to_ascii_uppercase();
+        let letter = kind.name.one.chars().next().unwrap_or('?').to_ascii_uppercase();
         // A figure with faces shows the one it is turned to (a tollhouse's toll: T1, T2).
         let (label, face) = if kind.faces.is_empty() {
             (letter.to_string(), String::new())
@@ -106,7 +106,7 @@ pub fn board(game: &Game) -> String {
         };
         let owner =
             game.setup().players.get(f.owner as usize).cloned().unwrap_or_else(|| format!("player {}", f.owner + 1));
-        let title = esc(&format!("{owner}'s {}{face}", kind.id));
+        let title = esc(&format!("{owner}'s {}{face}", kind.name.one));
         let _ = write!(
             body,
             r#"<g class="figure" data-id="{id}"><title>{title}</title><circle cx="{:.1}" cy="{:.1}" r="9" fill="{colour}" stroke="white" stroke-width="2"/><text x="{:.1}" y="{:.1}" class="fig">{label}</text></g>"#,
