@@ -265,3 +265,24 @@ fn the_tollkeepers_have_10_tiles_8_traveller_groups_and_4_villages() {
     assert_eq!(sides("C3"), "RRRR");
     assert_eq!(sides("C2").chars().filter(|c| *c == 'R').count(), 3);
 }
+
+#[test]
+fn a_tile_looks_the_same_turned_only_when_all_it_holds_lands_alike() {
+    let ts = base();
+    let turns = |id: &str| -> Vec<u8> {
+        let tile = ts.tiles.iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no tile {id}"));
+        (1..4).filter(|&k| tile.looks_the_same_turned(meeple_core::Rotation::new(k))).collect()
+    };
+    // A monastery alone, a city all round, the crossroads: any turn.
+    for id in ["B", "B-farmhouse", "C", "X"] {
+        assert_eq!(turns(id), [1, 2, 3], "{id}");
+    }
+    // A straight road, a city band, two caps across: half a turn, a garden in the one field too.
+    for id in ["U", "F", "G", "H", "H-garden"] {
+        assert_eq!(turns(id), [2], "{id}");
+    }
+    // A garden or a picture in one of the two fields beside the road, a curve, a monastery's road.
+    for id in ["U-garden", "U-highwaymen", "V", "A"] {
+        assert_eq!(turns(id), [] as [u8; 0], "{id}");
+    }
+}

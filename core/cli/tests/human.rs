@@ -112,12 +112,13 @@ fn a_question_in_another_players_turn_says_whose_turn_it_is() {
     let manifest = "[expansion]\nid = \"teller\"\nname = \"Teller\"\nversion = \"0.1.0\"\napi = 1\n\
                     depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
     let files = [("mods/teller/expansion.toml", manifest), ("mods/teller/init.luau", TELLER)];
-    // Two monasteries (base:B, all field): one square for Ann's, four rotations; then her figure
-    // phase (monastery, field, pass); then the question, once after the board.
+    // Two monasteries (base:B, all field): one square for Ann's, its four turns one choice; then
+    // her figure phase (monastery, field, pass); then the question, once after the board.
     let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\"]\n\n[[expansions]]\nid = \"teller\"\n";
     let (out, text, _dir) = play_with("ask", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\nb\n2\n");
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("scores: Ann 0, Bob 0 · yours to place: 7 meeple · 1 tile left"), "{text}");
+    assert!(text.contains("  a (0, -1):  [1] 0° FFFF\nAnn, your choice"), "one turn of a monastery: {text}");
+    assert!(text.contains("scores: Ann 0, Bob 0 · yours to place: 7 meeples · 1 tile left"), "{text}");
     assert!(text.contains("  [1] put a meeple on the monastery inside the tile\n"), "{text}");
     assert!(text.contains("  [3] pass\n"), "{text}");
     let question = "in Bob's turn 2, a question for Ann:\n  [1] tip: keep it\n  [2] tip: drop it\n";

@@ -219,11 +219,65 @@ impl TileDef {
         self.sides.iter().map(|s| s.letter()).collect()
     }
 
+    /// Whether the tile turned by `r` is the tile itself: every side, segment and picture
+    /// lands where one just like it was (a monastery turned any way, a straight road turned
+    /// twice). Two placements on one square that differ by such a turn make the same board.
+    pub fn looks_the_same_turned(&self, r: crate::geometry::Rotation) -> bool {
+        if Side::ALL.iter().any(|&s| self.side(s.rotated(r)) != self.side(s)) {
+            return false;
+        }
+        let Some(image) = self.segment_images(r) else { return false };
+        let mapped = |list: &[u8]| sorted(list.iter().map(|&i| image[i as usize]));
+        let end = |e: &End| match e {
+            End::Side(s) => End::Side(s.rotated(r)),
+            stop => stop.clone(),
+        };
+        let same_segment = |(i, seg): (usize, &Segment)| {
+            let to = &self.segments[image[i] as usize];
+            (to.kind, to.arms, &to.goods, &to.tags) == (seg.kind, seg.arms, &seg.goods, &seg.tags)
+                && sorted(to.open_sides.iter().map(|s| s.index()))
+                    == sorted(seg.open_sides.iter().map(|s| s.rotated(r).index()))
+                && to.ends.len() == seg.ends.len()
+                && seg.ends.iter().all(|e| to.ends.contains(&end(e)))
+                && sorted(to.cities.iter().copied()) == mapped(&seg.cities)
+                && sorted(to.flanks.iter().copied()) == mapped(&seg.flanks)
+                && to.field == seg.field.map(|f| image[f as usize])
+        };
+        // Pictures in a field or beside a road land on the pictures of the segments they go to.
+        let picture = |p: &Illustration| (p.kind.clone(), p.field, sorted(p.flanks.iter().copied()));
+        let pictures = sorted(self.illustrations.iter().map(picture));
+        let turned = sorted(
+            self.illustrations.iter().map(|p| (p.kind.clone(), p.field.map(|f| image[f as usize]), mapped(&p.flanks))),
+        );
+        self.segments.iter().enumerate().all(same_segment) && pictures == turned
+    }
+
+    /// Where each segment goes when the tile is turned by `r`: to the segment covering its ports
+    /// turned, or, without ports (a monastery), to the one of its kind without ports it is
+    /// itself. `None` when a segment's ports turned are not exactly another's.
+    fn segment_images(&self, r: crate::geometry::Rotation) -> Option<Vec<u8>> {
+        let images = self.segments.iter().enumerate().map(|(i, seg)| {
+            let Some(first) = seg.ports.first() else { return Some(i as u8) };
+            let to = self.port_segment[first.rotated(r).index()];
+            let ports = |s: &Segment| sorted(s.ports.iter().map(|p| p.index()));
+            let turned = sorted(seg.ports.iter().map(|p| p.rotated(r).index()));
+            (ports(&self.segments[to as usize]) == turned).then_some(to)
+        });
+        images.collect()
+    }
+
     /// The side letters as seen on the board after turning the tile (N E S W, e.g. `RCRF`).
     pub fn board_sides(&self, r: crate::geometry::Rotation) -> SideLetters {
         let k = r.quarter_turns() as usize;
         SideLetters(std::array::from_fn(|d| self.sides[(d + 4 - k) % 4].letter() as u8))
     }
+}
+
+/// The items in order, for comparing lists whose order means nothing.
+fn sorted<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.collect();
+    v.sort();
+    v
 }
 
 /// A tile's four sides as letters, north, east, south, west (`CRFR`): a string without the

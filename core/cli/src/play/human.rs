@@ -8,7 +8,8 @@
 //! placements listed below the board repeat.
 
 use crate::common::{ask, say};
-use meeple_core::{Action, Game, Location, Placement, Pos, SegmentKind};
+use meeple_core::rules::Noun;
+use meeple_core::{Action, Game, Location, Placement, Pos, Rotation, SegmentKind};
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
@@ -49,7 +50,11 @@ impl<R: BufRead> Terminal<R> {
         }
         say!("{}", menu.text);
         loop {
-            ask(format_args!("{name}, your choice (1-{}; b: the board, q: stop): ", menu.actions.len()));
+            let range = match menu.actions.len() {
+                1 => "1".to_string(),
+                n => format!("1-{n}"),
+            };
+            ask(format_args!("{name}, your choice ({range}; b: the board, q: stop): "));
             let Some(line) = self.read_line() else {
                 say!("");
                 return Err(Stopped::InputEnded);
@@ -116,9 +121,14 @@ fn placements_menu(game: &Game) -> Menu {
     };
     let kind = rules.tile(tile);
     // The squares in board order: top row first, then left to right, as they are read.
+    // A turn that gives the same board as one listed (a monastery turned) is not another choice.
     let mut squares: BTreeMap<(i32, i32), Vec<Placement>> = BTreeMap::new();
     for p in &turn.placements {
-        squares.entry((-p.pos.y, p.pos.x)).or_default().push(*p);
+        let listed = squares.entry((-p.pos.y, p.pos.x)).or_default();
+        let turn_from = |q: &Placement| Rotation::new(4 + p.rotation.quarter_turns() - q.rotation.quarter_turns());
+        if !listed.iter().any(|q| kind.def.looks_the_same_turned(turn_from(q))) {
+            listed.push(*p);
+        }
     }
     let labelled: Vec<(Pos, char)> =
         squares.values().zip(labels()).map(|(placements, label)| (placements[0].pos, label)).collect();
@@ -143,14 +153,13 @@ fn placements_menu(game: &Game) -> Menu {
 fn status(game: &Game, names: &[String], player: u8) -> String {
     let (state, rules) = (game.state(), game.rules());
     let scores: Vec<String> = names.iter().enumerate().map(|(p, n)| format!("{n} {}", state.score(p as u8))).collect();
-    let counted = |counts: Vec<(i64, &String)>| {
-        let listed: Vec<String> =
-            counts.into_iter().filter(|(n, _)| *n > 0).map(|(n, id)| format!("{n} {id}")).collect();
+    let counted = |counts: Vec<(i64, &Noun)>| {
+        let listed: Vec<String> = counts.into_iter().filter(|(n, _)| *n > 0).map(|(n, name)| name.counted(n)).collect();
         if listed.is_empty() { "nothing".to_string() } else { listed.join(", ") }
     };
-    let figures = rules.figures().iter().enumerate().map(|(k, f)| (state.supply(player, k as _) as i64, &f.id));
+    let figures = rules.figures().iter().enumerate().map(|(k, f)| (state.supply(player, k as _) as i64, &f.name));
     let mut status = format!("\nscores: {} · yours to place: {}", scores.join(", "), counted(figures.collect()));
-    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16) as i64, &kind.id));
+    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16) as i64, &kind.name));
     let tokens: Vec<_> = tokens.collect();
     if !tokens.is_empty() {
         status += &format!(" · yours to keep: {}", counted(tokens));
