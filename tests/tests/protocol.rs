@@ -423,6 +423,97 @@ fn a_fork_plays_on_apart_from_its_game_and_a_reseeded_one_draws_anew() {
 }
 
 #[test]
+fn a_playout_plays_copies_to_the_end_as_the_engine_would_and_leaves_the_game() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let played = ok(&mut s, json!({"cmd": "playout", "game": "g1", "count": 3, "reseed": 40, "seed": 7}));
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game does not move");
+
+    // Playout i: the game's copy dealt anew from reseed + i, its random bots seeded from seed + i.
+    let loaded = meeple_tests::load_toml("tb", TB).unwrap();
+    let mut game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    game.apply(game.legal_actions()[0]).unwrap();
+    let random = [meeple_core::bots::BotKind::Random];
+    let engine = |reseed: Option<u64>, seed: u64| {
+        let mut copy = game.clone();
+        if let Some(r) = reseed {
+            copy.reseed(r);
+        }
+        meeple_core::bots::play_out(&mut copy, &mut meeple_core::bots::seat_bots(&random, 2, seed)).unwrap();
+        assert!(copy.is_over());
+        json!(copy.state().scores())
+    };
+    let scores: Vec<Value> = (0..3).map(|i| engine(Some(40 + i), 7 + i)).collect();
+    assert_eq!(played["scores"], json!(scores));
+    assert_ne!(scores[0], scores[1], "each playout deals and plays anew");
+    // The wins (a shared first place counts for each) and means are those of the scores.
+    let (a, b): (Vec<i64>, Vec<i64>) = scores.iter().map(|s| (s[0].as_i64().unwrap(), s[1].as_i64().unwrap())).unzip();
+    let wins = [a.iter().zip(&b).filter(|(a, b)| a >= b).count(), a.iter().zip(&b).filter(|(a, b)| b >= a).count()];
+    assert_eq!(played["wins"], json!(wins));
+    assert_eq!(played["mean"], json!([a.iter().sum::<i64>() as f64 / 3.0, b.iter().sum::<i64>() as f64 / 3.0]));
+    // Without reseed, the tiles the game will draw; the defaults: one playout, bots seeded 0.
+    let known = ok(&mut s, json!({"cmd": "playout", "game": "g1"}));
+    assert_eq!(known["scores"], json!([engine(None, 0)]));
+    // A greedy seat and a random one: the seats cycle through the bots given.
+    let mixed = ok(&mut s, json!({"cmd": "playout", "game": "g1", "bots": ["greedy", "random"], "reseed": 3}));
+    let mut copy = game.clone();
+    copy.reseed(3);
+    let kinds = [meeple_core::bots::BotKind::Greedy, meeple_core::bots::BotKind::Random];
+    meeple_core::bots::play_out(&mut copy, &mut meeple_core::bots::seat_bots(&kinds, 2, 0)).unwrap();
+    assert_eq!(mixed["scores"], json!([copy.state().scores()]));
+}
+
+#[test]
+fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_ended() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 2\ntile_limit = 3\n"}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let cases = [
+        (json!({"count": 0}), "count"),
+        (json!({"count": 10_001}), "count"),
+        (json!({"count": -1}), "count"),
+        (json!({"bots": []}), "bots"),
+        (json!({"bots": ["random", "random", "random"]}), "bots"),
+        (json!({"bots": ["random", "clever"]}), "bots[1]"),
+        (json!({"reseed": "x"}), "reseed"),
+        (json!({"seeds": 1}), "seeds"),
+    ];
+    for (fields, field) in cases {
+        let mut request = json!({"cmd": "playout", "game": "g1"});
+        request.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+        err(&mut s, request, "bad-request", Some(field));
+    }
+    err(&mut s, json!({"cmd": "playout", "game": "g9"}), "unknown-game", Some("game"));
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is as it was");
+    // Played to its end, the game plays out to its own final scores.
+    let mut state = before["state"].clone();
+    while state["over"] == json!(false) {
+        state = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}))["state"].clone();
+    }
+    let done = ok(&mut s, json!({"cmd": "playout", "game": "g1", "count": 2, "reseed": 1}));
+    assert_eq!(done["scores"], json!([state["scores"], state["scores"]]));
+}
+
+#[test]
+fn games_lists_the_sessions_games_with_their_steps() {
+    let mut s = session();
+    assert_eq!(ok(&mut s, json!({"cmd": "games"})), json!({"games": []}));
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    ok(&mut s, json!({"cmd": "fork", "game": "g1"}));
+    ok(&mut s, json!({"cmd": "act", "game": "g2", "index": 0}));
+    let listed = ok(&mut s, json!({"cmd": "games"}));
+    let game = |id: &str, seq: u64, to_act: u8| json!({"game": id, "players": ["Ann", "Ben"], "to_act": to_act, "over": false, "seq": seq});
+    // The copy has passed Ann's figure phase: Ben is to act there.
+    assert_eq!(listed, json!({"games": [game("g1", 1, 0), game("g2", 2, 1)]}));
+    ok(&mut s, json!({"cmd": "close", "game": "g1"}));
+    assert_eq!(ok(&mut s, json!({"cmd": "games"}))["games"], json!([game("g2", 2, 1)]));
+    err(&mut s, json!({"cmd": "games", "game": "g2"}), "bad-request", Some("game"));
+}
+
+#[test]
 fn a_fault_inside_an_action_is_named_by_its_path() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));

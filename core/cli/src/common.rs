@@ -1,6 +1,6 @@
 //! What the commands share: loading a config, making bots, printing scores, errors.
 
-use meeple_core::bots::{Bot, GreedyBot, RandomBot};
+use meeple_core::bots::Bot;
 use meeple_core::{Game, GameState, Replay, Rules};
 use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
@@ -253,11 +253,12 @@ pub enum BotKind {
     Greedy,
 }
 
-/// A bot of a kind, seeded.
-pub fn make_bot(kind: BotKind, seed: u64) -> Box<dyn Bot + Send> {
-    match kind {
-        BotKind::Random => Box::new(RandomBot::new(seed)),
-        BotKind::Greedy => Box::new(GreedyBot::new()),
+impl From<BotKind> for meeple_core::bots::BotKind {
+    fn from(kind: BotKind) -> Self {
+        match kind {
+            BotKind::Random => meeple_core::bots::BotKind::Random,
+            BotKind::Greedy => meeple_core::bots::BotKind::Greedy,
+        }
     }
 }
 
@@ -267,16 +268,13 @@ pub fn make_bots(kinds: &[BotKind], players: usize, seed: u64) -> Result<Vec<Box
     if kinds.len() > players {
         return Err(CliError::Usage(format!("--bots names {} bots, but the game has {players} players", kinds.len())));
     }
-    Ok((0..players).map(|p| make_bot(kinds[p % kinds.len()], meeple_core::bots::seat_seed(seed, p))).collect())
+    let kinds: Vec<meeple_core::bots::BotKind> = kinds.iter().map(|&k| k.into()).collect();
+    Ok(meeple_core::bots::seat_bots(&kinds, players, seed))
 }
 
 /// Plays a game to its end with one bot per player.
 pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot + Send>]) -> Result<(), CliError> {
-    while let Some(p) = game.to_act() {
-        let action = bots[p as usize].choose(game);
-        game.apply(action)?;
-    }
-    Ok(())
+    Ok(meeple_core::bots::play_out(game, bots)?)
 }
 
 /// The score table with a column per category that anyone scored in.

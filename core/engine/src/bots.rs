@@ -20,6 +20,42 @@ pub fn seat_seed(seed: u64, seat: usize) -> u64 {
     seed.wrapping_mul(31).wrapping_add(seat as u64)
 }
 
+/// The bots a program can seat, by name (`random`, `greedy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BotKind {
+    /// [`RandomBot`].
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+}
+
+impl BotKind {
+    /// A bot of this kind, seeded (a greedy bot has no use for the seed).
+    pub fn make(self, seed: u64) -> Box<dyn Bot + Send> {
+        match self {
+            BotKind::Random => Box::new(RandomBot::new(seed)),
+            BotKind::Greedy => Box::new(GreedyBot::new()),
+        }
+    }
+}
+
+/// One bot per seat, cycling through `kinds` (which must not be empty), seat `p`'s seeded by
+/// [`seat_seed`]`(seed, p)`.
+pub fn seat_bots(kinds: &[BotKind], players: usize, seed: u64) -> Vec<Box<dyn Bot + Send>> {
+    (0..players).map(|p| kinds[p % kinds.len()].make(seat_seed(seed, p))).collect()
+}
+
+/// Plays a game to its end, each seat's bot choosing its actions. On an error (an expansion's
+/// hook failing) the game is where the failing action found it.
+pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot + Send>]) -> Result<(), crate::ActionError> {
+    while let Some(p) = game.to_act() {
+        let action = bots[p as usize].choose(game);
+        game.apply(action)?;
+    }
+    Ok(())
+}
+
 /// Picks uniformly among all legal actions, from its own seeded generator.
 #[derive(Clone, Debug)]
 pub struct RandomBot {

@@ -39,11 +39,29 @@ pub enum Request {
     Names(GameArgs),
     /// A copy of a game under a new id, its tiles still to draw dealt anew if asked.
     Fork(ForkArgs),
+    /// Games played on from a game's state to their end by bots, the game left as it is.
+    Playout(PlayoutArgs),
+    /// The session's games.
+    Games,
 }
 
 /// The command names, in [`Request`] order.
-pub const COMMANDS: [&str; 12] =
-    ["version", "expansions", "create", "state", "act", "undo", "save", "load", "verify", "close", "names", "fork"];
+pub const COMMANDS: [&str; 14] = [
+    "version",
+    "expansions",
+    "create",
+    "state",
+    "act",
+    "undo",
+    "save",
+    "load",
+    "verify",
+    "close",
+    "names",
+    "fork",
+    "playout",
+    "games",
+];
 
 /// `create`: a config given inline or by path (neither: two players, base game).
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
@@ -114,6 +132,29 @@ pub struct ViewArgs {
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
     pub brief: bool,
+}
+
+/// `playout`: games played on from a game's state to their end by bots, for a search that
+/// wants outcomes rather than states; the game itself does not move.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct PlayoutArgs {
+    /// The game's id.
+    pub game: String,
+    /// How many playouts, 1 to 10 000 (default 1).
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Deal the tiles still to draw anew for each playout, the first from this seed, the next
+    /// from the seed after it, and so on (as `fork`'s `reseed`). Without it every playout draws
+    /// the tiles the game will, which its players cannot know.
+    #[serde(default)]
+    pub reseed: Option<u64>,
+    /// The bots' seed: the first playout's bots choose from it, the next's from the seed after
+    /// it, and so on (default 0).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The bots, by seat, repeated as needed (default `["random"]`).
+    #[serde(default)]
+    pub bots: Option<Vec<meeple_core::bots::BotKind>>,
 }
 
 /// `fork`: a copy of a game to play on apart from it (a search trying moves out).
@@ -272,6 +313,20 @@ pub enum Outcome {
     Named {
         /// What the numbers in the game's events stand for.
         names: Box<Names>,
+    },
+    /// `playout`.
+    PlayedOut {
+        /// The final scores of each playout, by seat, in the order played.
+        scores: Vec<Vec<i32>>,
+        /// By seat, the playouts it ended with the highest score in, shared or not.
+        wins: Vec<u32>,
+        /// By seat, the mean final score.
+        mean: Vec<f64>,
+    },
+    /// `games`.
+    Games {
+        /// The session's games, by id.
+        games: Vec<crate::network::GameSummary>,
     },
     /// `close`.
     #[schemars(transform = no_fields)]

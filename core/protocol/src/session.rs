@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, Names, OptionInfo, Outcome,
-    ReplayArgs, Reply, Request, TileInfo, ViewArgs,
+    PlayoutArgs, ReplayArgs, Reply, Request, TileInfo, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -118,6 +118,8 @@ impl Session {
                 self.games.insert(id.clone(), copy);
                 Ok(Outcome::Forked { game: id, state })
             }
+            Request::Playout(args) => playout(self.table(&args.game)?, &args),
+            Request::Games => Ok(Outcome::Games { games: self.games.iter().map(|(id, t)| t.summary(id)).collect() }),
             Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
                 Ok(Outcome::Closed {})
@@ -261,6 +263,39 @@ pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
     }
 }
 
+/// The most playouts one request plays: a search asks again for more, and the session answers
+/// its other requests meanwhile.
+pub const MAX_PLAYOUTS: u32 = 10_000;
+
+/// `playout`: copies of the game played to their end by bots, each reseeded when asked.
+pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
+    let count = args.count.unwrap_or(1);
+    if !(1..=MAX_PLAYOUTS).contains(&count) {
+        return Err(ProtocolError::bad_field("count", "a number from 1 to 10 000"));
+    }
+    let players = table.game().state().players() as usize;
+    let kinds = args.bots.clone().unwrap_or_else(|| vec![meeple_core::bots::BotKind::Random]);
+    if kinds.is_empty() || kinds.len() > players {
+        return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
+    }
+    let (reseed, seed) = (args.reseed, args.seed.unwrap_or(0));
+    let mut scores = Vec::with_capacity(count as usize);
+    for i in 0..u64::from(count) {
+        let mut game = table.game().clone();
+        if let Some(r) = reseed {
+            game.reseed(r.wrapping_add(i));
+        }
+        let mut bots = meeple_core::bots::seat_bots(&kinds, players, seed.wrapping_add(i));
+        meeple_core::bots::play_out(&mut game, &mut bots)
+            .map_err(|e| ProtocolError::expansion_failed(format!("playout {}: {e}", i + 1)))?;
+        scores.push(game.state().scores());
+    }
+    let best = |s: &Vec<i32>| s.iter().copied().max().unwrap_or(0);
+    let wins = (0..players).map(|p| scores.iter().filter(|s| s[p] == best(s)).count() as u32).collect();
+    let mean = (0..players).map(|p| scores.iter().map(|s| f64::from(s[p])).sum::<f64>() / f64::from(count)).collect();
+    Ok(Outcome::PlayedOut { scores, wins, mean })
+}
+
 /// `verify`: plays a replay back, checking every recorded hash.
 pub fn verify(replay: &meeple_core::Replay, mods: &[PathBuf]) -> Result<Outcome> {
     let table = Table::from_replay(replay, mods)?;
@@ -292,6 +327,8 @@ fn parse(request: &Value) -> Result<Request> {
         "close" => Request::Close(fields(request)?),
         "names" => Request::Names(fields(request)?),
         "fork" => Request::Fork(fields(request)?),
+        "playout" => Request::Playout(fields(request)?),
+        "games" => Request::Games,
         _ => {
             let known = COMMANDS.join(", ");
             return Err(ProtocolError::new(
@@ -346,6 +383,8 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("close", on_game.clone()),
             ("names", on_game),
             ("fork", with(names_of::<ForkArgs>())),
+            ("playout", with(names_of::<PlayoutArgs>())),
+            ("games", with(Vec::new())),
         ])
     });
     all.get(cmd).map_or(&[], Vec::as_slice)

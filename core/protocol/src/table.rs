@@ -135,6 +135,17 @@ impl Table {
         replay
     }
 
+    /// The game as `games` (and `GET /games`) lists it, under its id.
+    pub fn summary(&self, id: &str) -> crate::network::GameSummary {
+        crate::network::GameSummary {
+            game: id.to_string(),
+            players: self.game.setup().players.clone(),
+            to_act: self.game.to_act(),
+            over: self.game.is_over(),
+            seq: self.seq,
+        }
+    }
+
     /// The legal action at `index`.
     pub fn action_at(&self, index: usize) -> Result<Action> {
         if self.game.is_over() {

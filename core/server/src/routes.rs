@@ -248,14 +248,8 @@ fn list(server: &Server) -> GameList {
         .filter_map(|id| server.room(id).ok())
         .map(|room| {
             let room = lock(&room);
-            let game = room.table().game();
-            GameSummary {
-                game: room.id().to_string(),
-                players: game.setup().players.clone(),
-                to_act: game.to_act(),
-                over: game.is_over(),
-                seq: room.seq(),
-            }
+            // The room counts its steps itself (a seat's undo among them).
+            GameSummary { seq: room.seq(), ..room.table().summary(room.id()) }
         })
         .collect();
     GameList { games }
