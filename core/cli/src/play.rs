@@ -50,7 +50,8 @@ pub struct Args {
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let humans = args.human.iter().map(|seat| seat - 1).collect();
     let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone(), humans };
-    let mut terminal = Terminal::new(std::io::stdin().lock());
+    let stdin = std::io::stdin();
+    let mut terminal = Terminal::new(stdin.lock(), !std::io::IsTerminal::is_terminal(&stdin));
     let (mut table, mut watched) = if args.watch {
         let (watch, table) = Watch::start(args.config.as_deref(), deal, mods)?;
         (table, Some(watch))
@@ -374,6 +375,9 @@ impl Story {
             .map(|(p, (n, b))| format!("{n} ({})", if table.humans.contains(&(p as u8)) { "you" } else { b.name() }))
             .collect();
         say!("meeple · {} · {} · seed {}", ruleset_title(&table.loaded), seats.join(", "), table.seed);
+        if !table.humans.is_empty() {
+            say!("{}", human::LEGEND);
+        }
         // A game whose bag is empty ends in its setup: the setup is told before its final scoring.
         let events = table.game.events();
         let end = events.iter().position(|e| matches!(e, Event::FinalScoring)).unwrap_or(events.len());

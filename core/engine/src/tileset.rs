@@ -253,8 +253,8 @@ impl TileDef {
     }
 
     /// Where each segment goes when the tile is turned by `r`: to the segment covering its ports
-    /// turned, or, without ports (a monastery), to the one of its kind without ports it is
-    /// itself. `None` when a segment's ports turned are not exactly another's.
+    /// turned; one without ports (a monastery, a garden) lies in the middle and stays. `None`
+    /// when a segment's ports turned are not exactly another's.
     fn segment_images(&self, r: crate::geometry::Rotation) -> Option<Vec<u8>> {
         let images = self.segments.iter().enumerate().map(|(i, seg)| {
             let Some(first) = seg.ports.first() else { return Some(i as u8) };

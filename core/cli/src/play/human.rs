@@ -9,7 +9,8 @@
 
 use crate::common::{ask, say};
 use meeple_core::rules::Noun;
-use meeple_core::{Action, Game, Location, Placement, Pos, Rotation, SegmentKind};
+use meeple_core::tileset::TileDef;
+use meeple_core::{Action, Game, Location, Placement, Port, Pos, Rotation, SegmentKind, Side};
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
@@ -22,15 +23,23 @@ pub(super) enum Stopped {
     InputEnded,
 }
 
+/// How to read the menus, told once when the game starts.
+pub(super) const LEGEND: &str = "How to read it: a tile's sides are listed north, east, south, west, each C (city),\n\
+R (road), F (field) or W (river). Where a figure goes is named by the edges it reaches: N, E, S, W\n\
+the middle of a side, NL and NR the north side's left and right of it as seen from the tile's middle,\n\
+and so on round.";
+
 /// Reads a person's choices from `input`.
 pub(super) struct Terminal<R> {
     input: R,
+    echo: bool,
 }
 
 impl<R: BufRead> Terminal<R> {
-    /// A terminal reading from `input`.
-    pub(super) fn new(input: R) -> Terminal<R> {
-        Terminal { input }
+    /// A terminal reading from `input`; with `echo`, each line read is written after its prompt
+    /// (input from a pipe or a file, which no terminal shows), so the output reads as a session.
+    pub(super) fn new(input: R, echo: bool) -> Terminal<R> {
+        Terminal { input, echo }
     }
 
     /// Shows player `player`, named `names[player]`, what they may do and asks which.
@@ -76,7 +85,13 @@ impl<R: BufRead> Terminal<R> {
         let mut bytes = Vec::new();
         match self.input.read_until(b'\n', &mut bytes) {
             Ok(0) | Err(_) => None,
-            Ok(_) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&bytes).into_owned();
+                if self.echo {
+                    say!("{}", line.trim_end());
+                }
+                Some(line)
+            }
         }
     }
 }
@@ -141,12 +156,57 @@ fn placements_menu(game: &Game) -> Menu {
         for p in placements {
             actions.push(Action::PlaceTile { pos: p.pos, rotation: p.rotation });
             let degrees = p.rotation.quarter_turns() as u32 * 90;
-            text.push_str(&format!("  [{}] {degrees}° {}", actions.len(), kind.def.board_sides(p.rotation)));
+            let sides = kind.def.board_sides(p.rotation);
+            text.push_str(&format!("  [{}] {degrees}° {sides}", actions.len()));
+            // Turns that read the same sides but differ (which corner the cloth city is in):
+            // each told by what it has that the others lack.
+            let alike: Vec<Rotation> =
+                placements.iter().map(|q| q.rotation).filter(|&r| kind.def.board_sides(r) == sides).collect();
+            if alike.len() > 1 {
+                let all = alike.iter().map(|&r| parts(&kind.def, r));
+                let common = all.reduce(|a, b| a.into_iter().filter(|x| b.contains(x)).collect()).unwrap_or_default();
+                let own: Vec<String> =
+                    parts(&kind.def, p.rotation).into_iter().filter(|x| !common.contains(x)).collect();
+                text.push_str(&format!(" ({})", own.join(", ")));
+            }
         }
         text.push('\n');
     }
     text.pop();
     Menu { text, actions }
+}
+
+/// What a tile turned by `r` holds, in the board's directions: its cities, roads and rivers by
+/// the sides they reach (`city N+W cloth`), its gardens and pictures by the side of the field
+/// they lie in (`highwaymen S`, `garden middle`).
+fn parts(def: &TileDef, r: Rotation) -> Vec<String> {
+    let sides = |ports: &[Port]| {
+        let mut sides: Vec<Side> = ports.iter().map(|p| p.rotated(r).side()).collect();
+        sides.sort();
+        sides.dedup();
+        sides.iter().map(|s| s.name()).collect::<Vec<_>>().join("+")
+    };
+    // A field by the side most of its ports are on (a tie: the first clockwise from north).
+    let field_side = |field: Option<u8>| {
+        let ports = field.and_then(|f| def.segments.get(f as usize)).map_or(&[][..], |f| &f.ports[..]);
+        let on = |s: Side| ports.iter().filter(|p| p.rotated(r).side() == s).count();
+        let most = Side::ALL.into_iter().max_by_key(|&s| (on(s), std::cmp::Reverse(s)));
+        most.filter(|&s| on(s) > 0).map_or("middle", Side::name)
+    };
+    let mut parts = Vec::new();
+    for seg in &def.segments {
+        match seg.kind {
+            SegmentKind::City | SegmentKind::Road | SegmentKind::River => {
+                let arms = if seg.arms > 0 { " arms" } else { "" };
+                let goods = seg.goods.as_deref().map_or(String::new(), |g| format!(" {g}"));
+                parts.push(format!("{} {}{arms}{goods}", seg.kind.name(), sides(&seg.ports)));
+            }
+            SegmentKind::Garden => parts.push(format!("garden {}", field_side(seg.field))),
+            _ => {}
+        }
+    }
+    parts.extend(def.illustrations.iter().map(|p| format!("{} {}", p.kind, field_side(p.field))));
+    parts
 }
 
 /// The scores, the player's figures and goods, and the tiles left.
@@ -201,9 +261,10 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
     Menu { text, actions: actions.to_vec() }
 }
 
-/// Letters for the squares a tile fits: a–z, then A–Z, then `*` for any beyond.
+/// Letters for the squares a tile fits: a–z but b and q, then A–Z, then `*` for any beyond.
 fn labels() -> impl Iterator<Item = char> {
-    ('a'..='z').chain('A'..='Z').chain(std::iter::repeat('*'))
+    // Not `b` and `q`, which the prompt takes as commands: a square is never mistaken for one.
+    ('a'..='z').filter(|c| !matches!(c, 'b' | 'q')).chain('A'..='Z').chain(std::iter::repeat('*'))
 }
 
 /// The board in text, with `labels` in the middle of those empty squares.
