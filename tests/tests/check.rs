@@ -669,6 +669,11 @@ fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
     let names: Vec<String> =
         made.files.iter().map(|f| f.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/")).collect();
     assert_eq!(names, ["expansion.toml", "init.luau", "tests/chapel-beside-city.toml", "tiles.toml", "game.toml"]);
+    // The manifest's comment on the id keeps its column, as in the template.
+    let column = |text: &str| text.lines().find(|l| l.starts_with("id = ")).and_then(|l| l.find('#'));
+    let template = std::fs::read_to_string(new_mod::template_dir().join("expansion.toml")).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("expansion.toml")).unwrap();
+    assert_eq!(column(&manifest), column(&template), "{manifest}");
     // It is an expansion of its own: it checks without clashing with the built-in template.
     let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
     assert_eq!(checked.manifest.id, "chapels");

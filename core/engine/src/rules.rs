@@ -107,6 +107,18 @@ impl Noun {
     }
 }
 
+/// The kinds' names, those that players could not tell apart from another kind's (two
+/// expansions' `guard`) replaced by the ids, which can be.
+fn distinct_names<'a>(kinds: impl Iterator<Item = (&'a str, &'a Noun)> + Clone) -> Vec<Noun> {
+    let clashes = |(id, name): (&str, &Noun)| {
+        kinds.clone().any(|(other, n)| other != id && (n.one == name.one || n.many == name.many))
+    };
+    let named = |(id, name): (&str, &Noun)| {
+        if clashes((id, name)) { Noun { one: id.to_string(), many: id.to_string() } } else { name.clone() }
+    };
+    kinds.clone().map(named).collect()
+}
+
 /// An error while putting a ruleset together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
@@ -521,6 +533,10 @@ impl RulesBuilder {
         }
         self.ensure_meeple();
         self.apply_start()?;
+        let figure_names = distinct_names(self.figures.iter().map(|f| (f.id.as_str(), &f.name)));
+        self.figures.iter_mut().zip(figure_names).for_each(|(f, name)| f.name = name);
+        let token_names = distinct_names(self.tokens.iter().map(|t| (t.id.as_str(), &t.name)));
+        self.tokens.iter_mut().zip(token_names).for_each(|(t, name)| t.name = name);
         let (stack_of, stacks) = self.stack_of();
         let mut categories: Vec<String> = BASE_CATEGORIES.iter().map(|s| s.to_string()).collect();
         for c in self.categories {
@@ -627,6 +643,20 @@ mod tests {
         fn hooks(&self) -> HookSet {
             HookSet::NONE.with(HookKind::FinalScoring)
         }
+    }
+
+    #[test]
+    fn kinds_that_share_a_name_are_called_by_their_ids() {
+        let noun = |one: &str, many: &str| super::Noun { one: one.into(), many: many.into() };
+        let kinds = [
+            ("meeple", noun("meeple", "meeples")),
+            ("a:guard", noun("guard", "guards")),
+            ("b:guard", noun("guard", "guards")),
+            ("c:watch", noun("watch", "meeples")),
+        ];
+        let names = super::distinct_names(kinds.iter().map(|(id, n)| (*id, n)));
+        let ones: Vec<&str> = names.iter().map(|n| n.one.as_str()).collect();
+        assert_eq!(ones, ["meeple", "a:guard", "b:guard", "c:watch"]);
     }
 
     #[test]

@@ -725,6 +725,7 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     if !own_id(doc, &id, &editions, "figure", taken, &m.qualify(id.value)) {
         return;
     }
+    unshared_name(doc, &id, &name, "figure", m.figures.iter().map(|f| (f.kind.id.as_str(), &f.kind.name)), m);
     let kind = FigureKind {
         id: m.qualify(id.value),
         name,
@@ -744,11 +745,23 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
 fn read_noun(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, id: Option<&str>) -> Noun {
     let mut word = |key: &'static str| {
         let w = t.str(doc, key)?;
-        let ok = !w.value.trim().is_empty() && w.value.chars().count() <= 40 && !w.value.contains(char::is_control);
-        if !ok {
-            doc.error(w.span, format!("`{key}` is a word or a few for players: 1 to 40 characters on one line"));
+        let chars = w.value.chars().count();
+        let fault = if w.value.trim().is_empty() {
+            Some("is empty: write what players call it".to_string())
+        } else if w.value.contains(char::is_control) {
+            Some("holds a control character (a line break, a tab, an escape): write plain text on one line".into())
+        } else if chars > 40 {
+            Some(format!("is {chars} characters long: a word or a few for players, at most 40"))
+        } else {
+            None
+        };
+        match fault {
+            Some(fault) => {
+                doc.error(w.span, format!("`{key}` {fault}"));
+                None
+            }
+            None => Some(w.value.to_string()),
         }
-        ok.then(|| w.value.to_string())
     };
     let (one, many) = (word("name"), word("plural"));
     let from_id = Noun::from_id(id.unwrap_or_default());
@@ -756,6 +769,33 @@ fn read_noun(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, id: Option<&str>) -> Noun
         Some(one) => Noun { many: many.unwrap_or_else(|| format!("{one}s")), one },
         None => Noun { many: many.unwrap_or(from_id.many), one: from_id.one },
     }
+}
+
+/// Refuses a name players could not tell from another kind's of the manifest (the same kind
+/// declared again for other editions may share it), or, outside the base game, from the meeple.
+fn unshared_name<'a>(
+    doc: &mut Doc<'_>,
+    id: &At<&str>,
+    name: &Noun,
+    what: &str,
+    mut others: impl Iterator<Item = (&'a str, &'a Noun)>,
+    m: &Manifest,
+) {
+    let own = m.qualify(id.value);
+    let meeple = m.id != "base" && (name.one == "meeple" || name.many == "meeples");
+    let other = others.find(|(other, n)| *other != own && (n.one == name.one || n.many == name.many));
+    let clash = match other {
+        Some((other, _)) => format!("{what} `{other}`"),
+        None if meeple => "the base game's meeple".to_string(),
+        None => return,
+    };
+    doc.error(
+        id.span.clone(),
+        format!(
+            "{what} `{}` is called `{}` (`{}` for several), as {clash} is: players could not tell them apart; give it a `name` and `plural` of its own",
+            id.value, name.one, name.many
+        ),
+    );
 }
 
 fn bounded(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, default: i64, min: i64, max: i64) -> i64 {
@@ -823,6 +863,7 @@ fn read_token(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, nam
             &m.qualify(id.value),
         )
     {
+        unshared_name(doc, &id, &name, "token", m.tokens.iter().map(|t| (t.id.as_str(), &t.name)), m);
         m.tokens.push(TokenDef { id: m.qualify(id.value), name, supply: supply as u32, editions });
     }
 }
@@ -1113,8 +1154,30 @@ entry = "init.luau"
         let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
         let lines: Vec<&str> = err.lines().collect();
         assert_eq!(lines.len(), 2, "{err}");
-        assert!(lines[0].starts_with("x/expansion.toml:16:8: `name` is a word or a few for players"), "{err}");
-        assert!(lines[1].starts_with("x/expansion.toml:17:10: `plural` is a word or a few"), "{err}");
+        assert!(lines[0].starts_with("x/expansion.toml:16:8: `name` is empty"), "{err}");
+        assert!(lines[1].starts_with("x/expansion.toml:17:10: `plural` holds a control character"), "{err}");
+        let long = GOOD.replace("id = \"helper\"\n", &format!("id = \"helper\"\nname = \"{}\"\n", "x".repeat(41)));
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &long).unwrap_err().to_string();
+        assert!(err.starts_with("x/expansion.toml:16:8: `name` is 41 characters long"), "{err}");
+    }
+
+    #[test]
+    fn a_kind_named_as_another_is_refused() {
+        let second = "\n[[figures]]\nid = \"aide\"\nname = \"helper\"\nplural = \"aides\"\n";
+        let twice = GOOD.replace("\n[[tokens]]", &format!("{second}\n[[tokens]]"));
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &twice).unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "x/expansion.toml:24:6: figure `aide` is called `helper` (`aides` for several), as figure `demo:helper` is"
+            ),
+            "{err}"
+        );
+        let meeple = GOOD.replace("id = \"gold\"\n", "id = \"gold\"\nplural = \"meeples\"\n");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &meeple).unwrap_err().to_string();
+        assert!(
+            err.contains("token `gold` is called `gold` (`meeples` for several), as the base game's meeple is"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -223,6 +223,17 @@ fn template_files(template: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     Ok(files)
 }
 
+/// What follows a value that grew by `grown` characters: a comment after it keeps its column
+/// where the spaces before it allow (`id = "chapels"   # rename`).
+fn aligned(after: &str, grown: isize) -> String {
+    let spaces = after.len() - after.trim_start_matches(' ').len();
+    if !after.trim_start().starts_with('#') || spaces == 0 {
+        return after.to_string();
+    }
+    let kept = (spaces as isize - grown).max(1) as usize;
+    format!("{}{}", " ".repeat(kept), after.trim_start_matches(' '))
+}
+
 /// A template file as the new mod's: in TOML files, an `id = "template"` becomes the new id and
 /// a `source` in the template's folder one in the new folder. The manifest must have had its id
 /// replaced.
@@ -245,7 +256,7 @@ fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, Strin
             let rest = line.trim_start();
             if let Some(after) = rest.strip_prefix(&old_id) {
                 replaced += 1;
-                format!("{indent}{new_id}{after}")
+                format!("{indent}{new_id}{}", aligned(after, new_id.len() as isize - old_id.len() as isize))
             } else if let Some((file, after)) = rest.strip_prefix(&old_source).and_then(|r| r.split_once('"')) {
                 format!("{indent}{}{after}", new_source(file))
             } else {

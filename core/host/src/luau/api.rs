@@ -158,7 +158,13 @@ pub const API: &[ApiEntry] = &[
         "string",
         "A player's name, as the game's config gives it: for log lines (`out:log(view:player_name(p) .. \" scores a big city\")`); no rule may depend on it.",
     ),
-    e(V, "token_supply", "token: string", "number", "Tokens of a kind left in the general supply."),
+    e(
+        V,
+        "token_supply",
+        "token: string",
+        "number",
+        "Tokens of a kind left in the general supply, before this handler's own `out:give_tokens` (commands apply when it returns): count what you give yourself.",
+    ),
     e(V, "storage", "key: string", "any", "A value this expansion stored with `out:set_storage`."),
     e(V, "neighbours", "x: number, y: number", "number", "Tiles on the 8 squares around a square."),
     e(V, "pending", "", "{DecisionInfo}", "Decisions waiting for an answer, the next one first."),
@@ -174,7 +180,7 @@ pub const API: &[ApiEntry] = &[
         "give_tokens",
         "player: number, token: string, count: number",
         "()",
-        "Gives tokens from the general supply (negative: takes them back).",
+        "Gives tokens from the general supply (negative: takes them back). Applied when the handler returns: `view:token_supply` does not see it meanwhile, and a give past what the supply holds fails the hook.",
     ),
     e(
         O,

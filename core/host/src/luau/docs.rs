@@ -43,7 +43,7 @@ pub fn lua_api_markdown() -> String {
         ),
         (
             Scope::Out,
-            "## `out`\n\nCommands are checked by the engine and applied, in order, after the handler returns. A handler returns nothing: the game changes only through `out`, and a value returned is an error.\n",
+            "## `out`\n\nCommands are checked by the engine and applied, in order, after the handler returns: until then the `view` shows the game without them (a handler giving tokens twice counts the supply itself). A handler returns nothing: the game changes only through `out`, and a value returned is an error.\n",
             "out:",
         ),
     ] {
