@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A flat Monte Carlo player against random ones, through protocol v1 (docs/protocol.md): for
-each legal action it forks the game, takes the action in the copy, and asks `playout` for a few
-games played on from there by random bots, the tiles still to draw dealt anew each time (it may
-not know the real order); it takes the action whose playouts end best for it, by its lead over
-the best other seat. Standard library only; starts `meeple serve --stdio`.
+each legal action it asks `playout` for a few games played on after it by random bots, the tiles
+still to draw dealt anew for each (the player may not know the real order, and without `reseed`
+the playouts would draw it); it takes the action whose playouts end best for it, by its lead
+over the best other seat. Standard library only; starts `meeple serve --stdio`.
 
     cargo build --release
     python3 examples/monte_carlo_player.py                   # base game, two players
@@ -22,15 +22,10 @@ def lead(scores, seat):
     return scores[seat] - max(others, default=0)
 
 
-def value(meeple, game, action, seat, playouts, reseed):
-    """The seat's mean lead over the playouts after taking `action` in a copy of the game."""
-    copy = meeple.ask("fork", game=game, brief=True)["game"]
-    try:
-        meeple.ask("act", game=copy, action=action, brief=True)
-        result = meeple.ask("playout", game=copy, count=playouts, reseed=reseed, seed=reseed)
-        return sum(lead(s, seat) for s in result["scores"]) / len(result["scores"])
-    finally:
-        meeple.ask("close", game=copy)
+def value(meeple, game, index, seat, playouts, reseed):
+    """The seat's mean lead over the playouts after the legal action at `index`."""
+    result = meeple.ask("playout", game=game, index=index, count=playouts, reseed=reseed, seed=reseed)
+    return sum(lead(s, seat) for s in result["scores"]) / len(result["scores"])
 
 
 def main():
@@ -51,7 +46,7 @@ def main():
         seat, legal = state["to_act"], state["legal"]
         if seat == 0 and len(legal) > 1:
             reseed += args.playouts
-            best = max(legal, key=lambda a: value(meeple, game, a["action"], seat, args.playouts, reseed))
+            best = max(legal, key=lambda a: value(meeple, game, a["index"], seat, args.playouts, reseed))
         else:
             best = rng.choice(legal)
         state = meeple.ask("act", game=game, action=best["action"], brief=True)["state"]

@@ -463,6 +463,20 @@ fn a_playout_plays_copies_to_the_end_as_the_engine_would_and_leaves_the_game() {
     let kinds = [meeple_core::bots::BotKind::Greedy, meeple_core::bots::BotKind::Random];
     meeple_core::bots::play_out(&mut copy, &mut meeple_core::bots::seat_bots(&kinds, 2, 0)).unwrap();
     assert_eq!(mixed["scores"], json!([copy.state().scores()]));
+    // After an action: each copy dealt anew, then the action taken, then played out.
+    let after = |action: meeple_core::Action, reseed: u64, seed: u64| {
+        let mut copy = game.clone();
+        copy.reseed(reseed);
+        copy.apply(action).unwrap();
+        meeple_core::bots::play_out(&mut copy, &mut meeple_core::bots::seat_bots(&random, 2, seed)).unwrap();
+        json!(copy.state().scores())
+    };
+    let legal = game.legal_actions();
+    let by_index = ok(&mut s, json!({"cmd": "playout", "game": "g1", "index": 1, "count": 2, "reseed": 50}));
+    assert_eq!(by_index["scores"], json!([after(legal[1], 50, 0), after(legal[1], 51, 1)]));
+    let by_action = json!({"cmd": "playout", "game": "g1", "action": legal[1], "count": 2, "reseed": 50});
+    assert_eq!(ok(&mut s, by_action)["scores"], by_index["scores"]);
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game does not move");
 }
 
 #[test]
@@ -479,6 +493,8 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
         (json!({"bots": ["random", "clever"]}), "bots[1]"),
         (json!({"reseed": "x"}), "reseed"),
         (json!({"seeds": 1}), "seeds"),
+        (json!({"seed": 9_223_372_036_854_775_808u64}), "seed"),
+        (json!({"index": 0, "action": {"type": "pass"}}), "action"),
     ];
     for (fields, field) in cases {
         let mut request = json!({"cmd": "playout", "game": "g1"});
@@ -486,6 +502,9 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
         err(&mut s, request, "bad-request", Some(field));
     }
     err(&mut s, json!({"cmd": "playout", "game": "g9"}), "unknown-game", Some("game"));
+    err(&mut s, json!({"cmd": "playout", "game": "g1", "index": 999}), "illegal-action", Some("index"));
+    let pass = json!({"cmd": "playout", "game": "g1", "action": {"type": "pass"}});
+    err(&mut s, pass, "illegal-action", Some("action"));
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is as it was");
     // Played to its end, the game plays out to its own final scores.
     let mut state = before["state"].clone();
@@ -494,6 +513,7 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
     }
     let done = ok(&mut s, json!({"cmd": "playout", "game": "g1", "count": 2, "reseed": 1}));
     assert_eq!(done["scores"], json!([state["scores"], state["scores"]]));
+    err(&mut s, json!({"cmd": "playout", "game": "g1", "index": 0}), "illegal-action", Some("index"));
 }
 
 #[test]

@@ -322,14 +322,22 @@ fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
     }
 }
 
+/// What a `seed` is, wherever a request gives one.
+pub const SEED: &str = "a seed, a whole number from 0 to 9223372036854775807";
+
+/// What `playout`'s `count` is.
+pub const COUNT: &str = "a number of playouts from 1 to 10000";
+
 /// What the fields of requests mean, by path (array indexes left out, an action of a replay
 /// as `action`): what a message says is expected there.
-const MEANINGS: [(&str, &str); 20] = [
+const MEANINGS: [(&str, &str); 22] = [
     ("game", "a game's id, such as \"g1\""),
     ("brief", "true or false"),
     ("config", "a game config: TOML text, or an object with a config file's keys"),
     ("path", "the path of a config file"),
-    ("seed", "a seed, a whole number from 0 to 9223372036854775807"),
+    ("seed", SEED),
+    ("reseed", "a seed, a whole number from 0 to 18446744073709551615"),
+    ("count", COUNT),
     ("player", "a seat number, 0 for the first player"),
     ("index", "an index into the state's `legal` list, 0 for the first action"),
     ("action.type", "the action's type as a string"),

@@ -142,6 +142,7 @@ pub struct PlayoutArgs {
     pub game: String,
     /// How many playouts, 1 to 10 000 (default 1).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 10_000))]
     pub count: Option<u32>,
     /// Deal the tiles still to draw anew for each playout, the first from this seed, the next
     /// from the seed after it, and so on (as `fork`'s `reseed`). Without it every playout draws
@@ -149,12 +150,21 @@ pub struct PlayoutArgs {
     #[serde(default)]
     pub reseed: Option<u64>,
     /// The bots' seed: the first playout's bots choose from it, the next's from the seed after
-    /// it, and so on (default 0).
+    /// it, and so on (default 0; at most what a config's seed may be).
     #[serde(default)]
+    #[schemars(range(max = meeple_host::config::MAX_SEED))]
     pub seed: Option<u64>,
-    /// The bots, by seat, repeated as needed (default `["random"]`).
+    /// The bots, cycled through the seats (`["greedy", "random"]` for three seats: greedy,
+    /// random, greedy); default `["random"]`.
     #[serde(default)]
     pub bots: Option<Vec<meeple_core::bots::BotKind>>,
+    /// An action each copy takes first, after its new deal: the playouts then tell what the
+    /// action leads to, without a fork of one's own (`act`'s `action`).
+    #[serde(default)]
+    pub action: Option<Action>,
+    /// The same as the legal action at this index (`act`'s `index`); not with `action`.
+    #[serde(default)]
+    pub index: Option<usize>,
 }
 
 /// `fork`: a copy of a game to play on apart from it (a search trying moves out).

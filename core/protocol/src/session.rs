@@ -271,19 +271,37 @@ pub const MAX_PLAYOUTS: u32 = 10_000;
 pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
     let count = args.count.unwrap_or(1);
     if !(1..=MAX_PLAYOUTS).contains(&count) {
-        return Err(ProtocolError::bad_field("count", "a number from 1 to 10 000"));
+        return Err(ProtocolError::bad_field("count", crate::fields::COUNT));
+    }
+    let seed = args.seed.unwrap_or(0);
+    if seed > meeple_host::config::MAX_SEED {
+        return Err(ProtocolError::bad_field("seed", crate::fields::SEED));
     }
     let players = table.game().state().players() as usize;
     let kinds = args.bots.clone().unwrap_or_else(|| vec![meeple_core::bots::BotKind::Random]);
     if kinds.is_empty() || kinds.len() > players {
         return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
     }
-    let (reseed, seed) = (args.reseed, args.seed.unwrap_or(0));
+    let first = match (args.action, args.index) {
+        (Some(action), None) => Some(action),
+        (None, Some(i)) => Some(table.action_at(i)?),
+        (Some(_), Some(_)) => return Err(ProtocolError::either("action", "index")),
+        (None, None) => None,
+    };
+    if let Some(action) = &first {
+        if table.game().is_over() {
+            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
+        }
+        table.check_legal(action)?;
+    }
     let mut scores = Vec::with_capacity(count as usize);
     for i in 0..u64::from(count) {
         let mut game = table.game().clone();
-        if let Some(r) = reseed {
+        if let Some(r) = args.reseed {
             game.reseed(r.wrapping_add(i));
+        }
+        if let Some(action) = first {
+            game.apply(action).map_err(|e| ProtocolError::expansion_failed(format!("playout {}: {e}", i + 1)))?;
         }
         let mut bots = meeple_core::bots::seat_bots(&kinds, players, seed.wrapping_add(i));
         meeple_core::bots::play_out(&mut game, &mut bots)

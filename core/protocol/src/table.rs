@@ -189,18 +189,26 @@ impl Table {
         }
     }
 
+    /// Refuses an action the game would refuse, at the field the refusal is about, as the engine
+    /// tells it.
+    pub fn check_legal(&self, action: &Action) -> Result<()> {
+        match self.game.refusal(action) {
+            Some(refusal) => {
+                let field = refusal.part.field().map_or_else(|| "action".to_string(), |f| format!("action.{f}"));
+                let message = ActionError::Illegal(refusal.why).to_string();
+                Err(ProtocolError::new(Code::IllegalAction, message, Some(&field)))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
         if self.game.is_over() {
             return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
         }
         self.check_turn(seat)?;
-        if let Some(refusal) = self.game.refusal(&action) {
-            // At the field the refusal is about, as the engine tells it.
-            let field = refusal.part.field().map_or_else(|| "action".to_string(), |f| format!("action.{f}"));
-            let message = ActionError::Illegal(refusal.why).to_string();
-            return Err(ProtocolError::new(Code::IllegalAction, message, Some(&field)));
-        }
+        self.check_legal(&action)?;
         let actor = self.game.to_act();
         let mark = draw_mark(&self.game);
         let events = match self.game.apply(action) {
