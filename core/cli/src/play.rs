@@ -107,10 +107,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
             (Err(e), Some(w)) => {
-                if told {
-                    story.lines.pop();
-                }
-                say!("{e}");
+                // Named with its turn and player, as the story would have told it.
+                let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
+                let number = game.state().turn().number;
+                say!("turn {number:>3} · {}: {tried}, not taken: {e}", names[p as usize]);
                 say_failing_line(loaded, &e);
                 let native = match &e {
                     ActionError::Hook(hook) => native_expansion(loaded, hook),
