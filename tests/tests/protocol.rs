@@ -447,6 +447,9 @@ fn a_playout_plays_copies_to_the_end_as_the_engine_would_and_leaves_the_game() {
     };
     let scores: Vec<Value> = (0..3).map(|i| engine(Some(40 + i), 7 + i)).collect();
     assert_eq!(played["scores"], json!(scores));
+    // On three threads, the same playouts in the same order.
+    let threaded = json!({"cmd": "playout", "game": "g1", "count": 3, "reseed": 40, "seed": 7, "threads": 3});
+    assert_eq!(ok(&mut s, threaded), played);
     assert_ne!(scores[0], scores[1], "each playout deals and plays anew");
     // The wins (a shared first place counts for each) and means are those of the scores.
     let (a, b): (Vec<i64>, Vec<i64>) = scores.iter().map(|s| (s[0].as_i64().unwrap(), s[1].as_i64().unwrap())).unzip();
@@ -494,6 +497,8 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
         (json!({"reseed": "x"}), "reseed"),
         (json!({"seeds": 1}), "seeds"),
         (json!({"seed": 9_223_372_036_854_775_808u64}), "seed"),
+        (json!({"threads": 0}), "threads"),
+        (json!({"threads": 65}), "threads"),
         (json!({"index": 0, "action": {"type": "pass"}}), "action"),
     ];
     for (fields, field) in cases {
@@ -825,6 +830,15 @@ fn an_expansion_failure_leaves_the_game_as_it_was() {
     let figure = placed["legal"].as_array().unwrap().iter().find(|a| a["action"]["type"] == "place-figure").unwrap();
     let reply = err(&mut s, json!({"cmd": "act", "game": "g1", "action": figure["action"]}), "expansion-failed", None);
     assert!(reply["error"]["message"].as_str().unwrap().contains("cannot stand it"), "{reply}");
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], placed, "the game is as it was");
+    // So does one in a playout: the first to fail is named, on any number of threads.
+    for threads in [1, 2] {
+        let request =
+            json!({"cmd": "playout", "game": "g1", "action": figure["action"], "count": 4, "threads": threads});
+        let reply = err(&mut s, request, "expansion-failed", None);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("playout 1: ") && message.contains("cannot stand it"), "{reply}");
+    }
     assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"], placed, "the game is as it was");
     ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
 }

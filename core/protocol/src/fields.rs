@@ -328,9 +328,12 @@ pub const SEED: &str = "a seed, a whole number from 0 to 9223372036854775807";
 /// What `playout`'s `count` is.
 pub const COUNT: &str = "a number of playouts from 1 to 10000";
 
+/// What `playout`'s `threads` is.
+pub const THREADS: &str = "a number of threads from 1 to 64";
+
 /// What the fields of requests mean, by path (array indexes left out, an action of a replay
 /// as `action`): what a message says is expected there.
-const MEANINGS: [(&str, &str); 22] = [
+const MEANINGS: [(&str, &str); 23] = [
     ("game", "a game's id, such as \"g1\""),
     ("brief", "true or false"),
     ("config", "a game config: TOML text, or an object with a config file's keys"),
@@ -338,6 +341,7 @@ const MEANINGS: [(&str, &str); 22] = [
     ("seed", SEED),
     ("reseed", "a seed, a whole number from 0 to 18446744073709551615"),
     ("count", COUNT),
+    ("threads", THREADS),
     ("player", "a seat number, 0 for the first player"),
     ("index", "an index into the state's `legal` list, 0 for the first action"),
     ("action.type", "the action's type as a string"),

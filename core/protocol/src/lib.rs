@@ -9,6 +9,7 @@ mod error;
 mod fields;
 pub mod messages;
 pub mod network;
+mod playout;
 pub mod replay_config;
 pub mod session;
 mod state;

@@ -165,6 +165,11 @@ pub struct PlayoutArgs {
     /// The same as the legal action at this index (`act`'s `index`); not with `action`.
     #[serde(default)]
     pub index: Option<usize>,
+    /// Threads to play on, 1 to 64 (default 1): the answer is the same on any number, sooner
+    /// on as many as the machine has cores.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 64))]
+    pub threads: Option<u32>,
 }
 
 /// `fork`: a copy of a game to play on apart from it (a search trying moves out).

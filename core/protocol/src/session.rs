@@ -118,7 +118,7 @@ impl Session {
                 self.games.insert(id.clone(), copy);
                 Ok(Outcome::Forked { game: id, state })
             }
-            Request::Playout(args) => playout(self.table(&args.game)?, &args),
+            Request::Playout(args) => crate::playout::playout(self.table(&args.game)?, &args),
             Request::Games => Ok(Outcome::Games { games: self.games.iter().map(|(id, t)| t.summary(id)).collect() }),
             Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
@@ -261,57 +261,6 @@ pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
             Err(ProtocolError::new(Code::BadRequest, "missing `action` or `index`: give one of them", Some("action")))
         }
     }
-}
-
-/// The most playouts one request plays: a search asks again for more, and the session answers
-/// its other requests meanwhile.
-pub const MAX_PLAYOUTS: u32 = 10_000;
-
-/// `playout`: copies of the game played to their end by bots, each reseeded when asked.
-pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
-    let count = args.count.unwrap_or(1);
-    if !(1..=MAX_PLAYOUTS).contains(&count) {
-        return Err(ProtocolError::bad_field("count", crate::fields::COUNT));
-    }
-    let seed = args.seed.unwrap_or(0);
-    if seed > meeple_host::config::MAX_SEED {
-        return Err(ProtocolError::bad_field("seed", crate::fields::SEED));
-    }
-    let players = table.game().state().players() as usize;
-    let kinds = args.bots.clone().unwrap_or_else(|| vec![meeple_core::bots::BotKind::Random]);
-    if kinds.is_empty() || kinds.len() > players {
-        return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
-    }
-    let first = match (args.action, args.index) {
-        (Some(action), None) => Some(action),
-        (None, Some(i)) => Some(table.action_at(i)?),
-        (Some(_), Some(_)) => return Err(ProtocolError::either("action", "index")),
-        (None, None) => None,
-    };
-    if let Some(action) = &first {
-        if table.game().is_over() {
-            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
-        }
-        table.check_legal(action)?;
-    }
-    let mut scores = Vec::with_capacity(count as usize);
-    for i in 0..u64::from(count) {
-        let mut game = table.game().clone();
-        if let Some(r) = args.reseed {
-            game.reseed(r.wrapping_add(i));
-        }
-        if let Some(action) = first {
-            game.apply(action).map_err(|e| ProtocolError::expansion_failed(format!("playout {}: {e}", i + 1)))?;
-        }
-        let mut bots = meeple_core::bots::seat_bots(&kinds, players, seed.wrapping_add(i));
-        meeple_core::bots::play_out(&mut game, &mut bots)
-            .map_err(|e| ProtocolError::expansion_failed(format!("playout {}: {e}", i + 1)))?;
-        scores.push(game.state().scores());
-    }
-    let best = |s: &Vec<i32>| s.iter().copied().max().unwrap_or(0);
-    let wins = (0..players).map(|p| scores.iter().filter(|s| s[p] == best(s)).count() as u32).collect();
-    let mean = (0..players).map(|p| scores.iter().map(|s| f64::from(s[p])).sum::<f64>() / f64::from(count)).collect();
-    Ok(Outcome::PlayedOut { scores, wins, mean })
 }
 
 /// `verify`: plays a replay back, checking every recorded hash.

@@ -1,0 +1,124 @@
+//! `playout`: copies of a game played to their end by bots, for a search that wants outcomes
+//! rather than states. Playout `i` is the same whatever the number of threads: dealt anew from
+//! `reseed + i`, its bots seeded from `seed + i`.
+
+use crate::error::{Code, ProtocolError};
+use crate::messages::{Outcome, PlayoutArgs};
+use crate::table::Table;
+use meeple_core::bots::{BotKind, play_out, seat_bots};
+use meeple_core::{Action, Game};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+type Result<T> = std::result::Result<T, ProtocolError>;
+
+/// The most playouts one request plays: a search asks again for more, and the session answers
+/// its other requests meanwhile.
+pub const MAX_PLAYOUTS: u32 = 10_000;
+
+/// The most threads one request plays on.
+pub const MAX_THREADS: u32 = 64;
+
+/// A checked request: what every playout does.
+struct Plan<'a> {
+    game: &'a Game,
+    count: u64,
+    reseed: Option<u64>,
+    seed: u64,
+    bots: Vec<BotKind>,
+    first: Option<Action>,
+}
+
+/// `playout`: the request checked, its playouts played, their scores tallied.
+pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
+    let plan = plan(table, args)?;
+    let threads = args.threads.unwrap_or(1);
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(ProtocolError::bad_field("threads", crate::fields::THREADS));
+    }
+    let scores = play_all(&plan, u64::from(threads).min(plan.count))?;
+    Ok(tally(scores, table.game().state().players() as usize))
+}
+
+/// Every field checked against the game, before anything is played.
+fn plan<'a>(table: &'a Table, args: &PlayoutArgs) -> Result<Plan<'a>> {
+    let count = args.count.unwrap_or(1);
+    if !(1..=MAX_PLAYOUTS).contains(&count) {
+        return Err(ProtocolError::bad_field("count", crate::fields::COUNT));
+    }
+    let seed = args.seed.unwrap_or(0);
+    if seed > meeple_host::config::MAX_SEED {
+        return Err(ProtocolError::bad_field("seed", crate::fields::SEED));
+    }
+    let players = table.game().state().players() as usize;
+    let bots = args.bots.clone().unwrap_or_else(|| vec![BotKind::Random]);
+    if bots.is_empty() || bots.len() > players {
+        return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
+    }
+    let first = match (args.action, args.index) {
+        (Some(action), None) => Some(action),
+        (None, Some(i)) => Some(table.action_at(i)?),
+        (Some(_), Some(_)) => return Err(ProtocolError::either("action", "index")),
+        (None, None) => None,
+    };
+    if let Some(action) = &first {
+        if table.game().is_over() {
+            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
+        }
+        table.check_legal(action)?;
+    }
+    Ok(Plan { game: table.game(), count: u64::from(count), reseed: args.reseed, seed, bots, first })
+}
+
+/// Playout `i`: its final scores.
+fn play_one(plan: &Plan<'_>, i: u64) -> Result<Vec<i32>> {
+    let failed = |e: meeple_core::ActionError| ProtocolError::expansion_failed(format!("playout {}: {e}", i + 1));
+    let mut game = plan.game.clone();
+    if let Some(r) = plan.reseed {
+        game.reseed(r.wrapping_add(i));
+    }
+    if let Some(action) = plan.first {
+        game.apply(action).map_err(failed)?;
+    }
+    let mut bots = seat_bots(&plan.bots, game.state().players() as usize, plan.seed.wrapping_add(i));
+    play_out(&mut game, &mut bots).map_err(failed)?;
+    Ok(game.state().scores())
+}
+
+/// Every playout's scores, in order, played on `threads` threads taking the next playout in
+/// turn. A failure stops them all; the first playout that failed is told, as one thread would.
+fn play_all(plan: &Plan<'_>, threads: u64) -> Result<Vec<Vec<i32>>> {
+    if threads <= 1 {
+        return (0..plan.count).map(|i| play_one(plan, i)).collect();
+    }
+    let next = AtomicU64::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= plan.count {
+                return done;
+            }
+            let result = play_one(plan, i);
+            if result.is_err() {
+                next.store(plan.count, Ordering::Relaxed);
+            }
+            done.push((i, result));
+        }
+    };
+    let mut done: Vec<(u64, Result<Vec<i32>>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a playout thread panicked")).collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, result)| result).collect()
+}
+
+/// The reply: the scores, and by seat the wins (a shared first place counting for each) and
+/// the mean.
+fn tally(scores: Vec<Vec<i32>>, players: usize) -> Outcome {
+    let best = |s: &Vec<i32>| s.iter().copied().max().unwrap_or(0);
+    let wins = (0..players).map(|p| scores.iter().filter(|s| s[p] == best(s)).count() as u32).collect();
+    let count = scores.len().max(1) as f64;
+    let mean = (0..players).map(|p| scores.iter().map(|s| f64::from(s[p])).sum::<f64>() / count).collect();
+    Outcome::PlayedOut { scores, wins, mean }
+}
