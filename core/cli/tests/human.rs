@@ -150,3 +150,20 @@ fn turns_that_read_the_same_sides_are_told_apart_by_what_differs() {
     // The straight road that follows: two turns read FRFR and RFRF, nothing to tell apart.
     assert!(!text.contains("FRFR ("), "{text}");
 }
+
+#[test]
+fn the_status_line_counts_what_each_player_keeps() {
+    // A mod that gives Bob two coins at the end of turn 1.
+    let manifest = "[expansion]\nid = \"mint\"\nname = \"Mint\"\nversion = \"0.1.0\"\napi = 1\ndepends = [\"base\"]\n\n\
+                    [[tokens]]\nid = \"coin\"\nsupply = 5\n\n[script]\nentry = \"init.luau\"\n";
+    let script = "meeple.on(\"turn_end\", function(view, ev, out)\n\
+                  \x20   if ev.turn == 1 then out:give_tokens(2, \"coin\", 2) end\nend)\n";
+    let files = [("mods/mint/expansion.toml", manifest), ("mods/mint/init.luau", script)];
+    let config =
+        "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"U\", \"U\"]\n\n[[expansions]]\nid = \"mint\"\n";
+    let (out, text, _dir) = play_with("keeps", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\n1\n1\n");
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("yours to place: 7 meeples · yours to keep: nothing · 2 tiles left"), "{text}");
+    assert!(text.contains("Bob gets 2 coins"), "{text}");
+    assert!(text.contains(" · yours to keep: nothing · Bob keeps 2 coins · 0 tiles left"), "{text}");
+}

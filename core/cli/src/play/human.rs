@@ -213,16 +213,25 @@ fn parts(def: &TileDef, r: Rotation) -> Vec<String> {
 fn status(game: &Game, names: &[String], player: u8) -> String {
     let (state, rules) = (game.state(), game.rules());
     let scores: Vec<String> = names.iter().enumerate().map(|(p, n)| format!("{n} {}", state.score(p as u8))).collect();
-    let counted = |counts: Vec<(i64, &Noun)>| {
+    // Those of which there are any, counted; `None` for none at all.
+    let listed = |counts: Vec<(i64, &Noun)>| {
         let listed: Vec<String> = counts.into_iter().filter(|(n, _)| *n > 0).map(|(n, name)| name.counted(n)).collect();
-        if listed.is_empty() { "nothing".to_string() } else { listed.join(", ") }
+        (!listed.is_empty()).then(|| listed.join(", "))
     };
+    let counted = |counts| listed(counts).unwrap_or_else(|| "nothing".to_string());
     let figures = rules.figures().iter().enumerate().map(|(k, f)| (state.supply(player, k as _) as i64, &f.name));
     let mut status = format!("\nscores: {} · yours to place: {}", scores.join(", "), counted(figures.collect()));
-    let tokens = rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(player, t as u16) as i64, &kind.name));
-    let tokens: Vec<_> = tokens.collect();
-    if !tokens.is_empty() {
-        status += &format!(" · yours to keep: {}", counted(tokens));
+    let tokens = |p: u8| -> Vec<(i64, &Noun)> {
+        rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(p, t as u16) as i64, &kind.name)).collect()
+    };
+    if !rules.tokens().is_empty() {
+        status += &format!(" · yours to keep: {}", counted(tokens(player)));
+        // What the others keep counts too (the majorities of goods): those who keep any.
+        for (p, name) in names.iter().enumerate().filter(|&(p, _)| p as u8 != player) {
+            if let Some(kept) = listed(tokens(p as u8)) {
+                status += &format!(" · {name} keeps {kept}");
+            }
+        }
     }
     let left = match state.tiles_left() {
         1 => "1 tile left".to_string(),
