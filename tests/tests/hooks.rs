@@ -79,8 +79,9 @@ fn figure_actions_are_described_with_board_ports() {
 fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
     let config = "players = [\"Ann\", \"Bob\"]\ndraw = [\"B\", \"B\", \"B\"]\n[[expansions]]\nid = \"abbot\"\n";
     let loaded = load_toml("abbot.toml", config).unwrap();
-    // For people: by its owner's name, and by its kind's own name, which no other kind shares.
-    assert_eq!(offers_on_an_abbot(&loaded), ["abbot: take back and score Ann's abbot on the monastery at (0, -1)"]);
+    // For people: under the expansion's name, the figure by its owner's name and by its kind's
+    // own name, which no other kind shares.
+    assert_eq!(offers_on_an_abbot(&loaded), ["The Abbot: take back and score Ann's abbot on the monastery at (0, -1)"]);
 
     // Beside another kind of that name, by its id, which tells the two apart.
     let twin = "depends = [\"base\"]\n[[figures]]\nid = \"abbot\"\nper_player = 1\nstrength = 1\n\
@@ -92,7 +93,7 @@ fn an_offer_on_a_figure_names_the_figure_and_where_it_stands() {
     let loaded = meeple_host::load::from_config_with(&cfg, &mods, &meeple_tests::TestCode).unwrap();
     assert_eq!(
         offers_on_an_abbot(&loaded),
-        ["abbot: take back and score Ann's abbot:abbot on the monastery at (0, -1)"]
+        ["The Abbot: take back and score Ann's abbot:abbot on the monastery at (0, -1)"]
     );
 }
 

@@ -279,19 +279,21 @@ pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot + Send>]) -> Result<(),
 
 /// The score table with a column per category that anyone scored in.
 pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
-    let cats = rules.categories();
+    // Headed as players read them: an expansion's own category by the expansion's name.
+    let cats: Vec<&str> = (0..rules.categories().len()).map(|c| rules.category_name(c as u16)).collect();
     let used: Vec<usize> =
         (0..cats.len()).filter(|&c| c < 4 || (0..st.players()).any(|p| st.breakdown(p)[c] != 0)).collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(6).max(6);
+    let column = |c: usize| cats[c].chars().count().max(5);
     let mut out = format!("{:width$}", "");
     for &c in &used {
-        out += &format!(" {:>w$}", cats[c], w = cats[c].len().max(5));
+        out += &format!(" {:>w$}", cats[c], w = column(c));
     }
     out += " | total\n";
     for p in 0..st.players() {
         out += &format!("{:width$}", names[p as usize]);
         for &c in &used {
-            out += &format!(" {:>w$}", st.breakdown(p)[c], w = cats[c].len().max(5));
+            out += &format!(" {:>w$}", st.breakdown(p)[c], w = column(c));
         }
         out += &format!(" | {:>5}\n", st.score(p));
     }

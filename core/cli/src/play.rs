@@ -437,7 +437,7 @@ impl Story {
                 Event::PointsAdded { points: 0, .. } => {}
                 // As a feature's scoring reads ("field: 4 to Ben"), with the category for a name.
                 Event::PointsAdded { player, points, category } => {
-                    let (cat, who) = (&rules.categories()[*category as usize], &self.names[*player as usize]);
+                    let (cat, who) = (rules.category_name(*category), &self.names[*player as usize]);
                     self.lines.push(if *points > 0 {
                         format!("{cat}: {points} to {who}")
                     } else {

@@ -37,10 +37,10 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
     for turn in 1..=3 {
         assert!(line(&format!("turn {turn:>3} · ")).contains(&format!("end of turn {turn}")), "{text}");
     }
-    // Points an expansion moves read as a feature's scoring does; an answer names who gave it
-    // when that is not the turn's player.
+    // Points an expansion moves read as a feature's scoring does, under the expansion's name;
+    // an answer names who gave it when that is not the turn's player.
     let first = line("turn   1 · ");
-    assert!(first.contains("teller: 2 to Ann; teller: 1 taken from Bob"), "{first}");
+    assert!(first.contains("Teller: 2 to Ann; Teller: 1 taken from Bob"), "{first}");
     assert!(text.contains("Ann chose: keep it (tip)"), "{text}");
     let last = line("final scoring: ");
     assert!(last.contains("counted") && !last.contains("end of turn"), "{text}");
@@ -123,7 +123,7 @@ fn a_figure_turned_to_another_face_is_told_with_its_owner() {
     // it scored a traveller group.
     let turned: Vec<&str> = text.lines().filter(|l| l.contains("'s tollhouse now shows face 2")).collect();
     assert!(!turned.is_empty(), "{text}");
-    assert!(turned.iter().all(|l| l.contains("tollkeepers: ") && l.starts_with("turn ")), "{turned:#?}");
+    assert!(turned.iter().all(|l| l.contains("The Tollkeepers: ") && l.starts_with("turn ")), "{turned:#?}");
 }
 
 #[test]

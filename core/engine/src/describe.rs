@@ -47,6 +47,9 @@ pub enum ActionInfo {
     Expansion {
         /// The expansion's id.
         expansion: String,
+        /// What players call it, for the text.
+        #[serde(skip)]
+        name: String,
         /// What it does, as the expansion says it (e.g. `move the tollhouse to`).
         label: String,
         /// What it applies to.
@@ -95,8 +98,8 @@ impl std::fmt::Display for ActionInfo {
                 }
                 Ok(())
             }
-            ActionInfo::Expansion { expansion, label, at, .. } if at.is_empty() => write!(f, "{expansion}: {label}"),
-            ActionInfo::Expansion { expansion, label, at, .. } => write!(f, "{expansion}: {label} {at}"),
+            ActionInfo::Expansion { name, label, at, .. } if at.is_empty() => write!(f, "{name}: {label}"),
+            ActionInfo::Expansion { name, label, at, .. } => write!(f, "{name}: {label} {at}"),
             ActionInfo::Pass => write!(f, "pass"),
             ActionInfo::Choose { decision, option } => write!(f, "{decision}: {option}"),
         }
@@ -241,7 +244,8 @@ impl Game {
                     .expansions()
                     .get(expansion as usize)
                     .map_or_else(|| format!("expansion {expansion}"), |e| e.id().to_string());
-                ActionInfo::Expansion { expansion: id, label, target, at: self.target_name(target, true) }
+                let name = rules.expansion_name(&id).to_string();
+                ActionInfo::Expansion { expansion: id, name, label, target, at: self.target_name(target, true) }
             }
             Action::Pass => ActionInfo::Pass,
             Action::Choose { option } => {

@@ -5,6 +5,7 @@ use crate::expansion::{Expansion, HookKind, Wants};
 use crate::figures::{FigureKind, FigureKindId};
 use crate::geometry::{Port, Rotation, Side};
 use crate::tileset::{SegmentKind, SideKind, TileDef, Tileset};
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 /// Index of a tile kind in [`Rules::tiles`].
@@ -188,6 +189,8 @@ pub struct Rules {
     /// Per expansion, which calls of its hooks it can act on (asked at the first call).
     wants: Vec<OnceLock<Wants>>,
     hash: String,
+    /// What players call each expansion, by id.
+    expansion_names: BTreeMap<String, String>,
     /// Whether a figure phase holds one action at most (see [`RulesBuilder::alternatives_exclusive`]).
     alternatives_exclusive: bool,
 }
@@ -206,6 +209,16 @@ impl Rules {
     /// Starts building a ruleset.
     pub fn builder() -> RulesBuilder {
         RulesBuilder::default()
+    }
+
+    /// What players call the expansion `id` (`The Tollkeepers`), or the id when none was given.
+    pub fn expansion_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.expansion_names.get(id).map_or(id, String::as_str)
+    }
+
+    /// A score category as players read it: an expansion's own category by its name.
+    pub fn category_name(&self, category: u16) -> &str {
+        self.categories.get(category as usize).map_or("", |c| self.expansion_name(c))
     }
 
     /// The base game alone, from a tileset and one of its editions.
@@ -380,6 +393,7 @@ pub struct RulesBuilder {
     /// Per expansion, whether its final scoring is part of the base game's.
     with_base: Vec<bool>,
     hash: String,
+    expansion_names: BTreeMap<String, String>,
     several_alternatives: bool,
 }
 
@@ -520,7 +534,13 @@ impl RulesBuilder {
         self
     }
 
-    /// Records the hash of the files the ruleset was built from.
+    /// Records what players call an expansion (its manifest's `name`), for text about it.
+    pub fn expansion_name(&mut self, id: &str, name: &str) -> &mut Self {
+        self.expansion_names.insert(id.to_string(), name.to_string());
+        self
+    }
+
+    /// Sets the ruleset hash (computed by the host over manifests, tilesets and scripts).
     pub fn hash(&mut self, hash: impl Into<String>) -> &mut Self {
         self.hash = hash.into();
         self
@@ -577,6 +597,7 @@ impl RulesBuilder {
             subscribers,
             final_with_base,
             hash: self.hash,
+            expansion_names: self.expansion_names,
             alternatives_exclusive: !self.several_alternatives,
         })
     }

@@ -243,6 +243,7 @@ impl<'a> Assembly<'a> {
         if m.entry != Entry::None {
             self.builder.category(&m.id);
         }
+        self.builder.expansion_name(&m.id, &m.name);
         match code.instantiate(s) {
             Ok(Some(x)) => {
                 self.builder.expansion(x);

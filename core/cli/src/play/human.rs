@@ -375,8 +375,9 @@ mod tests {
     }
 
     #[test]
-    fn squares_beyond_fifty_two_share_a_star() {
-        let all: Vec<char> = labels().take(54).collect();
-        assert_eq!((all[0], all[25], all[26], all[51], all[53]), ('a', 'z', 'A', 'Z', '*'));
+    fn squares_beyond_fifty_share_a_star_and_none_is_a_command() {
+        let all: Vec<char> = labels().take(52).collect();
+        assert_eq!((all[0], all[1], all[14], all[23], all[24], all[49], all[51]), ('a', 'c', 'p', 'z', 'A', 'Z', '*'));
+        assert!(!all.contains(&'b') && !all.contains(&'q'), "b and q are the prompt's");
     }
 }
