@@ -531,10 +531,17 @@ fn games_lists_the_sessions_games_with_their_steps() {
     ok(&mut s, json!({"cmd": "act", "game": "g2", "index": 0}));
     let listed = ok(&mut s, json!({"cmd": "games"}));
     let game = |id: &str, seq: u64, to_act: u8| json!({"game": id, "players": ["Ann", "Ben"], "to_act": to_act, "over": false, "seq": seq});
-    // The copy has passed Ann's figure phase: Ben is to act there.
-    assert_eq!(listed, json!({"games": [game("g1", 1, 0), game("g2", 2, 1)]}));
+    // The copy has passed Ann's figure phase: Ben is to act there. A copy says whose it is,
+    // and the seed it was dealt anew from.
+    let mut copy = game("g2", 2, 1);
+    copy["fork_of"] = json!("g1");
+    assert_eq!(listed, json!({"games": [game("g1", 1, 0), copy.clone()]}));
+    ok(&mut s, json!({"cmd": "fork", "game": "g2", "reseed": 8}));
     ok(&mut s, json!({"cmd": "close", "game": "g1"}));
-    assert_eq!(ok(&mut s, json!({"cmd": "games"}))["games"], json!([game("g2", 2, 1)]));
+    let mut dealt = game("g3", 2, 1);
+    dealt["fork_of"] = json!("g2");
+    dealt["reseeded"] = json!(8);
+    assert_eq!(ok(&mut s, json!({"cmd": "games"}))["games"], json!([copy, dealt]));
     err(&mut s, json!({"cmd": "games", "game": "g2"}), "bad-request", Some("game"));
 }
 

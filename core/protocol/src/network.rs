@@ -140,6 +140,12 @@ pub struct GameSummary {
     pub over: bool,
     /// The number of steps taken so far.
     pub seq: u64,
+    /// The game it is a copy of (`fork`, over stdio), if it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork_of: Option<String>,
+    /// The seed its tiles still to draw were dealt anew from (`fork`'s `reseed`), if they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reseeded: Option<u64>,
 }
 
 /// A game's state and the number of steps that led to it (`GET /games/{id}`, `undo`, a

@@ -112,7 +112,7 @@ impl Session {
                 Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
             }
             Request::Fork(ForkArgs { game, reseed, brief }) => {
-                let copy = self.table(&game)?.fork(reseed);
+                let copy = self.table(&game)?.fork(&game, reseed);
                 let id = self.next_id();
                 let state = Box::new(copy.view(&id, brief));
                 self.games.insert(id.clone(), copy);

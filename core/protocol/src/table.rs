@@ -29,6 +29,8 @@ pub struct Table {
     /// The seed a fork dealt its tiles anew from ([`Table::fork`]): its replay would not play
     /// back, as the draws since are not its setup seed's.
     reseeded: Option<u64>,
+    /// The id of the game this one is a fork of, if it is one.
+    fork_of: Option<String>,
 }
 
 impl Table {
@@ -57,7 +59,16 @@ impl Table {
     pub fn new(mut game: Game, config: GameConfig) -> Table {
         game.record_checkpoints();
         let seq = game.history().len() as u64;
-        Table { anchor: game.clone(), game, config, since: Vec::new(), warnings: Vec::new(), seq, reseeded: None }
+        Table {
+            anchor: game.clone(),
+            game,
+            config,
+            since: Vec::new(),
+            warnings: Vec::new(),
+            seq,
+            reseeded: None,
+            fork_of: None,
+        }
     }
 
     /// What its config plays that was not made to go together, one sentence each (empty for a
@@ -102,15 +113,16 @@ impl Table {
         }
     }
 
-    /// A copy to play on apart from this game, at the same step; with `reseed`, its tiles still
-    /// to draw dealt anew ([`Game::reseed`]), and undo cannot take it back past the copy (the
-    /// actions before it were played on the old draws).
-    pub fn fork(&self, reseed: Option<u64>) -> Table {
-        let Some(seed) = reseed else { return self.clone() };
+    /// A copy of this game (whose id is `id`) to play on apart from it, at the same step; with
+    /// `reseed`, its tiles still to draw dealt anew ([`Game::reseed`]), and undo cannot take it
+    /// back past the copy (the actions before it were played on the old draws).
+    pub fn fork(&self, id: &str, reseed: Option<u64>) -> Table {
+        let fork_of = Some(id.to_string());
+        let Some(seed) = reseed else { return Table { fork_of, ..self.clone() } };
         let mut game = self.game.clone();
         game.reseed(seed);
         let copy = Table::new(game, self.config.clone());
-        Table { warnings: self.warnings.clone(), seq: self.seq, reseeded: Some(seed), ..copy }
+        Table { warnings: self.warnings.clone(), seq: self.seq, reseeded: Some(seed), fork_of, ..copy }
     }
 
     /// Refuses to make a replay of a game forked with a new seed: it would not play back.
@@ -143,6 +155,8 @@ impl Table {
             to_act: self.game.to_act(),
             over: self.game.is_over(),
             seq: self.seq,
+            fork_of: self.fork_of.clone(),
+            reseeded: self.reseeded,
         }
     }
 
