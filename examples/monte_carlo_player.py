@@ -24,7 +24,9 @@ def lead(scores, seat):
 
 def value(meeple, game, index, seat, playouts, reseed):
     """The seat's mean lead over the playouts after the legal action at `index`."""
-    result = meeple.ask("playout", game=game, index=index, count=playouts, reseed=reseed, seed=reseed)
+    # The bots' seed is at most a config's (2^63 - 1); the deal's may be any 64-bit number.
+    result = meeple.ask("playout", game=game, index=index, count=playouts, reseed=reseed % 2**64,
+                        seed=reseed % 2**63)
     return sum(lead(s, seat) for s in result["scores"]) / len(result["scores"])
 
 

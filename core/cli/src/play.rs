@@ -109,8 +109,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             (Err(e), Some(w)) => {
                 // Named with its turn and player, as the story would have told it.
                 let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
-                let number = game.state().turn().number;
-                say!("turn {number:>3} · {}: {tried}, not taken: {e}", names[p as usize]);
+                // Under the turn's player, as the story tells turns: an answer from another
+                // player names who gave it.
+                let turn = game.state().turn();
+                say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
                 say_failing_line(loaded, &e);
                 let native = match &e {
                     ActionError::Hook(hook) => native_expansion(loaded, hook),

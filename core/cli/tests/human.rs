@@ -140,15 +140,17 @@ fn answers_that_are_not_utf8_are_asked_again_not_taken_for_the_end() {
 #[test]
 fn turns_that_read_the_same_sides_are_told_apart_by_what_differs() {
     // Traders & Builders C1's X: two city corners, the north–west one with wine, all sides C.
-    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"traders-builders:X\", \"base:U\"]\n\n\
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"traders-builders:X\", \"base:U\", \"base:U\"]\n\n\
                   [[expansions]]\nid = \"traders-builders\"\nedition = \"C1\"\n";
-    let (out, text, _dir) = play("told-apart", config, &["--human", "1"], b"1\n1\n");
+    let (out, text, _dir) = play("told-apart", config, &["--human", "1"], b"1\n1\n1\n1\n");
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let square = "  a (0, 1):  [1] 0° CCCC (city N+W wine, city E+S)  [2] 90° CCCC (city N+E wine, city S+W)  \
                   [3] 180° CCCC (city E+S wine, city N+W)  [4] 270° CCCC (city S+W wine, city N+E)\n";
     assert!(text.contains(square), "{text}");
-    // The straight road that follows: two turns read FRFR and RFRF, nothing to tell apart.
-    assert!(!text.contains("FRFR ("), "{text}");
+    // Ann's straight road in turn 3: its turns read FRFR and RFRF, nothing to tell apart.
+    let road = text.split("your tile: base:U").nth(1).expect("Ann draws a straight road");
+    let menu = road.split("Ann, your choice").next().unwrap();
+    assert!(menu.contains("° FRFR") && !menu.contains("FRFR (") && !menu.contains("RFRF ("), "{menu}");
 }
 
 #[test]

@@ -43,6 +43,7 @@ impl BotKind {
 /// One bot per seat, cycling through `kinds` (which must not be empty), seat `p`'s seeded by
 /// [`seat_seed`]`(seed, p)`.
 pub fn seat_bots(kinds: &[BotKind], players: usize, seed: u64) -> Vec<Box<dyn Bot + Send>> {
+    assert!(!kinds.is_empty(), "seat_bots needs at least one kind of bot");
     (0..players).map(|p| kinds[p % kinds.len()].make(seat_seed(seed, p))).collect()
 }
 

@@ -31,9 +31,12 @@ pub enum ActionInfo {
         figure: String,
         /// A figure assigned to it in the same action.
         with: Option<String>,
-        /// What players call the two kinds, for the text (the ids are for programs).
+        /// What players call the figure's kind, for the text (the ids are for programs).
         #[serde(skip)]
-        names: (String, Option<String>),
+        figure_name: String,
+        /// What players call the kind of the figure placed with it.
+        #[serde(skip)]
+        with_name: Option<String>,
         /// Where the tile stands.
         pos: Pos,
         /// The segment's id in the tileset.
@@ -86,7 +89,7 @@ impl std::fmt::Display for ActionInfo {
             }
             // Named by the board's sides it covers: the segment's id in the tileset names it
             // on the tile as printed (`sw`, `city-s`), which a turned tile contradicts.
-            ActionInfo::PlaceFigure { names: (figure, with), feature, ports, .. } => {
+            ActionInfo::PlaceFigure { figure_name: figure, with_name: with, feature, ports, .. } => {
                 write!(f, "put {} {figure} on the {}", a(figure), feature.name())?;
                 if ports.is_empty() {
                     f.write_str(" inside the tile")?;
@@ -134,16 +137,14 @@ impl Game {
     }
 
     /// A figure by its kind and owner. For people, by its owner's name and its kind's name
-    /// when no other kind of the ruleset shares it (`Ann's abbot`); else as scripts know them,
-    /// players numbered from 1 and kinds by id (`the abbot:abbot of player 1`).
+    /// (`Ann's abbot`; a name two kinds would share is already each one's id, see
+    /// `RulesBuilder::build`); else as scripts know them, players numbered from 1 and kinds by
+    /// id (`the abbot:abbot of player 1`).
     fn figure_name(&self, figure: crate::figures::FigureId, for_people: bool) -> String {
         let Some(f) = self.state().figures().get(figure as usize) else { return format!("figure {figure}") };
         let kind = self.rules().figure(f.kind);
         match self.setup().players.get(f.owner as usize) {
-            Some(name) if for_people => {
-                let shared = self.rules().figures().iter().filter(|k| k.name.one == kind.name.one).count() > 1;
-                format!("{name}'s {}", if shared { &kind.id } else { &kind.name.one })
-            }
+            Some(name) if for_people => format!("{name}'s {}", kind.name.one),
             _ => format!("the {} of player {}", kind.id, f.owner + 1),
         }
     }
@@ -224,7 +225,8 @@ impl Game {
                 ActionInfo::PlaceFigure {
                     figure: id(figure),
                     with: with.map(id),
-                    names: (name(figure), with.map(name)),
+                    figure_name: name(figure),
+                    with_name: with.map(name),
                     pos,
                     segment: seg_id,
                     feature,

@@ -50,7 +50,9 @@ pub enum Stays {
 pub struct FigureKind {
     /// Namespaced id: `meeple`, `traders-builders:builder`.
     pub id: String,
-    /// What players call it (`builder`).
+    /// What players call it (`builder`). Not sent to native plugins, which have no use for it,
+    /// so that the ruleset they read is laid out as before it (their ABI is unchanged).
+    #[serde(skip)]
     pub name: crate::rules::Noun,
     /// How many each player has.
     pub per_player: u8,

@@ -80,13 +80,14 @@ pub struct TokenKind {
     pub id: String,
     /// How many exist in the general supply.
     pub supply: u32,
-    /// What players call it (`wine`).
+    /// What players call it (`wine`); not sent to native plugins, as for figures.
+    #[serde(skip)]
     pub name: Noun,
 }
 
 /// What players call a kind of figure or token, one and several (`1 meeple`, `4 meeples`):
 /// text for people says this, never the namespaced id.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Noun {
     /// One of them (`builder`).
     pub one: String,
@@ -102,6 +103,11 @@ impl Noun {
         Noun { many: format!("{one}s"), one }
     }
 
+    /// Whether players could take one kind for the other: the same word for one or for several.
+    pub fn clashes_with(&self, other: &Noun) -> bool {
+        self.one == other.one || self.many == other.many
+    }
+
     /// A number of them in words (`1 pig`, `0 pigs`).
     pub fn counted(&self, n: i64) -> String {
         format!("{n} {}", if n == 1 { &self.one } else { &self.many })
@@ -111,9 +117,7 @@ impl Noun {
 /// The kinds' names, those that players could not tell apart from another kind's (two
 /// expansions' `guard`) replaced by the ids, which can be.
 fn distinct_names<'a>(kinds: impl Iterator<Item = (&'a str, &'a Noun)> + Clone) -> Vec<Noun> {
-    let clashes = |(id, name): (&str, &Noun)| {
-        kinds.clone().any(|(other, n)| other != id && (n.one == name.one || n.many == name.many))
-    };
+    let clashes = |(id, name): (&str, &Noun)| kinds.clone().any(|(other, n)| other != id && n.clashes_with(name));
     let named = |(id, name): (&str, &Noun)| {
         if clashes((id, name)) { Noun { one: id.to_string(), many: id.to_string() } } else { name.clone() }
     };
@@ -667,6 +671,16 @@ mod tests {
     }
 
     #[test]
+    fn names_stay_out_of_what_native_plugins_are_sent() {
+        // Plugins read figure and token kinds as a list of fields: a field more would shift the
+        // ones after it for every plugin built before it.
+        let meeple = serde_json::to_value(crate::FigureKind::meeple()).unwrap();
+        assert!(meeple.get("name").is_none(), "{meeple}");
+        let wine = super::TokenKind { id: "t:wine".into(), supply: 9, name: super::Noun::from_id("t:wine") };
+        assert_eq!(serde_json::to_value(wine).unwrap(), serde_json::json!({"id": "t:wine", "supply": 9}));
+    }
+
+    #[test]
     fn kinds_that_share_a_name_are_called_by_their_ids() {
         let noun = |one: &str, many: &str| super::Noun { one: one.into(), many: many.into() };
         let kinds = [
@@ -676,8 +690,12 @@ mod tests {
             ("c:watch", noun("watch", "meeples")),
         ];
         let names = super::distinct_names(kinds.iter().map(|(id, n)| (*id, n)));
-        let ones: Vec<&str> = names.iter().map(|n| n.one.as_str()).collect();
-        assert_eq!(ones, ["meeple", "a:guard", "b:guard", "c:watch"]);
+        let called: Vec<(&str, &str)> = names.iter().map(|n| (n.one.as_str(), n.many.as_str())).collect();
+        assert_eq!(
+            called,
+            [("meeple", "meeple"), ("a:guard", "a:guard"), ("b:guard", "b:guard"), ("c:watch", "c:watch")],
+            "the meeple's plural is another's: both by their ids"
+        );
     }
 
     #[test]

@@ -221,7 +221,10 @@ impl TileDef {
 
     /// Whether the tile turned by `r` is the tile itself: every side, segment and picture
     /// lands where one just like it was (a monastery turned any way, a straight road turned
-    /// twice). Two placements on one square that differ by such a turn make the same board.
+    /// twice). Two placements on one square that differ by such a turn make the same board for
+    /// every rule that reads features, sides and pictures, as the shipped ones do; only a rule
+    /// reading the recorded rotation or a segment's id could tell them apart. Where it is unsure
+    /// it answers no: a choice is never hidden, at most one shown twice.
     pub fn looks_the_same_turned(&self, r: crate::geometry::Rotation) -> bool {
         if Side::ALL.iter().any(|&s| self.side(s.rotated(r)) != self.side(s)) {
             return false;
@@ -237,8 +240,7 @@ impl TileDef {
             (to.kind, to.arms, &to.goods, &to.tags) == (seg.kind, seg.arms, &seg.goods, &seg.tags)
                 && sorted(to.open_sides.iter().map(|s| s.index()))
                     == sorted(seg.open_sides.iter().map(|s| s.rotated(r).index()))
-                && to.ends.len() == seg.ends.len()
-                && seg.ends.iter().all(|e| to.ends.contains(&end(e)))
+                && same_items(&seg.ends.iter().map(end).collect::<Vec<_>>(), &to.ends)
                 && sorted(to.cities.iter().copied()) == mapped(&seg.cities)
                 && sorted(to.flanks.iter().copied()) == mapped(&seg.flanks)
                 && to.field == seg.field.map(|f| image[f as usize])
@@ -271,6 +273,12 @@ impl TileDef {
         let k = r.quarter_turns() as usize;
         SideLetters(std::array::from_fn(|d| self.sides[(d + 4 - k) % 4].letter() as u8))
     }
+}
+
+/// Whether two lists hold the same items as often each, in any order.
+fn same_items<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    let times = |list: &[T], x: &T| list.iter().filter(|y| *y == x).count();
+    a.len() == b.len() && a.iter().all(|x| times(a, x) == times(b, x))
 }
 
 /// The items in order, for comparing lists whose order means nothing.

@@ -783,7 +783,7 @@ fn unshared_name<'a>(
 ) {
     let own = m.qualify(id.value);
     let meeple = m.id != "base" && (name.one == "meeple" || name.many == "meeples");
-    let other = others.find(|(other, n)| *other != own && (n.one == name.one || n.many == name.many));
+    let other = others.find(|(other, n)| *other != own && n.clashes_with(name));
     let clash = match other {
         Some((other, _)) => format!("{what} `{other}`"),
         None if meeple => "the base game's meeple".to_string(),

@@ -142,7 +142,7 @@ pub struct PlayoutArgs {
     pub game: String,
     /// How many playouts, 1 to 10 000 (default 1).
     #[serde(default)]
-    #[schemars(range(min = 1, max = 10_000))]
+    #[schemars(range(min = 1, max = crate::playout::MAX_PLAYOUTS))]
     pub count: Option<u32>,
     /// Deal the tiles still to draw anew for each playout, the first from this seed, the next
     /// from the seed after it, and so on (as `fork`'s `reseed`). Without it every playout draws
@@ -168,7 +168,7 @@ pub struct PlayoutArgs {
     /// Threads to play on, 1 to 64 (default 1): the answer is the same on any number, sooner
     /// on as many as the machine has cores.
     #[serde(default)]
-    #[schemars(range(min = 1, max = 64))]
+    #[schemars(range(min = 1, max = crate::playout::MAX_THREADS))]
     pub threads: Option<u32>,
 }
 

@@ -122,3 +122,12 @@ fn tally(scores: Vec<Vec<i32>>, players: usize) -> Outcome {
     let mean = (0..players).map(|p| scores.iter().map(|s| f64::from(s[p])).sum::<f64>() / count).collect();
     Outcome::PlayedOut { scores, wins, mean }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_ranges_told_are_the_ranges_kept() {
+        assert!(crate::fields::COUNT.ends_with(&format!("from 1 to {}", super::MAX_PLAYOUTS)));
+        assert!(crate::fields::THREADS.ends_with(&format!("from 1 to {}", super::MAX_THREADS)));
+    }
+}

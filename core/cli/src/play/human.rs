@@ -186,12 +186,16 @@ fn parts(def: &TileDef, r: Rotation) -> Vec<String> {
         sides.dedup();
         sides.iter().map(|s| s.name()).collect::<Vec<_>>().join("+")
     };
-    // A field by the side most of its ports are on (a tie: the first clockwise from north).
+    // A field by the sides most of its ports are on: `N` for a field along the north side, `NW`
+    // for a corner's (north and south first, as compass points are named); `middle` without any.
     let field_side = |field: Option<u8>| {
         let ports = field.and_then(|f| def.segments.get(f as usize)).map_or(&[][..], |f| &f.ports[..]);
         let on = |s: Side| ports.iter().filter(|p| p.rotated(r).side() == s).count();
-        let most = Side::ALL.into_iter().max_by_key(|&s| (on(s), std::cmp::Reverse(s)));
-        most.filter(|&s| on(s) > 0).map_or("middle", Side::name)
+        let most = Side::ALL.into_iter().map(on).max().unwrap_or(0);
+        if most == 0 {
+            return "middle".to_string();
+        }
+        [Side::N, Side::S, Side::E, Side::W].into_iter().filter(|&s| on(s) == most).map(Side::name).collect()
     };
     let mut parts = Vec::new();
     for seg in &def.segments {
@@ -363,6 +367,17 @@ fn square(game: &Game, placed: &meeple_core::board::PlacedTile, owner: Option<u8
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_corner_fields_picture_is_told_by_its_corner() {
+        let text = include_str!("../../../../tilesets/traders-builders.toml");
+        let tileset = meeple_core::Tileset::parse("traders-builders.toml", text).unwrap();
+        let bridge = tileset.tiles.iter().find(|t| t.id == "B-highwaymen").unwrap();
+        // Highwaymen in the north–west field, between the two roads of the bridge.
+        let picture = |r: u8| parts(bridge, Rotation::new(r)).pop().unwrap();
+        let turned: Vec<String> = (0..4).map(picture).collect();
+        assert_eq!(turned, ["highwaymen NW", "highwaymen NE", "highwaymen SE", "highwaymen SW"]);
+    }
 
     #[test]
     fn answers_are_numbers_in_range_or_a_command() {
