@@ -169,3 +169,19 @@ fn the_status_line_counts_what_each_player_keeps() {
     assert!(text.contains("Bob gets 2 coins"), "{text}");
     assert!(text.contains(" · yours to keep: nothing · Bob keeps 2 coins · 0 tiles left"), "{text}");
 }
+
+#[test]
+fn a_figure_is_drawn_where_it_stands_on_its_tile() {
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"E\", \"U\", \"U\"]\n";
+    let (out, text, _dir) = play("stands", config, &["--human", "1"], b"1\n1\n1\n1\n");
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // Bob's farmer on the straight road's north field (turned 180°: the field covers the north
+    // side's middle): drawn there, above the road, not in the tile's middle.
+    assert!(
+        text.contains(
+            "turn   2 · Bob: place base:U at (0, 2) turned 180° (FRFR); put a meeple on the field [WR NL N NR EL]"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("         .2.\n   2  c  ---  d\n         ...\n"), "{text}");
+}

@@ -2,10 +2,11 @@
 //! the legal actions numbered, and an answer read from standard input.
 //!
 //! The board is drawn three characters a square. Each square shows its four sides (`#` city,
-//! `-` or `|` road, `~` river, `.` field) around a middle that names a figure's owner (1–6), a
-//! monastery (`M`), a road that crosses or bends there (`+`), a straight road (`-`, `|`) or a
-//! city's heart (`#`); the squares where the drawn tile fits carry a letter, which the
-//! placements listed below the board repeat.
+//! `-` or `|` road, `~` river, `.` field) around a middle that names a monastery (`M`), a road
+//! that crosses or bends there (`+`), a straight road (`-`, `|`) or a city's heart (`#`). A
+//! figure is its owner's number (1–6) where it stands: on the side its city or road leaves by,
+//! in the corner of its field, in the middle on a monastery or a village. The squares where the
+//! drawn tile fits carry a letter, which the placements listed below the board repeat.
 
 use crate::common::{ask, say};
 use meeple_core::rules::Noun;
@@ -258,7 +259,7 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
         && state.pending().is_empty()
     {
         let placed = &state.board().tiles()[i as usize];
-        let glyph = square(game, placed, None);
+        let glyph = square(game, placed, &[]);
         let sides = game.rules().tile(placed.tile).def.board_sides(placed.rotation);
         let about = [format!("your tile at {}, sides {sides}:", placed.pos), String::new(), String::new()];
         for (line, chars) in about.iter().zip(glyph) {
@@ -287,14 +288,14 @@ fn board(game: &Game, labels: &[(Pos, char)]) -> String {
     let Some((min, max)) = state.board().bounds() else { return String::new() };
     // The lettered squares lie next to the tiles, one square beyond the bounds at most.
     let (x0, x1, y0, y1) = (min.x - 1, max.x + 1, min.y - 1, max.y + 1);
-    let owners = owners_by_tile(game);
+    let figures = figures_by_tile(game);
     let mut rows = vec![format!("     {}", (x0..=x1).map(|x| format!("{x:^4}")).collect::<String>())];
     for y in (y0..=y1).rev() {
         let mut lines = [String::from("     "), format!("{y:>4} "), String::from("     ")];
         for x in x0..=x1 {
             let pos = Pos { x, y };
             let glyph = match state.board().index_at(pos) {
-                Some(i) => square(game, &tiles[i as usize], owners.get(&i).copied()),
+                Some(i) => square(game, &tiles[i as usize], figures.get(&i).map_or(&[][..], Vec::as_slice)),
                 None => {
                     let label = labels.iter().find(|(p, _)| *p == pos).map_or(' ', |(_, l)| *l);
                     [[' '; 3], [' ', label, ' '], [' '; 3]]
@@ -316,25 +317,54 @@ fn board(game: &Game, labels: &[(Pos, char)]) -> String {
     rows.join("\n")
 }
 
-/// The first figure's owner (1-based) on each placed tile that holds one.
-fn owners_by_tile(game: &Game) -> BTreeMap<u16, u8> {
+/// The figures on each placed tile that holds any: their owners (from 1) and the segment each
+/// stands on (none on a point, such as a village).
+fn figures_by_tile(game: &Game) -> BTreeMap<u16, Vec<(u8, Option<u8>)>> {
     let state = game.state();
-    let mut owners = BTreeMap::new();
+    let mut figures: BTreeMap<u16, Vec<(u8, Option<u8>)>> = BTreeMap::new();
     for f in state.figures() {
-        let tile = match f.at {
-            Location::Segment { segment } => Some(state.features().info(segment).tile),
-            Location::Point { tile, .. } => Some(tile),
+        let at = match f.at {
+            Location::Segment { segment } => {
+                let info = state.features().info(segment);
+                Some((info.tile, Some(info.local)))
+            }
+            Location::Point { tile, .. } => Some((tile, None)),
             _ => None,
         };
-        if let Some(t) = tile {
-            owners.entry(t).or_insert(f.owner + 1);
+        if let Some((tile, segment)) = at {
+            figures.entry(tile).or_default().push((f.owner + 1, segment));
         }
     }
-    owners
+    figures
+}
+
+/// The cells of a square (row, column) where a figure on `segment` may be drawn, the best first:
+/// the middle of a side its feature leaves by (a city, a road), the corner of a field's first
+/// half side, the middle for a monastery, a garden or a point.
+fn cells(def: &TileDef, rotation: Rotation, segment: Option<u8>) -> Vec<(usize, usize)> {
+    let ports = segment.and_then(|s| def.segments.get(s as usize)).map_or(&[][..], |s| &s.ports[..]);
+    let cell = |p: Port| {
+        let p = p.rotated(rotation);
+        // Seen from the middle, a side's first half is on its left: NL is the north-west corner.
+        match (p.side(), p.position()) {
+            (Side::N, 1) => (0, 1),
+            (Side::E, 1) => (1, 2),
+            (Side::S, 1) => (2, 1),
+            (Side::W, 1) => (1, 0),
+            (Side::N, 0) | (Side::W, 2) => (0, 0),
+            (Side::N, _) | (Side::E, 0) => (0, 2),
+            (Side::E, _) | (Side::S, 0) => (2, 2),
+            _ => (2, 0),
+        }
+    };
+    let mut cells: Vec<(usize, usize)> = ports.iter().filter(|p| p.is_centre()).map(|&p| cell(p)).collect();
+    cells.extend(ports.iter().filter(|p| !p.is_centre()).map(|&p| cell(p)));
+    cells.push((1, 1));
+    cells
 }
 
 /// A placed tile, three characters by three.
-fn square(game: &Game, placed: &meeple_core::board::PlacedTile, owner: Option<u8>) -> [[char; 3]; 3] {
+fn square(game: &Game, placed: &meeple_core::board::PlacedTile, figures: &[(u8, Option<u8>)]) -> [[char; 3]; 3] {
     let def = &game.rules().tile(placed.tile).def;
     let sides: Vec<char> = def.board_sides(placed.rotation).as_str().chars().collect();
     let [n, e, s, w] = [sides[0], sides[1], sides[2], sides[3]];
@@ -346,22 +376,31 @@ fn square(game: &Game, placed: &meeple_core::board::PlacedTile, owner: Option<u8
     };
     let corner = |a: char, b: char| if a == 'C' && b == 'C' { '#' } else { '.' };
     let count = |letter: char| sides.iter().filter(|c| **c == letter).count();
-    let middle = match owner {
-        Some(p) => char::from_digit(p as u32, 10).unwrap_or('?'),
-        None if def.segments.iter().any(|seg| seg.kind == SegmentKind::Monastery) => 'M',
-        None if count('R') >= 3 => '+',
-        None if count('C') >= 3 => '#',
-        None if count('W') == 2 => '~',
-        None if n == 'R' && s == 'R' => '|',
-        None if e == 'R' && w == 'R' => '-',
-        None if count('R') == 2 => '+',
-        None => '.',
+    let middle = match () {
+        _ if def.segments.iter().any(|seg| seg.kind == SegmentKind::Monastery) => 'M',
+        _ if count('R') >= 3 => '+',
+        _ if count('C') >= 3 => '#',
+        _ if count('W') == 2 => '~',
+        _ if n == 'R' && s == 'R' => '|',
+        _ if e == 'R' && w == 'R' => '-',
+        _ if count('R') == 2 => '+',
+        _ => '.',
     };
-    [
+    let mut glyph = [
         [corner(w, n), edge(n, '|'), corner(n, e)],
         [edge(w, '-'), middle, edge(e, '-')],
         [corner(s, w), edge(s, '|'), corner(e, s)],
-    ]
+    ];
+    // Each figure by its owner's number where it stands, in a cell no other figure took.
+    let mut taken = Vec::new();
+    for &(owner, segment) in figures {
+        let free = cells(def, placed.rotation, segment).into_iter().find(|c| !taken.contains(c));
+        if let Some((row, column)) = free {
+            glyph[row][column] = char::from_digit(owner as u32, 10).unwrap_or('?');
+            taken.push((row, column));
+        }
+    }
+    glyph
 }
 
 #[cfg(test)]
