@@ -428,7 +428,11 @@ impl Story {
                         (_, false) => format!("unfinished {}", kind.name()),
                     };
                     if points.is_empty() {
-                        self.lines.push(format!("{what}: no points"));
+                        // A feature completed with no follower on it had nothing at stake: not
+                        // worth a line. A field or an unfinished feature at the end is told.
+                        if !completed {
+                            self.lines.push(format!("{what}: no points"));
+                        }
                     } else {
                         let each: Vec<String> =
                             points.iter().map(|(p, n)| format!("{n} to {}", self.who([*p]))).collect();

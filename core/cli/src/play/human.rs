@@ -374,12 +374,24 @@ fn square(game: &Game, placed: &meeple_core::board::PlacedTile, figures: &[(u8, 
         'W' => '~',
         _ => '.',
     };
-    let corner = |a: char, b: char| if a == 'C' && b == 'C' { '#' } else { '.' };
+    // The board sides each city reaches: one city drawn through a corner or the middle, two
+    // cities apart (two caps, a cloth corner beside two caps) drawn apart.
+    let cities: Vec<Vec<Side>> = def
+        .segments
+        .iter()
+        .filter(|seg| seg.kind == SegmentKind::City)
+        .map(|seg| seg.ports.iter().map(|p| p.rotated(placed.rotation).side()).collect())
+        .collect();
+    let one_city = |a: Side, b: Side| cities.iter().any(|c| c.contains(&a) && c.contains(&b));
+    let corner = |a: Side, b: Side| if one_city(a, b) { '#' } else { '.' };
+    let through = cities.iter().any(|c| Side::ALL.iter().filter(|s| c.contains(s)).count() >= 3)
+        || one_city(Side::N, Side::S)
+        || one_city(Side::E, Side::W);
     let count = |letter: char| sides.iter().filter(|c| **c == letter).count();
     let middle = match () {
         _ if def.segments.iter().any(|seg| seg.kind == SegmentKind::Monastery) => 'M',
         _ if count('R') >= 3 => '+',
-        _ if count('C') >= 3 => '#',
+        _ if through => '#',
         _ if count('W') == 2 => '~',
         _ if n == 'R' && s == 'R' => '|',
         _ if e == 'R' && w == 'R' => '-',
@@ -387,9 +399,9 @@ fn square(game: &Game, placed: &meeple_core::board::PlacedTile, figures: &[(u8, 
         _ => '.',
     };
     let mut glyph = [
-        [corner(w, n), edge(n, '|'), corner(n, e)],
+        [corner(Side::W, Side::N), edge(n, '|'), corner(Side::N, Side::E)],
         [edge(w, '-'), middle, edge(e, '-')],
-        [corner(s, w), edge(s, '|'), corner(e, s)],
+        [corner(Side::S, Side::W), edge(s, '|'), corner(Side::E, Side::S)],
     ];
     // Each figure by its owner's number where it stands, in a cell no other figure took.
     let mut taken = Vec::new();
