@@ -46,6 +46,26 @@ pub struct Args {
     delay: u64,
 }
 
+/// What a city's or road's points are counted from, as players count them: ` (3 tiles, 1 coat
+/// of arms)`; empty for other features, whose points the rules count otherwise.
+fn size(game: &Game, feature: meeple_core::features::SegId) -> String {
+    let features = game.state().features();
+    let root = features.find(feature);
+    let kind = features.info(root).kind;
+    if !matches!(kind, meeple_core::SegmentKind::City | meeple_core::SegmentKind::Road) {
+        return String::new();
+    }
+    let tiles = match features.tile_count(root) {
+        1 => "1 tile".to_string(),
+        n => format!("{n} tiles"),
+    };
+    match features.data(root).arms {
+        0 => format!(" ({tiles})"),
+        1 => format!(" ({tiles}, 1 coat of arms)"),
+        n => format!(" ({tiles}, {n} coats of arms)"),
+    }
+}
+
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let humans = args.human.iter().map(|seat| seat - 1).collect();
@@ -421,11 +441,11 @@ impl Story {
                 }
                 // Nothing stands on a river: its completion is no scoring to tell.
                 Event::FeatureScored { kind: meeple_core::SegmentKind::River, .. } => {}
-                Event::FeatureScored { kind, completed, points, .. } => {
+                Event::FeatureScored { feature, kind, completed, points } => {
                     let what = match (kind, completed) {
                         (meeple_core::SegmentKind::Field, _) => "field".to_string(),
-                        (_, true) => format!("completed {}", kind.name()),
-                        (_, false) => format!("unfinished {}", kind.name()),
+                        (_, true) => format!("completed {}{}", kind.name(), size(game, *feature)),
+                        (_, false) => format!("unfinished {}{}", kind.name(), size(game, *feature)),
                     };
                     if points.is_empty() {
                         // A feature completed with no follower on it had nothing at stake: not

@@ -186,4 +186,6 @@ fn a_figure_is_drawn_where_it_stands_on_its_tile() {
         "{text}"
     );
     assert!(text.contains("         .2.\n   2  c  ---  d\n         ...\n"), "{text}");
+    // Ann's city cap closes the start tile's: two tiles, two points each.
+    assert!(text.contains("put a meeple on the city [SL S SR]; completed city (2 tiles): 4 to Ann"), "{text}");
 }
