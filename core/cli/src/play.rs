@@ -8,6 +8,7 @@ use meeple_core::{Action, ActionError, Event, Game, SetupError};
 use std::path::{Path, PathBuf};
 use watch::{Reloaded, Watch};
 
+mod board;
 mod human;
 mod watch;
 
