@@ -47,14 +47,22 @@ pub struct Args {
     delay: u64,
 }
 
-/// What a city's or road's points are counted from, as players count them: ` (3 tiles, 1 coat
-/// of arms)`; empty for other features, whose points the rules count otherwise.
+/// What a feature's points are counted from, as players count them: a city's or road's tiles
+/// and coats of arms (` (3 tiles, 1 coat of arms)`), a field's completed cities (` (2 completed
+/// cities)`); empty for a monastery or garden, whose points the rules count otherwise.
 fn size(game: &Game, feature: meeple_core::features::SegId) -> String {
     let features = game.state().features();
     let root = features.find(feature);
-    let kind = features.info(root).kind;
-    if !matches!(kind, meeple_core::SegmentKind::City | meeple_core::SegmentKind::Road) {
-        return String::new();
+    match features.info(root).kind {
+        meeple_core::SegmentKind::City | meeple_core::SegmentKind::Road => {}
+        meeple_core::SegmentKind::Field => {
+            return match game.state().field_cities(game.rules(), root).len() {
+                0 => " (no completed city)".to_string(),
+                1 => " (1 completed city)".to_string(),
+                n => format!(" ({n} completed cities)"),
+            };
+        }
+        _ => return String::new(),
     }
     let tiles = match features.tile_count(root) {
         1 => "1 tile".to_string(),
@@ -444,7 +452,7 @@ impl Story {
                 Event::FeatureScored { kind: meeple_core::SegmentKind::River, .. } => {}
                 Event::FeatureScored { feature, kind, completed, points } => {
                     let what = match (kind, completed) {
-                        (meeple_core::SegmentKind::Field, _) => "field".to_string(),
+                        (meeple_core::SegmentKind::Field, _) => format!("field{}", size(game, *feature)),
                         (_, true) => format!("completed {}{}", kind.name(), size(game, *feature)),
                         (_, false) => format!("unfinished {}{}", kind.name(), size(game, *feature)),
                     };
