@@ -94,6 +94,7 @@ impl Tollkeepers {
             let face = house.face as i32;
             let points = face * beside.pictures as i32 + 3 * face * beside.travellers as i32;
             if points > 0 {
+                out.push(Command::Log { message: toll_counted(view, player, house.face, &beside) });
                 out.push(Command::AddPoints { player, points, category: ID.into() });
             }
             if beside.travellers > 0 && !flips.contains(&player) {
@@ -249,6 +250,25 @@ impl Expansion for Tollkeepers {
         }
         Ok(())
     }
+}
+
+/// What a toll was counted from, for the log: the points alone do not say what stood beside
+/// the road, nor the face that multiplied it.
+fn toll_counted(view: &View<'_>, player: u8, face: u8, beside: &roads::Beside) -> String {
+    let counted = |n: u32, one: &str, many: &str, each: u32| match n {
+        0 => None,
+        1 => Some(format!("1 {one} at {each}")),
+        n => Some(format!("{n} {many} at {each}")),
+    };
+    let face = u32::from(face);
+    let parts: Vec<String> = [
+        counted(beside.travellers, "traveller group", "traveller groups", 3 * face),
+        counted(beside.pictures, "picture", "pictures", face),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    format!("toll at {}'s tollhouse, face {face}: {}", view.player_name(player), parts.join(", "))
 }
 
 declare_plugin!("tollkeepers", "1.0.0", |settings: &Settings| Ok(Box::new(Tollkeepers::new(settings)?)));
