@@ -121,7 +121,7 @@ fn a_question_in_another_players_turn_says_whose_turn_it_is() {
     assert!(text.contains("scores: Ann 0, Bob 0 · yours to place: 7 meeples · 1 tile left"), "{text}");
     assert!(text.contains("  [1] put a meeple on the monastery inside the tile\n"), "{text}");
     assert!(text.contains("  [3] pass\n"), "{text}");
-    let question = "in Bob's turn 2, a question for Ann:\n  [1] tip: keep it\n  [2] tip: drop it\n";
+    let question = "in Bob's turn 2, a question for Ann:\nTeller asks: tip\n  [1] keep it\n  [2] drop it\n";
     assert_eq!(text.matches(question).count(), 2, "asked, and asked again under the board: {text}");
     // The board again: the monastery Ann laid, south of the start tile.
     assert!(text.contains("  -1     .M.\n"), "{text}");

@@ -262,8 +262,18 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
             text.push('\n');
         }
     }
+    // A question: asked once by its expansion, its answers listed as they read.
+    if let Some(d) = state.pending().first() {
+        let rules = game.rules();
+        let id = rules.expansions().get(d.expansion as usize).map_or("", |e| e.id());
+        text.push_str(&format!("{} asks: {}\n", rules.expansion_name(id), d.kind.replace(['-', '_'], " ")));
+    }
     for (i, a) in actions.iter().enumerate() {
-        text.push_str(&format!("  [{}] {}\n", i + 1, game.describe(a)));
+        let said = match (a, state.pending().first()) {
+            (Action::Choose { option }, Some(d)) => d.options.get(*option as usize).cloned().unwrap_or_default(),
+            _ => game.describe(a).to_string(),
+        };
+        text.push_str(&format!("  [{}] {said}\n", i + 1));
     }
     text.pop();
     Menu { text, actions: actions.to_vec() }
