@@ -47,34 +47,6 @@ pub struct Args {
     delay: u64,
 }
 
-/// What a feature's points are counted from, as players count them: a city's or road's tiles
-/// and coats of arms (` (3 tiles, 1 coat of arms)`), a field's completed cities (` (2 completed
-/// cities)`); empty for a monastery or garden, whose points the rules count otherwise.
-fn size(game: &Game, feature: meeple_core::features::SegId) -> String {
-    let features = game.state().features();
-    let root = features.find(feature);
-    match features.info(root).kind {
-        meeple_core::SegmentKind::City | meeple_core::SegmentKind::Road => {}
-        meeple_core::SegmentKind::Field => {
-            return match game.state().field_cities(game.rules(), root).len() {
-                0 => " (no completed city)".to_string(),
-                1 => " (1 completed city)".to_string(),
-                n => format!(" ({n} completed cities)"),
-            };
-        }
-        _ => return String::new(),
-    }
-    let tiles = match features.tile_count(root) {
-        1 => "1 tile".to_string(),
-        n => format!("{n} tiles"),
-    };
-    match features.data(root).arms {
-        0 => format!(" ({tiles})"),
-        1 => format!(" ({tiles}, 1 coat of arms)"),
-        n => format!(" ({tiles}, {n} coats of arms)"),
-    }
-}
-
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let humans = args.human.iter().map(|seat| seat - 1).collect();
@@ -384,6 +356,34 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+/// What a feature's points are counted from, as players count them: a city's or road's tiles
+/// and coats of arms (` (3 tiles, 1 coat of arms)`), a field's completed cities (` (2 completed
+/// cities)`); empty for a monastery or garden, whose points the rules count otherwise.
+fn size(game: &Game, feature: meeple_core::features::SegId) -> String {
+    let features = game.state().features();
+    let root = features.find(feature);
+    match features.info(root).kind {
+        meeple_core::SegmentKind::City | meeple_core::SegmentKind::Road => {}
+        meeple_core::SegmentKind::Field => {
+            return match game.state().field_cities(game.rules(), root).len() {
+                0 => " (no completed city)".to_string(),
+                1 => " (1 completed city)".to_string(),
+                n => format!(" ({n} completed cities)"),
+            };
+        }
+        _ => return String::new(),
+    }
+    let tiles = match features.tile_count(root) {
+        1 => "1 tile".to_string(),
+        n => format!("{n} tiles"),
+    };
+    match features.data(root).arms {
+        0 => format!(" ({tiles})"),
+        1 => format!(" ({tiles}, 1 coat of arms)"),
+        n => format!(" ({tiles}, {n} coats of arms)"),
+    }
 }
 
 /// Collects what happens in a turn and prints one paragraph per turn.

@@ -782,7 +782,7 @@ fn unshared_name<'a>(
     m: &Manifest,
 ) {
     let own = m.qualify(id.value);
-    let meeple = m.id != "base" && (name.one == "meeple" || name.many == "meeples");
+    let meeple = m.id != "base" && FigureKind::meeple().name.clashes_with(name);
     let other = others.find(|(other, n)| *other != own && n.clashes_with(name));
     let clash = match other {
         Some((other, _)) => format!("{what} `{other}`"),

@@ -2,7 +2,7 @@
 //! rather than states. Playout `i` is the same whatever the number of threads: dealt anew from
 //! `reseed + i`, its bots seeded from `seed + i`.
 
-use crate::error::{Code, ProtocolError};
+use crate::error::ProtocolError;
 use crate::messages::{Outcome, PlayoutArgs};
 use crate::table::Table;
 use meeple_core::bots::{BotKind, play_out, seat_bots};
@@ -26,16 +26,14 @@ struct Plan<'a> {
     seed: u64,
     bots: Vec<BotKind>,
     first: Option<Action>,
+    /// Threads to play on, no more than there are playouts.
+    threads: u64,
 }
 
 /// `playout`: the request checked, its playouts played, their scores tallied.
 pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
     let plan = plan(table, args)?;
-    let threads = args.threads.unwrap_or(1);
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(ProtocolError::bad_field("threads", crate::fields::THREADS));
-    }
-    let scores = play_all(&plan, u64::from(threads).min(plan.count))?;
+    let scores = play_all(&plan)?;
     Ok(tally(scores, table.game().state().players() as usize))
 }
 
@@ -54,19 +52,24 @@ fn plan<'a>(table: &'a Table, args: &PlayoutArgs) -> Result<Plan<'a>> {
     if bots.is_empty() || bots.len() > players {
         return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
     }
-    let first = match (args.action, args.index) {
-        (Some(action), None) => Some(action),
-        (None, Some(i)) => Some(table.action_at(i)?),
-        (Some(_), Some(_)) => return Err(ProtocolError::either("action", "index")),
-        (None, None) => None,
-    };
+    let first = table.named(args.action, args.index)?;
     if let Some(action) = &first {
-        if table.game().is_over() {
-            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
-        }
         table.check_legal(action)?;
     }
-    Ok(Plan { game: table.game(), count: u64::from(count), reseed: args.reseed, seed, bots, first })
+    let threads = args.threads.unwrap_or(1);
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(ProtocolError::bad_field("threads", crate::fields::THREADS));
+    }
+    let count = u64::from(count);
+    Ok(Plan {
+        game: table.game(),
+        count,
+        reseed: args.reseed,
+        seed,
+        bots,
+        first,
+        threads: u64::from(threads).min(count),
+    })
 }
 
 /// Playout `i`: its final scores.
@@ -84,10 +87,10 @@ fn play_one(plan: &Plan<'_>, i: u64) -> Result<Vec<i32>> {
     Ok(game.state().scores())
 }
 
-/// Every playout's scores, in order, played on `threads` threads taking the next playout in
-/// turn. A failure stops them all; the first playout that failed is told, as one thread would.
-fn play_all(plan: &Plan<'_>, threads: u64) -> Result<Vec<Vec<i32>>> {
-    if threads <= 1 {
+/// Every playout's scores, in order, played on the plan's threads, each taking the next playout
+/// in turn. A failure stops them all; the first playout that failed is told, as one thread would.
+fn play_all(plan: &Plan<'_>) -> Result<Vec<Vec<i32>>> {
+    if plan.threads <= 1 {
         return (0..plan.count).map(|i| play_one(plan, i)).collect();
     }
     let next = AtomicU64::new(0);
@@ -106,7 +109,7 @@ fn play_all(plan: &Plan<'_>, threads: u64) -> Result<Vec<Vec<i32>>> {
         }
     };
     let mut done: Vec<(u64, Result<Vec<i32>>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        let workers: Vec<_> = (0..plan.threads).map(|_| s.spawn(worker)).collect();
         workers.into_iter().flat_map(|w| w.join().expect("a playout thread panicked")).collect()
     });
     done.sort_by_key(|(i, _)| *i);

@@ -250,17 +250,12 @@ pub fn act(table: &mut Table, args: &ActArgs) -> Result<Vec<meeple_core::Event>>
 /// the seat to act has.
 pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
     table.check_seq(args.seq)?;
-    match (args.action, args.index) {
-        (Some(a), None) => Ok(a),
-        (None, Some(i)) => {
-            table.check_turn(args.player)?;
-            table.action_at(i)
-        }
-        (Some(_), Some(_)) => Err(ProtocolError::either("action", "index")),
-        (None, None) => {
-            Err(ProtocolError::new(Code::BadRequest, "missing `action` or `index`: give one of them", Some("action")))
-        }
+    if args.action.is_none() && args.index.is_some() {
+        table.check_turn(args.player)?;
     }
+    table.named(args.action, args.index)?.ok_or_else(|| {
+        ProtocolError::new(Code::BadRequest, "missing `action` or `index`: give one of them", Some("action"))
+    })
 }
 
 /// `verify`: plays a replay back, checking every recorded hash.

@@ -160,6 +160,17 @@ impl Table {
         }
     }
 
+    /// The action a request names: `action` itself, or the legal action at `index`; not both,
+    /// `None` for neither (`act` and `playout` read the two fields alike).
+    pub fn named(&self, action: Option<Action>, index: Option<usize>) -> Result<Option<Action>> {
+        match (action, index) {
+            (Some(a), None) => Ok(Some(a)),
+            (None, Some(i)) => self.action_at(i).map(Some),
+            (Some(_), Some(_)) => Err(ProtocolError::either("action", "index")),
+            (None, None) => Ok(None),
+        }
+    }
+
     /// The legal action at `index`.
     pub fn action_at(&self, index: usize) -> Result<Action> {
         if self.game.is_over() {
@@ -204,8 +215,11 @@ impl Table {
     }
 
     /// Refuses an action the game would refuse, at the field the refusal is about, as the engine
-    /// tells it.
+    /// tells it (any action, once the game is over).
     pub fn check_legal(&self, action: &Action) -> Result<()> {
+        if self.game.is_over() {
+            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
+        }
         match self.game.refusal(action) {
             Some(refusal) => {
                 let field = refusal.part.field().map_or_else(|| "action".to_string(), |f| format!("action.{f}"));
@@ -218,9 +232,7 @@ impl Table {
 
     /// Takes `action`; with `seat`, only if that seat is to act. On error nothing changes.
     pub fn act(&mut self, action: Action, seat: Option<u8>) -> Result<Vec<Event>> {
-        if self.game.is_over() {
-            return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("action")));
-        }
+        // Whose turn it is does not arise once the game is over: the legality check says so.
         self.check_turn(seat)?;
         self.check_legal(&action)?;
         let actor = self.game.to_act();
