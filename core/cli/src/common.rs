@@ -1,6 +1,6 @@
 //! What the commands share: loading a config, making bots, printing scores, errors.
 
-use meeple_core::bots::Bot;
+use meeple_core::bots::{Bot, BotKind};
 use meeple_core::{Game, GameState, Replay, Rules};
 use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
@@ -117,6 +117,11 @@ pub fn seconds(text: &str) -> Result<f64, String> {
         Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(s),
         _ => Err("expected a number of seconds, more than 0 and at most 86400".into()),
     }
+}
+
+/// A number of things in words: `1 tile`, `0 tiles`, `3 tiles`.
+pub fn how_many(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// What can go wrong in a command.
@@ -244,22 +249,12 @@ pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliErr
     Ok((replay, game))
 }
 
-/// The bot kinds on offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BotKind {
-    /// Uniformly random over all legal actions.
-    Random,
-    /// Largest immediate score gain.
-    Greedy,
-}
-
-impl From<BotKind> for meeple_core::bots::BotKind {
-    fn from(kind: BotKind) -> Self {
-        match kind {
-            BotKind::Random => meeple_core::bots::BotKind::Random,
-            BotKind::Greedy => meeple_core::bots::BotKind::Greedy,
-        }
-    }
+/// `--bots`' values: the engine's bot kinds by name, each with its help line.
+pub fn bot_kind() -> impl clap::builder::TypedValueParser<Value = BotKind> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let kinds = BotKind::ALL.map(|k| PossibleValue::new(k.name()).help(k.about()));
+    // Only the names offered reach the map.
+    PossibleValuesParser::new(kinds).map(|name| BotKind::parse(&name).expect("one of the names offered"))
 }
 
 /// One bot per player, cycling through the kinds given.
@@ -268,8 +263,7 @@ pub fn make_bots(kinds: &[BotKind], players: usize, seed: u64) -> Result<Vec<Box
     if kinds.len() > players {
         return Err(CliError::Usage(format!("--bots names {} bots, but the game has {players} players", kinds.len())));
     }
-    let kinds: Vec<meeple_core::bots::BotKind> = kinds.iter().map(|&k| k.into()).collect();
-    Ok(meeple_core::bots::seat_bots(&kinds, players, seed))
+    Ok(meeple_core::bots::seat_bots(kinds, players, seed))
 }
 
 /// Plays a game to its end with one bot per player.

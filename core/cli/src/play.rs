@@ -1,8 +1,8 @@
 //! `meeple play`: one game with bots (or people at the terminal), told turn by turn.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, outcome, ruleset_title, say};
+use crate::common::{CliError, how_many, load_config, make_bots, outcome, ruleset_title, say};
 use human::{Stopped, Terminal};
-use meeple_core::bots::Bot;
+use meeple_core::bots::{Bot, BotKind};
 use meeple_core::describe::ActionInfo;
 use meeple_core::{Action, ActionError, Event, Game, SetupError};
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ pub struct Args {
     seed: Option<u64>,
     /// Bots for the players in turn order, repeated as needed (a seat you play yourself:
     /// `--human`).
-    #[arg(long, value_delimiter = ',', default_value = "greedy,random")]
+    #[arg(long, value_delimiter = ',', default_value = "greedy,random", value_parser = crate::common::bot_kind())]
     bots: Vec<BotKind>,
     /// Play seat SEAT yourself (1: the first player), at the terminal: the board drawn in text,
     /// the legal actions numbered, your choice typed (q, or the end of the input, stops the game
@@ -369,20 +369,15 @@ fn size(game: &Game, feature: meeple_core::features::SegId) -> String {
         meeple_core::SegmentKind::Field => {
             return match game.state().field_cities(game.rules(), root).len() {
                 0 => " (no completed city)".to_string(),
-                1 => " (1 completed city)".to_string(),
-                n => format!(" ({n} completed cities)"),
+                n => format!(" ({})", how_many(n, "completed city", "completed cities")),
             };
         }
         _ => return String::new(),
     }
-    let tiles = match features.tile_count(root) {
-        1 => "1 tile".to_string(),
-        n => format!("{n} tiles"),
-    };
+    let tiles = how_many(features.tile_count(root) as usize, "tile", "tiles");
     match features.data(root).arms {
         0 => format!(" ({tiles})"),
-        1 => format!(" ({tiles}, 1 coat of arms)"),
-        n => format!(" ({tiles}, {n} coats of arms)"),
+        n => format!(" ({tiles}, {})", how_many(n as usize, "coat of arms", "coats of arms")),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `meeple simulate`: many games, on one thread or several.
 
-use crate::common::{BotKind, CliError, load_config, make_bots, play_out, ruleset_title, say};
+use crate::common::{CliError, load_config, make_bots, play_out, ruleset_title, say};
 use meeple_core::Game;
+use meeple_core::bots::BotKind;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +20,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
     seed: u64,
     /// Bots for the players in turn order, repeated as needed.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = crate::common::bot_kind())]
     bots: Vec<BotKind>,
     /// Worker threads.
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::common::at_least_one::<usize>)]

@@ -31,6 +31,30 @@ pub enum BotKind {
 }
 
 impl BotKind {
+    /// Every kind, in the order they are offered.
+    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+
+    /// The kind's name in command lines and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        }
+    }
+
+    /// What the kind plays, in a few words (for a command line's help).
+    pub fn about(self) -> &'static str {
+        match self {
+            BotKind::Random => "Uniformly random over all legal actions",
+            BotKind::Greedy => "Largest immediate score gain",
+        }
+    }
+
+    /// Finds a kind by name.
+    pub fn parse(name: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// A bot of this kind, seeded (a greedy bot has no use for the seed).
     pub fn make(self, seed: u64) -> Box<dyn Bot + Send> {
         match self {

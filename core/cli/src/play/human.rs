@@ -2,7 +2,7 @@
 //! (`board`), the legal actions numbered, and an answer read from standard input.
 
 use super::board::{board, labels, square};
-use crate::common::{ask, say};
+use crate::common::{ask, how_many, say};
 use meeple_core::rules::Noun;
 use meeple_core::tileset::TileDef;
 use meeple_core::{Action, Game, Placement, Port, Pos, Rotation, SegmentKind, Side};
@@ -232,11 +232,7 @@ fn status(game: &Game, names: &[String], player: u8) -> String {
             }
         }
     }
-    let left = match state.tiles_left() {
-        1 => "1 tile left".to_string(),
-        n => format!("{n} tiles left"),
-    };
-    format!("{status} · {left}")
+    format!("{status} · {} left", how_many(state.tiles_left() as usize, "tile", "tiles"))
 }
 
 /// One line per action, as the game describes it, under the tile they are about (just placed),
