@@ -1323,6 +1323,9 @@ fn figures_and_goods_are_told_by_what_players_call_them() {
         json!({"one": "wine", "many": "wine"}),
         "goods are counted as the manifest says"
     );
+    let own = names["categories"].as_array().unwrap().iter().position(|c| c == "traders-builders").unwrap();
+    assert_eq!(names["category_names"][own], json!("Traders & Builders"), "its own category, by its name");
+    assert_eq!(names["category_names"][0], names["categories"][0], "a base category is its own name");
     // The first builder on offer: its text names it as players do, its action by number.
     let mut state = created["state"].clone();
     for k in 0..400 {

@@ -171,12 +171,16 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     assert!(err.contains("scores: expected [5, 0], got [4, 0]"), "{err}");
     assert!(err.contains("meeple in supply: expected [6, 7], got [7, 7]"), "{err}");
     assert!(err.contains("events were:\n  "), "{err}");
-    assert!(err.contains("end.toml:10: at the end: "), "the end is shown at its line: {err}");
+    assert!(err.contains("end.toml:11: at the end: "), "shown at the line of the first one missed: {err}");
+    let err = failure_of("supply.toml", &text.replace("scores = [5, 0]", "scores = [4, 0]"));
+    assert!(err.contains("supply.toml:12: at the end: meeple in supply"), "at its own line: {err}");
+    let err = failure_of("end-table.toml", &text.replace("supply = { meeple = [6, 7] }", "[end.supply]\nmeeple = [6, 7]").replace("scores = [5, 0]", "scores = [4, 0]"));
+    assert!(err.contains("end-table.toml:12: at the end: meeple in supply"), "at its table's header: {err}");
 
     let err = failure_of("category.toml", &text.replace("scores = [5, 0]", "breakdown = { road = [0, 0] }"));
     assert!(
         err.contains(
-            "category.toml:10: at the end: no score category `road` in `breakdown`; did you mean `roads`? the \
+            "category.toml:11: at the end: no score category `road` in `breakdown`; did you mean `roads`? the \
              categories are roads, cities, monasteries, fields"
         ),
         "{err}"

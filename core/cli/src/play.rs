@@ -102,9 +102,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 }
                 let heading = format!("{}, whose last action stopped the game", names[p as usize]);
                 let kept = keep_so_far(&mut table, &mut story, &heading, args.replay.as_deref())?;
-                say!("the replay up to it: {kept}");
+                // Told in the order it is read: what stopped, where, and what was kept.
+                crate::common::tell(&CliError::from(e.clone()));
                 say_failing_line(&table.loaded, &e);
-                return Err(e.into());
+                say!("the replay up to it: {kept}");
+                return Err(CliError::Reported);
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
             (Err(e), Some(w)) => {

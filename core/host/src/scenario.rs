@@ -351,19 +351,22 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(0)).map_err(|e| e.to_string())?;
     let mut all: Vec<String> = game.events().iter().map(|e| event_text(&game, &names, e)).collect();
     for (i, step) in sc.steps.iter().enumerate() {
-        let line = line_at(text, step.span().start);
-        let at = format!("{}:{line}: ", path.display());
+        let start = step.span().start;
+        let at = format!("{}:{}: ", path.display(), line_at(text, start));
         let step = step.get_ref();
         let ctx = |msg: String| format!("{}\n{at}step {}: {msg}", sc.description, i + 1);
         let events = run_step(&mut game, loaded, step).map_err(ctx)?;
         all.extend(events.iter().cloned());
         if let Some(expect) = &step.expect {
-            check(&game, &names, expect, &events).map_err(ctx)?;
+            check(&game, &names, expect, &events).map_err(|(key, m)| {
+                let line = key_line(text, start, "step", key);
+                format!("{}\n{}:{line}: step {}: {m}", sc.description, path.display(), i + 1)
+            })?;
         }
     }
     if let Some(end) = &sc.end {
-        let line = line_at(text, end.span().start);
-        check(&game, &names, end.get_ref(), &all).map_err(|m| {
+        check(&game, &names, end.get_ref(), &all).map_err(|(key, m)| {
+            let line = key_line(text, end.span().start, "end", key);
             let source = sc.source.as_deref().unwrap_or("-");
             format!("{}\n{}:{line}: at the end: {m}\nsource: {source}", sc.description, path.display())
         })?;
@@ -374,6 +377,29 @@ fn play(path: &Path, text: &str, sc: &Scenario, loaded: &Loaded) -> Result<(), S
 /// The line (from 1) of a byte offset in a scenario's text.
 fn line_at(text: &str, offset: usize) -> usize {
     text[..offset].matches('\n').count() + 1
+}
+
+/// The line of what a table says about `key`: the table is `[[step]]` or `[end]` (`section`),
+/// starting at byte `offset`; the first of its lines that sets `key` (`key = …`, `key.x = …`,
+/// `expect = { key = … }`, `[end.key]`), else the table's own first line. A failed expectation
+/// is so shown at the line that states it.
+fn key_line(text: &str, offset: usize, section: &str, key: &str) -> usize {
+    let first = line_at(text, offset);
+    let sets_key = |line: &str| {
+        line.match_indices(key).any(|(at, _)| {
+            let before = line[..at].trim_end().chars().last();
+            let after = line[at + key.len()..].trim_start().chars().next();
+            matches!(before, None | Some('{' | ',' | '.')) && matches!(after, Some('=' | '.' | ']'))
+        })
+    };
+    // The table's own text runs to the next header of another table.
+    let own = |line: &str| {
+        let header = line.trim_start().trim_start_matches('[');
+        !line.trim_start().starts_with('[') || header.split(['.', ']']).next() == Some(section)
+    };
+    let lines = text[offset..].lines().enumerate();
+    let mut in_table = lines.take_while(|(i, line)| *i == 0 || own(line));
+    in_table.find(|(_, line)| sets_key(line)).map_or(first, |(i, _)| first + i)
 }
 
 /// Reads one action of a step in the game as it stands.
@@ -616,98 +642,110 @@ fn player_index(names: &[String], name: &str) -> Result<u8, String> {
 
 /// Every way the game differs from what the scenario expects, not only the first: one run
 /// shows all that a change broke.
-fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result<(), String> {
+/// An expectation that does not hold: the key that states it, and what is wrong.
+type Wrong = (&'static str, String);
+
+/// Checks an `expect` (or `[end]`); on failure, the key of the first wrong expectation and every
+/// wrong one in words.
+fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result<(), Wrong> {
     let mut wrong = Vec::new();
     check_counts(game, e, &mut wrong)?;
     check_events(e, events, &mut wrong);
     check_position(game, names, e, &mut wrong)?;
-    if wrong.is_empty() {
-        return Ok(());
+    let Some(&(key, _)) = wrong.first() else { return Ok(()) };
+    let mut lines: Vec<String> = wrong.into_iter().map(|(_, w)| w).collect();
+    if !lines.iter().any(|w| w.starts_with("missing event")) {
+        lines.push(format!("events were:\n  {}", events.join("\n  ")));
     }
-    if !wrong.iter().any(|w| w.starts_with("missing event")) {
-        wrong.push(format!("events were:\n  {}", events.join("\n  ")));
-    }
-    Err(wrong.join("\n"))
+    Err((key, lines.join("\n")))
 }
 
-/// Notes `what` as wrong when `got` is not what was wanted.
-fn differ<T: PartialEq + std::fmt::Debug>(wrong: &mut Vec<String>, what: impl std::fmt::Display, want: &T, got: &T) {
+/// Notes `what` (stated by `key`) as wrong when `got` is not what was wanted.
+fn differ<T: PartialEq + std::fmt::Debug>(
+    wrong: &mut Vec<Wrong>,
+    key: &'static str,
+    what: impl std::fmt::Display,
+    want: &T,
+    got: &T,
+) {
     if want != got {
-        wrong.push(format!("{what}: expected {want:?}, got {got:?}"));
+        wrong.push((key, format!("{what}: expected {want:?}, got {got:?}")));
     }
 }
 
 /// Scores, points per category, figures in supply and tokens, per player.
-fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<String>) -> Result<(), String> {
+fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<Wrong>) -> Result<(), Wrong> {
     let (st, rules) = (game.state(), game.rules());
     let players = 0..st.players();
     if let Some(want) = &e.scores {
-        differ(wrong, "scores", want, &players.clone().map(|p| st.score(p)).collect());
+        differ(wrong, "scores", "scores", want, &players.clone().map(|p| st.score(p)).collect());
     }
     for (cat, want) in e.breakdown.iter().flatten() {
         let c = rules.category(cat).ok_or_else(|| {
             let known: Vec<&str> = rules.categories().iter().map(String::as_str).collect();
             let hint = meeple_toml::did_you_mean(cat, &known);
-            format!("no score category `{cat}` in `breakdown`; {hint}the categories are {}", known.join(", "))
+            let why = format!("no score category `{cat}` in `breakdown`; {hint}the categories are {}", known.join(", "));
+            ("breakdown", why)
         })?;
-        differ(wrong, format!("{cat} points"), want, &players.clone().map(|p| st.points(p, c)).collect());
+        differ(wrong, "breakdown", format!("{cat} points"), want, &players.clone().map(|p| st.points(p, c)).collect());
     }
     for (fig, want) in e.supply.iter().flatten() {
-        let k = figure_id(rules, fig)?;
-        differ(wrong, format!("{fig} in supply"), want, &players.clone().map(|p| st.supply(p, k)).collect());
+        let k = figure_id(rules, fig).map_err(|why| ("supply", why))?;
+        differ(wrong, "supply", format!("{fig} in supply"), want, &players.clone().map(|p| st.supply(p, k)).collect());
     }
     for (tok, want) in e.tokens.iter().flatten() {
-        let t = token_id(rules, tok)?;
-        differ(wrong, format!("{tok} tokens"), want, &players.clone().map(|p| st.tokens(p, t)).collect());
+        let t = token_id(rules, tok).map_err(|why| ("tokens", why))?;
+        differ(wrong, "tokens", format!("{tok} tokens"), want, &players.clone().map(|p| st.tokens(p, t)).collect());
     }
     Ok(())
 }
 
 /// The events that must happen, in order, and those that must not.
-fn check_events(e: &Expect, events: &[String], wrong: &mut Vec<String>) {
+fn check_events(e: &Expect, events: &[String], wrong: &mut Vec<Wrong>) {
     if let Some(want) = &e.events {
         let mut rest = events.iter();
         for w in want {
             if !rest.any(|g| g == w) {
-                wrong.push(format!("missing event (in this order) `{w}`; events were:\n  {}", events.join("\n  ")));
+                let events = events.join("\n  ");
+                wrong.push(("events", format!("missing event (in this order) `{w}`; events were:\n  {events}")));
                 break; // The events after it were passed by in the search.
             }
         }
     }
     if let Some(found) = e.no_events.iter().flatten().find(|n| events.contains(n)) {
-        wrong.push(format!("unexpected event `{found}`"));
+        wrong.push(("no_events", format!("unexpected event `{found}`")));
     }
 }
 
 /// Where the game stands: over or not, who acts, the drawn and discarded tiles, what is offered.
-fn check_position(game: &Game, names: &[String], e: &Expect, wrong: &mut Vec<String>) -> Result<(), String> {
+fn check_position(game: &Game, names: &[String], e: &Expect, wrong: &mut Vec<Wrong>) -> Result<(), Wrong> {
     let (st, rules) = (game.state(), game.rules());
     if let Some(over) = e.over
         && game.is_over() != over
     {
-        wrong.push(format!("game over: expected {over}"));
+        wrong.push(("over", format!("game over: expected {over}")));
     }
     if let Some(who) = &e.to_act {
-        let p = player_index(names, who)?;
+        let p = player_index(names, who).map_err(|why| ("to_act", why))?;
         if game.to_act() != Some(p) {
-            wrong.push(format!("expected {who} to act next, but {}", acting(game, names)));
+            wrong.push(("to_act", format!("expected {who} to act next, but {}", acting(game, names))));
         }
     }
     if let Some(t) = &e.drawn {
         let got = st.turn().tile.map(|t| rules.tile(t).def.id.clone());
         if got.as_deref() != Some(t.as_str()) {
-            wrong.push(format!("drawn tile: expected {t}, got {}", got.as_deref().unwrap_or("none")));
+            wrong.push(("drawn", format!("drawn tile: expected {t}, got {}", got.as_deref().unwrap_or("none"))));
         }
     }
     if let Some(want) = &e.discarded {
-        differ(wrong, "discarded", want, &st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect());
+        differ(wrong, "discarded", "discarded", want, &st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect());
     }
     let count = |f: fn(&Action) -> bool| game.legal_actions().iter().filter(|a| f(a)).count();
     if let Some(n) = e.offers {
-        differ(wrong, "expansion actions on offer", &n, &count(|a| matches!(a, Action::Expansion { .. })));
+        differ(wrong, "offers", "expansion actions on offer", &n, &count(|a| matches!(a, Action::Expansion { .. })));
     }
     if let Some(n) = e.figure_actions {
-        differ(wrong, "figure placements on offer", &n, &count(|a| matches!(a, Action::PlaceFigure { .. })));
+        differ(wrong, "figure_actions", "figure placements on offer", &n, &count(|a| matches!(a, Action::PlaceFigure { .. })));
     }
     Ok(())
 }

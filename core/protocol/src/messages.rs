@@ -384,6 +384,9 @@ pub struct Names {
     pub token_names: Vec<Noun>,
     /// Score categories, by the `category` number of `points-added`.
     pub categories: Vec<String>,
+    /// What players call the categories, in the order of `categories` (an expansion's own by
+    /// the expansion's name).
+    pub category_names: Vec<String>,
     /// Expansions in hook order, by the `expansion` number of `log` events and expansion actions.
     pub expansions: Vec<String>,
 }
@@ -457,6 +460,7 @@ impl Names {
             figure_names: rules.figures().iter().map(|f| f.name.clone()).collect(),
             token_names: rules.tokens().iter().map(|t| t.name.clone()).collect(),
             categories: rules.categories().to_vec(),
+            category_names: (0..rules.categories().len()).map(|c| rules.category_name(c as u16).to_string()).collect(),
             expansions: ids(&mut rules.expansions().iter().map(|x| x.id())),
         }
     }
