@@ -93,6 +93,13 @@ impl SegmentKind {
         SegmentKind::ALL.into_iter().find(|k| k.name() == s)
     }
 
+    /// What to say of a word that names no kind: the kind it is likely a slip for, and the kinds.
+    pub fn unknown(word: &str) -> String {
+        let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
+        let hint = meeple_toml::did_you_mean(word, &names);
+        format!("unknown segment kind `{word}`; {hint}expected one of: {}", names.join(", "))
+    }
+
     /// Features of this kind close when no side is left open (cities, roads, rivers).
     pub fn closes_by_sides(self) -> bool {
         matches!(self, SegmentKind::City | SegmentKind::Road | SegmentKind::River)

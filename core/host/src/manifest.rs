@@ -673,10 +673,7 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     for s in distinct(doc, &written, "`stands_on`") {
         match SegmentKind::parse(s.value) {
             Some(k) => stands_on.push(k),
-            None => doc.error(
-                s.span,
-                format!("`{}` is no segment kind; expected city, road, field, monastery, river or garden", s.value),
-            ),
+            None => doc.error(s.span, SegmentKind::unknown(s.value)),
         }
     }
     let placement = choice(
@@ -1177,6 +1174,17 @@ entry = "init.luau"
         assert!(
             err.contains("token `gold` is called `gold` (`meeples` for several), as the base game's meeple is"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_kind_to_stand_on_names_the_one_meant() {
+        let bad = GOOD.replace("stands_on = [\"road\", \"city\"]", "stands_on = [\"road\", \"monastry\"]");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &bad).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "x/expansion.toml:18:22: unknown segment kind `monastry`; did you mean `monastery`? expected one of: city, \
+             road, field, monastery, river, garden"
         );
     }
 

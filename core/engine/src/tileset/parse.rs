@@ -335,12 +335,7 @@ fn read_segment<'t>(
     let kind = kind_at.as_ref().and_then(|k| {
         let kind = SegmentKind::parse(k.value);
         if kind.is_none() {
-            let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.name()).collect();
-            let hint = meeple_toml::did_you_mean(k.value, &names);
-            doc.error(
-                k.span.clone(),
-                format!("unknown segment kind `{}`; {hint}expected one of: {}", k.value, names.join(", ")),
-            );
+            doc.error(k.span.clone(), SegmentKind::unknown(k.value));
         }
         kind
     });
