@@ -174,7 +174,12 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     assert!(err.contains("end.toml:11: at the end: "), "shown at the line of the first one missed: {err}");
     let err = failure_of("supply.toml", &text.replace("scores = [5, 0]", "scores = [4, 0]"));
     assert!(err.contains("supply.toml:12: at the end: meeple in supply"), "at its own line: {err}");
-    let err = failure_of("end-table.toml", &text.replace("supply = { meeple = [6, 7] }", "[end.supply]\nmeeple = [6, 7]").replace("scores = [5, 0]", "scores = [4, 0]"));
+    let err = failure_of(
+        "end-table.toml",
+        &text
+            .replace("supply = { meeple = [6, 7] }", "[end.supply]\nmeeple = [6, 7]")
+            .replace("scores = [5, 0]", "scores = [4, 0]"),
+    );
     assert!(err.contains("end-table.toml:12: at the end: meeple in supply"), "at its table's header: {err}");
 
     let err = failure_of("category.toml", &text.replace("scores = [5, 0]", "breakdown = { road = [0, 0] }"));

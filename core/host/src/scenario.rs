@@ -684,7 +684,8 @@ fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<Wrong>) -> Result<(), W
         let c = rules.category(cat).ok_or_else(|| {
             let known: Vec<&str> = rules.categories().iter().map(String::as_str).collect();
             let hint = meeple_toml::did_you_mean(cat, &known);
-            let why = format!("no score category `{cat}` in `breakdown`; {hint}the categories are {}", known.join(", "));
+            let why =
+                format!("no score category `{cat}` in `breakdown`; {hint}the categories are {}", known.join(", "));
             ("breakdown", why)
         })?;
         differ(wrong, "breakdown", format!("{cat} points"), want, &players.clone().map(|p| st.points(p, c)).collect());
@@ -738,14 +739,26 @@ fn check_position(game: &Game, names: &[String], e: &Expect, wrong: &mut Vec<Wro
         }
     }
     if let Some(want) = &e.discarded {
-        differ(wrong, "discarded", "discarded", want, &st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect());
+        differ(
+            wrong,
+            "discarded",
+            "discarded",
+            want,
+            &st.discarded().iter().map(|&t| rules.tile(t).def.id.clone()).collect(),
+        );
     }
     let count = |f: fn(&Action) -> bool| game.legal_actions().iter().filter(|a| f(a)).count();
     if let Some(n) = e.offers {
         differ(wrong, "offers", "expansion actions on offer", &n, &count(|a| matches!(a, Action::Expansion { .. })));
     }
     if let Some(n) = e.figure_actions {
-        differ(wrong, "figure_actions", "figure placements on offer", &n, &count(|a| matches!(a, Action::PlaceFigure { .. })));
+        differ(
+            wrong,
+            "figure_actions",
+            "figure placements on offer",
+            &n,
+            &count(|a| matches!(a, Action::PlaceFigure { .. })),
+        );
     }
     Ok(())
 }
