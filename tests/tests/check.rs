@@ -678,6 +678,7 @@ fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
     let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
     assert_eq!(checked.manifest.id, "chapels");
     assert_eq!(checked.hooks, Some(vec!["modify_score"]));
+    assert_eq!(checked.configs, [made.game()], "its game config is loaded with it");
     // Its scenario plays the copy (a monastery beside a completed city: 5 points, not 3).
     let scenario = dir.join("tests/chapel-beside-city.toml");
     let text = std::fs::read_to_string(&scenario).unwrap();
@@ -688,6 +689,39 @@ fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
     let loaded = meeple_host::load::from_config_file(&made.game(), std::slice::from_ref(&mods)).unwrap();
     let ids: Vec<&str> = loaded.selected.iter().map(|s| s.manifest.id.as_str()).collect();
     assert_eq!(ids, ["base", "chapels"]);
+}
+
+#[test]
+fn a_game_config_beside_the_manifest_is_checked_as_play_would_load_it() {
+    use meeple_host::new_mod;
+    let mods = new_mods_folder("configs");
+    let dir = mods.join("chapels");
+    let made = new_mod::create(&new_mod::template_dir(), &dir, None, &[]).unwrap();
+    let game = std::fs::read_to_string(made.game()).unwrap();
+    // A config that misspells a key and names an option the mod lacks: both at their lines.
+    let broken =
+        game.replace("seed = 3", "sed = 3").replace("id = \"chapels\"", "id = \"chapels\"\noptions = { bonsu = 3 }");
+    std::fs::write(made.game(), &broken).unwrap();
+    // A second config, and a native crate's Cargo.toml, which is no config and is left alone.
+    std::fs::write(dir.join("three.toml"), "players = [\"Ann\", \"Bob\", \"Cy\", \"Di\", \"Ed\", \"Flo\", \"Gus\"]\n")
+        .unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"chapels\"\n").unwrap();
+    let found = problems(&dir);
+    let at = |file: &str, text: &str| line_of(&dir.join(file), text);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[0].starts_with(&format!("game.toml:{}: unknown key `sed`", at("game.toml", "sed = 3"))),
+        "{found:#?}"
+    );
+    assert!(found[1].starts_with(&format!("game.toml:{}: ", at("game.toml", "bonsu"))), "{found:#?}");
+    assert!(found[1].contains("bonsu") && found[1].contains("bonus"), "the option meant is named: {found:#?}");
+    assert!(found[2].starts_with("three.toml:1: "), "{found:#?}");
+    // Mended, both load and are listed; the Cargo.toml is not.
+    std::fs::write(made.game(), &game).unwrap();
+    std::fs::write(dir.join("three.toml"), "players = [\"Ann\", \"Bob\", \"Cy\"]\n[[expansions]]\nid = \"chapels\"\n")
+        .unwrap();
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
+    assert_eq!(checked.configs, [made.game(), dir.join("three.toml")]);
 }
 
 #[test]

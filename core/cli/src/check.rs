@@ -32,6 +32,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let tokens: Vec<String> = m.tokens.iter().map(|t| format!("{} ({})", t.id, t.supply)).collect();
         say!("  tokens (supply): {}", tokens.join(", "));
     }
+    if !c.configs.is_empty() {
+        let shown: Vec<String> = c.configs.iter().map(|p| meeple_host::paths::display_path(p)).collect();
+        say!("  game configs (load): {}", shown.join(", "));
+    }
     if let Some(library) = &c.library {
         say!("  library: {}", meeple_host::paths::display_path(library));
     }

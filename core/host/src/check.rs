@@ -34,6 +34,8 @@ pub struct Checked {
     pub games: u64,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
+    /// The game configs beside its manifest, each of which loaded as a game would load it.
+    pub configs: Vec<PathBuf>,
     /// What passed but may not be what its author means: what a game of it warns of (a `[draw]`
     /// tag no tile carries, an edition played with one it is not made for), a native library
     /// built before its crate's sources last changed, or one that hides a newer copy.
@@ -70,12 +72,13 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), message)] });
     }
     if !dir.is_dir() {
-        return Err(Report {
-            diagnostics: vec![Diagnostic::of_file(
-                display_path(dir),
-                "not a folder: a mod is a folder with an expansion.toml",
-            )],
+        // A game config beside a manifest is checked with its mod.
+        let beside = dir.parent().filter(|p| p.join("expansion.toml").is_file());
+        let hint = beside.map_or(String::new(), |m| {
+            format!(" (`meeple check {}` checks the mod and the game configs beside its manifest)", display_path(m))
         });
+        let why = format!("not a folder: a mod is a folder with an expansion.toml{hint}");
+        return Err(Report { diagnostics: vec![Diagnostic::of_file(display_path(dir), why)] });
     }
     if let (false, Ok(target)) = (path.exists(), std::fs::read_link(&path)) {
         let why = format!("its expansion.toml is a link to {}, which does not exist", target.display());
@@ -131,6 +134,15 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         return Err(in_file_order(report));
     }
+    let configs = game_configs(&manifest);
+    for config in &configs {
+        if let Err(problems) = load_config_beside(&manifest, mods, config) {
+            report.extend(problems);
+        }
+    }
+    if !report.is_empty() {
+        return Err(in_file_order(report));
+    }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
     let library = match &manifest.entry {
         Entry::Native(library) => {
@@ -141,7 +153,28 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     };
     warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
-    Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings })
+    Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings, configs })
+}
+
+/// The game configs beside a mod's manifest (`game.toml`, which `meeple new` writes, and any
+/// other): those of its folder's TOML files that hold a config's keys, which its manifest, its
+/// tilesets and a native mod's `Cargo.toml` do not.
+fn game_configs(manifest: &Manifest) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(manifest.dir()) else { return Vec::new() };
+    let toml = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "toml");
+    let config = |p: &Path| std::fs::read_to_string(p).is_ok_and(|t| crate::config::looks_like_config(&t));
+    let mut found: Vec<PathBuf> =
+        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| toml(p) && config(p)).collect();
+    found.sort();
+    found
+}
+
+/// Loads a config beside the mod as `meeple play` would, finding the mod where it is.
+fn load_config_beside(manifest: &Manifest, mods: &[PathBuf], path: &Path) -> Result<(), Report> {
+    let text = read_text(path)?;
+    let (config, problems) = GameConfig::parse_lenient(&display_path(path), &text);
+    let built = build(&catalog_with(manifest, mods), &config, &Builtin);
+    crate::load::with_problems(problems, built).map(drop)
 }
 
 /// Problems by file, the files in the order they were first told, each file's in line order

@@ -157,6 +157,19 @@ impl Default for GameConfig {
     }
 }
 
+/// The keys a game config may have at its top level, as its reader asks for them.
+pub const CONFIG_KEYS: &[&str] = &["base", "draw", "expansions", "players", "seed", "tile_limit", "version"];
+
+/// Whether a TOML file is meant as a game config: it holds one of a config's keys at its top
+/// level, or it is not TOML at all (a broken config is a config to be told of). A tileset, a
+/// manifest or a `Cargo.toml` beside it holds none of them.
+pub fn looks_like_config(text: &str) -> bool {
+    match text.parse::<toml::Table>() {
+        Ok(top) => top.keys().any(|k| CONFIG_KEYS.contains(&k.as_str())),
+        Err(_) => true,
+    }
+}
+
 impl GameConfig {
     /// Reads a config from text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<GameConfig, Report> {
@@ -467,6 +480,22 @@ fn to_value(doc: &mut Doc<'_>, name: &str, v: &Spanned<DeValue<'_>>) -> Option<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_config_keys_are_those_its_reader_asks_for() {
+        let err = GameConfig::parse("g.toml", "zz = 1").unwrap_err().diagnostics[0].message.clone();
+        let (_, listed) = err.split_once("expected one of: ").unwrap_or_else(|| panic!("no key list in: {err}"));
+        assert_eq!(listed.split(", ").collect::<Vec<_>>(), CONFIG_KEYS);
+    }
+
+    #[test]
+    fn a_config_is_told_from_the_other_toml_files_of_a_mod() {
+        assert!(looks_like_config("players = [\"Ann\", \"Bob\"]\n"));
+        assert!(looks_like_config("[[expansions]]\nid = \"chapels\"\n"));
+        assert!(looks_like_config("players = = 1\n"), "a broken config is one to be told of");
+        assert!(!looks_like_config("[package]\nname = \"long-roads\"\n[lib]\ncrate-type = [\"cdylib\"]\n"));
+        assert!(!looks_like_config("[tileset]\nid = \"chapels\"\n"));
+    }
 
     #[test]
     fn a_full_config_reads_back() {
