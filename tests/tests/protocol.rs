@@ -1173,6 +1173,15 @@ fn the_names_say_what_every_number_in_the_events_stands_for() {
             }
         }
     }
+    // The pictures The Tollkeepers counts are on the tiles that print them, by segment index:
+    // the highwaymen of base tile A lie in its field, beside its road (tilesets/base.toml).
+    let tile = |key: &str| names["tiles"].as_array().unwrap().iter().find(|t| t["tile"] == key).unwrap().clone();
+    let a = tile("base:A-highwaymen");
+    let segment = |id: &str| a["segments"].as_array().unwrap().iter().position(|s| s == id).unwrap();
+    assert_eq!(a["pictures"], json!([{"kind": "highwaymen", "field": segment("field"), "beside": [segment("road")]}]));
+    assert!(tile("base:A").get("pictures").is_none(), "a tile without pictures has no list");
+    let pictured = names["tiles"].as_array().unwrap().iter().filter(|t| t.get("pictures").is_some()).count();
+    assert!(pictured > 10, "{pictured} tile kinds have pictures");
 }
 
 #[test]

@@ -408,8 +408,27 @@ pub struct TileNames {
     /// What each segment is and where it lies, in the order of `segments`: enough to draw the
     /// tile as a diagram and to know where a figure on a segment stands.
     pub shapes: Vec<SegmentShape>,
-    /// Its points' kinds (`village`), in the order of `points`.
+    /// Its points' kinds (`village`), in the order of `points`. A village lies in the tile's
+    /// middle, where the roads that stop at it meet.
     pub point_kinds: Vec<String>,
+    /// The small pictures printed on it (farmhouse, highwaymen, travellers, …), which some
+    /// expansions count (The Tollkeepers' tolls); none on most tiles.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pictures: Vec<Picture>,
+}
+
+/// A small picture on a tile kind.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Picture {
+    /// What it shows: `farmhouse`, `cowshed`, `pigsty`, `donkey-stable`, `garden`, `highwaymen`,
+    /// `water-tower`, `travellers`, or another a tileset names.
+    pub kind: String,
+    /// The field it lies in, as an index in the tile's `segments`, if it lies in one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<u8>,
+    /// The roads it stands beside, as indexes in the tile's `segments`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub beside: Vec<u8>,
 }
 
 /// A segment of a tile kind as a client draws it, unturned.
@@ -418,8 +437,8 @@ pub struct SegmentShape {
     /// `city`, `road`, `field`, `monastery`, `river` or `garden`.
     pub kind: &'static str,
     /// The ports it covers, of `NL N NR EL E ER SL S SR WL W WR` (the three places of each side,
-    /// left to right as seen from the tile's centre); none for a monastery or garden, which
-    /// lie in the middle.
+    /// left to right as seen from the tile's centre); none for a monastery or garden, or a
+    /// field a city closes in on every side: they lie in the middle.
     pub ports: Vec<&'static str>,
     /// Coats of arms (cities).
     pub arms: u8,
@@ -453,6 +472,12 @@ impl Names {
                         })
                         .collect(),
                     point_kinds: ids(&mut t.def.points.iter().map(|p| p.kind.as_str())),
+                    pictures: t
+                        .def
+                        .illustrations
+                        .iter()
+                        .map(|p| Picture { kind: p.kind.clone(), field: p.field, beside: p.flanks.clone() })
+                        .collect(),
                 })
                 .collect(),
             figures: ids(&mut rules.figures().iter().map(|f| f.id.as_str())),
