@@ -413,7 +413,7 @@ pub struct TileNames {
     pub point_kinds: Vec<String>,
     /// The small pictures printed on it (farmhouse, highwaymen, travellers, …), which some
     /// expansions count (The Tollkeepers' tolls); none on most tiles.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pictures: Vec<Picture>,
 }
 
@@ -427,7 +427,7 @@ pub struct Picture {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<u8>,
     /// The roads it stands beside, as indexes in the tile's `segments`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub beside: Vec<u8>,
 }
 
