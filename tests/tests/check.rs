@@ -629,10 +629,13 @@ fn a_folder_that_is_no_mod_is_told_so_with_the_mods_inside_it() {
     );
     assert_eq!(problems(&root), [said]);
     assert_eq!(problems(&root.join("three")), ["three:0: no such folder"]);
-    assert_eq!(
-        problems(&root.join("one/expansion.toml")),
-        ["expansion.toml:0: not a folder: a mod is a folder with an expansion.toml"]
+    // A file beside a manifest (the manifest itself, a game config) is checked with its mod.
+    let said = format!(
+        "expansion.toml:0: not a folder: a mod is a folder with an expansion.toml (`meeple check {}` checks the \
+         mod and the game configs beside its manifest)",
+        one.display()
     );
+    assert_eq!(problems(&root.join("one/expansion.toml")), [said]);
 }
 
 #[cfg(unix)]

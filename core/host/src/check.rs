@@ -157,14 +157,18 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
 }
 
 /// The game configs beside a mod's manifest (`game.toml`, which `meeple new` writes, and any
-/// other): those of its folder's TOML files that hold a config's keys, which its manifest, its
-/// tilesets and a native mod's `Cargo.toml` do not.
+/// other): those of its folder's TOML files that hold a config's keys, but for the manifest
+/// (whose `[draw]` is one) and the tilesets it names; a native mod's `Cargo.toml` holds none.
 fn game_configs(manifest: &Manifest) -> Vec<PathBuf> {
+    let same = |a: &Path, b: &Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok();
+    let named = |p: &Path| manifest.editions.iter().flat_map(edition_tilesets).any(|t| same(t.path, p));
     let Ok(entries) = std::fs::read_dir(manifest.dir()) else { return Vec::new() };
     let toml = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "toml");
     let config = |p: &Path| std::fs::read_to_string(p).is_ok_and(|t| crate::config::looks_like_config(&t));
-    let mut found: Vec<PathBuf> =
-        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| toml(p) && config(p)).collect();
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| toml(p) && !same(p, &manifest.path) && !named(p) && config(p))
+        .collect();
     found.sort();
     found
 }
