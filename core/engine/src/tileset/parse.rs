@@ -563,6 +563,7 @@ fn check_sides(
         let mut name = |ports: &[Port]| ports.iter().for_each(|p| named[p.index()] = true);
         let kind_at = |p: Port| owner[p.index()].map(|i| segments[i].kind);
         let letter = sides[side.index()].letter();
+        let instead = |expected: SegmentKind| other_cover(segments, owner, side, expected);
         let through = match sides[side.index()] {
             SideKind::City => SegmentKind::City,
             SideKind::Road => SegmentKind::Road,
@@ -573,7 +574,8 @@ fn check_sides(
             SegmentKind::City => {
                 if kind_at(centre) != Some(SegmentKind::City) {
                     name(&[first, centre, second]);
-                    doc.error(span.clone(), format!("{what}: side {} is C but no city segment covers it", side.name()));
+                    let why = format!("{what}: side {} is C but no city segment covers it", side.name());
+                    doc.error(span.clone(), why + &instead(SegmentKind::City));
                 }
             }
             SegmentKind::Field => match (owner[first.index()], owner[second.index()]) {
@@ -593,8 +595,9 @@ fn check_sides(
                     doc.error(
                         span.clone(),
                         format!(
-                            "{what}: side {} is F, so one field segment must cover both {first} and {second}",
-                            side.name()
+                            "{what}: side {} is F, so one field segment must cover both {first} and {second}{}",
+                            side.name(),
+                            instead(SegmentKind::Field)
                         ),
                     )
                 }
@@ -604,7 +607,12 @@ fn check_sides(
                     name(&[centre]);
                     doc.error(
                         span.clone(),
-                        format!("{what}: side {} is {letter} but no {} ends there", side.name(), k.name()),
+                        format!(
+                            "{what}: side {} is {letter} but no {} ends there{}",
+                            side.name(),
+                            k.name(),
+                            instead(k)
+                        ),
                     );
                 }
                 for half in [first, second] {
@@ -628,6 +636,28 @@ fn check_sides(
             doc.error(span.clone(), format!("{what}: port {} is covered by no segment", Port::new(p as u8)));
         }
     }
+}
+
+/// What to say of a side whose letter does not fit what covers it: the segment of another kind
+/// that covers it, and the letter `sides` gives a side it covers (empty when there is none).
+fn other_cover(segments: &[Segment], owner: &[Option<usize>; 12], side: Side, expected: SegmentKind) -> String {
+    // The centre first: a road or river ends there, with fields on either half.
+    let covering = [1, 0, 2].map(|k| Port::of(side, k)).into_iter().filter_map(|p| owner[p.index()]);
+    let Some(other) = covering.map(|i| &segments[i]).find(|s| s.kind != expected) else { return String::new() };
+    let letter = match other.kind {
+        SegmentKind::City => 'C',
+        SegmentKind::Road => 'R',
+        SegmentKind::River => 'W',
+        SegmentKind::Field => 'F',
+        _ => return String::new(),
+    };
+    let n = side.index() + 1;
+    format!(
+        "; `{}`, a {}, covers side {}: write {letter} as letter {n} of `sides` (N E S W), or let it cover another side",
+        other.id,
+        other.kind.name(),
+        side.name()
+    )
 }
 
 fn references(
@@ -773,6 +803,30 @@ mod tests {
         assert_eq!(errs.len(), 2, "{errs:#?}");
         assert!(errs[0].starts_with("t.toml:6:9: tile `E`: `count = { }` names no edition"), "{errs:#?}");
         assert!(errs[1].contains("tile `E`: `cities` names `c` twice"), "{errs:#?}");
+    }
+
+    #[test]
+    fn a_side_letter_that_does_not_fit_its_segment_names_the_letter_that_would() {
+        // The template's chapel with its city side written as a field.
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"E\"\ncount = 1\nsides = \"FFFF\"\nsegments = [{{ id = \"town\", kind = \"city\", sides = [\"N\"] }}, {{ id = \"m\", kind = \"monastery\" }}, {{ id = \"f\", kind = \"field\", halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(
+            errs,
+            ["t.toml:7:9: tile `E`: side N is F, so one field segment must cover both NL and NR; `town`, a city, \
+              covers side N: write C as letter 1 of `sides` (N E S W), or let it cover another side"],
+        );
+        // A road where `sides` says city, on the third side.
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"E\"\ncount = 1\nsides = \"FFCF\"\nsegments = [{{ id = \"m\", kind = \"monastery\" }}, {{ id = \"r\", kind = \"road\", ends = [\"S\", \"monastery\"] }}, {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(
+            errs,
+            ["t.toml:7:9: tile `E`: side S is C but no city segment covers it; `r`, a road, covers side S: \
+              write R as letter 3 of `sides` (N E S W), or let it cover another side"],
+        );
     }
 
     #[test]
