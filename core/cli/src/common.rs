@@ -291,7 +291,26 @@ pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
         }
         out += &format!(" | {:>5}\n", st.score(p));
     }
-    out
+    out + &tokens_held(rules, st, names)
+}
+
+/// What each player holds of an expansion's tokens (goods), which the score table does not show:
+/// a line under it, none in a game without tokens.
+fn tokens_held(rules: &Rules, st: &GameState, names: &[String]) -> String {
+    if rules.tokens().is_empty() {
+        return String::new();
+    }
+    let held = |p: u8| {
+        let kinds = rules.tokens().iter().enumerate();
+        let counted: Vec<String> = kinds
+            .filter_map(|(t, kind)| {
+                Some(st.tokens(p, t as u16)).filter(|&n| n != 0).map(|n| kind.name.counted(n.into()))
+            })
+            .collect();
+        let counted = if counted.is_empty() { "none".to_string() } else { counted.join(", ") };
+        format!("{} {counted}", names[p as usize])
+    };
+    format!("Held at the end: {}\n", (0..st.players()).map(held).collect::<Vec<_>>().join("; "))
 }
 
 /// The scores of a game and who won it (or how far it got, if it is not over).

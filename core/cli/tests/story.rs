@@ -149,3 +149,30 @@ fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
     assert!(!text.contains("turn "), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_goods_each_player_keeps_are_told_under_the_scores() {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["play", "configs/traders-builders-tollkeepers.toml", "--seed", "3", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let held = text.lines().find_map(|l| l.strip_prefix("Held at the end: ")).expect("a line of what is held");
+    let of = |player: &str| held.split("; ").find_map(|h| h.strip_prefix(&format!("{player} "))).unwrap();
+    // Traders & Builders says who has the most of each kind at the final scoring (`the most wine
+    // (2): Ann`): those players keep that many.
+    let most: Vec<&str> = text.split("; ").filter_map(|part| part.strip_prefix("the most ")).collect();
+    assert!(!most.is_empty(), "{text}");
+    for m in most {
+        let (good, rest) = m.split_once(" (").unwrap();
+        let (n, players) = rest.split_once("): ").unwrap();
+        for player in players.split(", ") {
+            let player = player.split_whitespace().next().unwrap();
+            assert!(of(player).split(", ").any(|h| h == format!("{n} {good}")), "{player} holds {n} {good}: {held}");
+        }
+    }
+    // A player without any is said to have none.
+    assert!(held.split("; ").any(|h| h.ends_with(" none")), "{held}");
+}
