@@ -171,7 +171,8 @@ fn stop(table: &mut Table, story: &mut Story, why: Stopped, given: Option<&Path>
 /// game that ends before its end; where it went, as said to people.
 fn keep_so_far(table: &mut Table, story: &mut Story, heading: &str, given: Option<&Path>) -> Result<String, CliError> {
     let Table { game, loaded, seed, .. } = table;
-    story.flush(&format!("turn {:>3} · {heading}", game.state().turn().number));
+    // Told even under `--quiet`: the turn where the game ended early is where to look.
+    story.tell(&format!("turn {:>3} · {heading}", game.state().turn().number));
     let (path, note) = save_replay(game, loaded, *seed, given)?;
     Ok(format!("{}{note}", path.display()))
 }
@@ -504,8 +505,18 @@ impl Story {
         }
     }
 
+    /// Tells the turn so far under `title` unless the story is quiet, and forgets it.
     fn flush(&mut self, title: &str) {
-        if !self.quiet && !self.lines.is_empty() {
+        if self.quiet {
+            self.lines.clear();
+        } else {
+            self.tell(title);
+        }
+    }
+
+    /// Tells the turn so far under `title`, quiet or not, and forgets it.
+    fn tell(&mut self, title: &str) {
+        if !self.lines.is_empty() {
             let mut text = String::new();
             for line in &counted(&self.lines) {
                 if !text.is_empty() {

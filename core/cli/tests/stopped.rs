@@ -59,6 +59,11 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
     let last = stdout.lines().find(|l| l.contains(", whose last action stopped the game: ")).expect(&stdout);
     assert!(last.contains("put a "), "the turn ends with the figure refused: {last}");
     assert!(stdout.contains(&format!("the replay up to it: {}", replay.display())), "{stdout}");
+    // Quiet, the game tells that turn alone: where it stopped is still said.
+    let (code, quiet, _) = meeple(&[args.as_slice(), &["-q"]].concat());
+    assert_ne!(code, Some(0), "{quiet}");
+    let turns: Vec<&str> = quiet.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(turns, [last], "{quiet}");
 
     // The replay holds the game before the refused action, and plays back: an unfinished game.
     let (code, stdout, stderr) = meeple(&["replay", replay.to_str().unwrap(), "--mods", mods]);
