@@ -110,15 +110,21 @@ fn another_game_of_a_seed_is_kept_beside_the_earlier_one_and_the_same_game_repla
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_figure_turned_to_another_face_is_told_with_its_owner() {
+/// What `meeple play` prints of a game of Traders & Builders and The Tollkeepers of `seed`.
+fn expansions_game(seed: u64) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(["play", "configs/traders-builders-tollkeepers.toml", "--seed", "9", "-o", "/dev/null"])
+        .args(["play", "configs/traders-builders-tollkeepers.toml", "--seed", &seed.to_string(), "-o", "/dev/null"])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+#[test]
+fn a_figure_turned_to_another_face_is_told_with_its_owner() {
+    let text = expansions_game(9);
     // A tollhouse collects by its face: placed on 1, turned over at the end of a turn in which
     // it scored a traveller group.
     let turned: Vec<&str> = text.lines().filter(|l| l.contains("'s tollhouse now shows face 2")).collect();
@@ -152,13 +158,7 @@ fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
 
 #[test]
 fn the_goods_each_player_keeps_are_told_under_the_scores() {
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .args(["play", "configs/traders-builders-tollkeepers.toml", "--seed", "3", "-o", "/dev/null"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let text = expansions_game(3);
     let held = text.lines().find_map(|l| l.strip_prefix("Held at the end: ")).expect("a line of what is held");
     let of = |player: &str| held.split("; ").find_map(|h| h.strip_prefix(&format!("{player} "))).unwrap();
     // Traders & Builders says who has the most of each kind at the final scoring (`the most wine
