@@ -161,8 +161,8 @@ impl Default for GameConfig {
 pub const CONFIG_KEYS: &[&str] = &["base", "draw", "expansions", "players", "seed", "tile_limit", "version"];
 
 /// Whether a TOML file is meant as a game config: it holds one of a config's keys at its top
-/// level, or it is not TOML at all (a broken config is a config to be told of). A tileset, a
-/// manifest or a `Cargo.toml` beside it holds none of them.
+/// level, or it is not TOML at all (a broken config is a config to be told of). A tileset or a
+/// `Cargo.toml` holds none of them; a manifest's `[draw]` is one, so a caller leaves it out.
 pub fn looks_like_config(text: &str) -> bool {
     match text.parse::<toml::Table>() {
         Ok(top) => top.keys().any(|k| CONFIG_KEYS.contains(&k.as_str())),
