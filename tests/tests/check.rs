@@ -719,6 +719,13 @@ fn a_game_config_beside_the_manifest_is_checked_as_play_would_load_it() {
     assert!(found[1].starts_with(&format!("game.toml:{}: ", at("game.toml", "bonsu"))), "{found:#?}");
     assert!(found[1].contains("bonsu") && found[1].contains("bonus"), "the option meant is named: {found:#?}");
     assert!(found[2].starts_with("three.toml:1: "), "{found:#?}");
+    // With a broken script too, the mod cannot load, but the config's own slips are told with it.
+    let script = std::fs::read_to_string(dir.join("init.luau")).unwrap();
+    std::fs::write(dir.join("init.luau"), format!("local x = = 1\n{script}")).unwrap();
+    let found = problems(&dir);
+    assert!(found.iter().any(|f| f.starts_with("init.luau:1: ")), "{found:#?}");
+    assert!(found.iter().any(|f| f.contains("unknown key `sed`")), "{found:#?}");
+    std::fs::write(dir.join("init.luau"), script).unwrap();
     // Mended, both load and are listed; the Cargo.toml is not.
     std::fs::write(made.game(), &game).unwrap();
     std::fs::write(dir.join("three.toml"), "players = [\"Ann\", \"Bob\", \"Cy\"]\n[[expansions]]\nid = \"chapels\"\n")

@@ -125,6 +125,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
             report.diagnostics.push(manifest.problem_at("native.library", why));
         }
     }
+    let configs = game_configs(&manifest);
     if !report.is_empty() {
         // A library older than its sources may be the reason: a fix not yet built.
         if let Entry::Native(library) = &manifest.entry {
@@ -132,13 +133,15 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
                 report.diagnostics.push(manifest.problem_at("native.library", why));
             }
         }
+        // The configs beside it are read all the same, for their own slips; a broken mod
+        // cannot load with them.
+        for config in &configs {
+            report.extend(config_beside(&manifest, mods, config, false).err().unwrap_or_default());
+        }
         return Err(in_file_order(report));
     }
-    let configs = game_configs(&manifest);
     for config in &configs {
-        if let Err(problems) = load_config_beside(&manifest, mods, config) {
-            report.extend(problems);
-        }
+        report.extend(config_beside(&manifest, mods, config, true).err().unwrap_or_default());
     }
     if !report.is_empty() {
         return Err(in_file_order(report));
@@ -173,10 +176,14 @@ fn game_configs(manifest: &Manifest) -> Vec<PathBuf> {
     found
 }
 
-/// Loads a config beside the mod as `meeple play` would, finding the mod where it is.
-fn load_config_beside(manifest: &Manifest, mods: &[PathBuf], path: &Path) -> Result<(), Report> {
+/// Reads a config beside the mod and, with `load`, loads it as `meeple play` would, finding the
+/// mod where it is.
+fn config_beside(manifest: &Manifest, mods: &[PathBuf], path: &Path, load: bool) -> Result<(), Report> {
     let text = read_text(path)?;
     let (config, problems) = GameConfig::parse_lenient(&display_path(path), &text);
+    if !load {
+        return if problems.is_empty() { Ok(()) } else { Err(problems) };
+    }
     let built = build(&catalog_with(manifest, mods), &config, &Builtin);
     crate::load::with_problems(problems, built).map(drop)
 }

@@ -48,8 +48,9 @@ struct Geometry<'t> {
     sides: Option<[SideKind; 4]>,
     segments: Vec<RawSegmentRef<'t>>,
     points: Vec<(At<&'t str>, String)>,
-    /// The ids of segments whose kind is unknown (left out of `segments`): the geometry is then
-    /// incomplete, and only what they cannot have caused is checked.
+    /// The ids of segments whose kind is unknown (left out of `segments`) or that have a key
+    /// they cannot have (a misspelt one): the geometry is then incomplete, and only what they
+    /// cannot have caused is checked.
     unknown: Vec<&'t str>,
 }
 
@@ -322,7 +323,7 @@ fn unknown_edition(e: &str, editions: &[At<&str>]) -> String {
 }
 
 /// Reads a segment; one whose kind is none of the known ones is left out, its id added to
-/// `unknown`.
+/// `unknown`, as is the id of one with a key it cannot have (kept, as far as it reads).
 fn read_segment<'t>(
     doc: &mut Doc<'_>,
     v: &'t Spanned<DeValue<'_>>,
@@ -389,7 +390,13 @@ fn read_segment<'t>(
         }
         Some(SegmentKind::Monastery) | None => {}
     }
+    let before = doc.error_count();
     t.finish(doc);
+    if doc.error_count() > before {
+        // A misspelt key (`halfs`) leaves the ports it meant uncovered: the sides are not
+        // checked, which would only repeat it as problems of every side it touches.
+        unknown.push(seg.id.value);
+    }
     (id.is_some() && kind.is_some()).then_some(seg)
 }
 
@@ -827,6 +834,16 @@ mod tests {
             ["t.toml:7:9: tile `E`: side S is C but no city segment covers it; `r`, a road, covers side S: \
               write R as letter 3 of `sides` (N E S W), or let it cover another side"],
         );
+    }
+
+    #[test]
+    fn a_misspelt_key_of_a_segment_is_told_alone_not_as_the_sides_it_leaves_bare() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"E\"\ncount = 1\nsides = \"CFFF\"\nsegments = [{{ id = \"c\", kind = \"city\", sides = [\"N\"] }}, {{ id = \"f\", kind = \"field\", halfs = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"c\"] }}]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(errs.len(), 1, "{errs:#?}");
+        assert!(errs[0].contains("unknown key `halfs` in a segment of tile `E`; did you mean `halves`?"), "{errs:#?}");
     }
 
     #[test]
