@@ -120,8 +120,21 @@ fn header_of(text: &str, at: usize) -> Option<&str> {
 }
 
 /// A syntax error as told: the parser's words, and what was most likely left open when the
-/// error stands at a line's start (the line above did not close its array or table).
-fn syntax_message(parser: &str, at_line_start: bool) -> String {
+/// error stands at a line's start (the line above did not close its array or table). `before`
+/// and `after` are the error's line up to it and from it.
+fn syntax_message(parser: &str, before: &str, after: &str) -> String {
+    // `seed =` with nothing after it: the parser asks for a quoted string, which misleads.
+    let rest = after.split('#').next().unwrap_or("").trim();
+    if let Some(key) = before.trim_end().strip_suffix('=').map(str::trim)
+        && rest.is_empty()
+        && !key.is_empty()
+    {
+        return format!(
+            "TOML syntax: `{key} =` has no value; write one after the `=` (a number, a \"quoted string\", true or \
+             false, a [list])"
+        );
+    }
+    let at_line_start = before.trim().is_empty();
     let above = if at_line_start { " above" } else { "" };
     let hint = if parser.contains("missing comma between array elements") && at_line_start {
         ", or a `]` to close the array above".to_string()
@@ -201,9 +214,11 @@ impl<'s> Doc<'s> {
                 doc.record(span, format!("`{key}` is given twice in one table; TOML takes each key once"));
             } else if !broken_lines.contains(&line) {
                 broken_lines.push(line);
-                let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-                let at_line_start = text.get(line_start..span.start).is_some_and(|s| s.trim().is_empty());
-                doc.record(span, syntax_message(e.message().trim_end(), at_line_start));
+                let at = span.start.min(text.len());
+                let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+                let before = text.get(line_start..at).unwrap_or("");
+                let after = text.get(at..).and_then(|t| t.lines().next()).unwrap_or("");
+                doc.record(span, syntax_message(e.message().trim_end(), before, after));
             }
             if !told.contains(&line) {
                 told.push(line);
@@ -850,6 +865,22 @@ mod tests {
         let report = doc.finish().unwrap_err();
         assert_eq!(report.diagnostics[0].line, 1);
         assert!(report.diagnostics[0].message.starts_with("TOML syntax"));
+    }
+
+    #[test]
+    fn a_key_without_a_value_is_told_so() {
+        for text in ["seed = \nplayers = 2\n", "seed =   # the seed\n", "[base]\nedition =\n"] {
+            let report = Doc::parse("t.toml", text).finish().unwrap_err();
+            let key = if text.contains("edition") { "edition" } else { "seed" };
+            let said = &report.diagnostics[0].message;
+            assert!(
+                said.starts_with(&format!("TOML syntax: `{key} =` has no value; write one after the `=`")),
+                "{said}"
+            );
+        }
+        // A value the parser cannot read is still told in its words.
+        let report = Doc::parse("t.toml", "seed = abc\n").finish().unwrap_err();
+        assert!(!report.diagnostics[0].message.contains("has no value"), "{report}");
     }
 
     #[test]
