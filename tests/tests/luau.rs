@@ -395,6 +395,16 @@ fn load_time_errors_name_file_and_line() {
         ),
         "{err}"
     );
+    // A slip of a declared option's name is named as one, without advice to declare the slip.
+    let extra = "depends = [\"base\"]\n\n[options.bonus]\ntype = \"int\"\ndefault = 2\nhelp = \"Extra\"\n";
+    let script = "local bonus = meeple.options.bouns + 1\n";
+    let root = meeple_tests::write_mods("option-slip", &[("option-slip", extra, script)]);
+    let err = load_mod(&root, "option-slip").unwrap_err();
+    assert!(
+        err.contains("meeple.options.bouns does not exist; did you mean `bonus`? meeple.options has bonus"),
+        "{err}"
+    );
+    assert!(!err.contains("[options.bouns]"), "{err}");
 
     // Arguments of the wrong type say what was expected, in the script's words.
     let script = "-- a number where the handler goes\nmeeple.on(\"turn_end\", 3)\n";

@@ -386,8 +386,10 @@ return function(t, name, declared)
     table.sort(keys)
     local known = if #keys == 0 then "nothing" else table.concat(keys, ", ")
     setmetatable(t, { __index = function(_, k)
-        local where = if declared then `; {declared(tostring(k))}` else ""
-        error(`{name}.{tostring(k)} does not exist; {suggest(tostring(k), keys)}{name} has {known}{where}`, 2)
+        local meant = suggest(tostring(k), keys)
+        -- Where a name is declared helps with one not declared yet, not with a slip.
+        local where = if declared and meant == "" then `; {declared(tostring(k))}` else ""
+        error(`{name}.{tostring(k)} does not exist; {meant}{name} has {known}{where}`, 2)
     end })
 end"#;
 
