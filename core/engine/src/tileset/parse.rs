@@ -604,7 +604,10 @@ fn check_sides(
                         format!(
                             "{what}: side {} is F, so one field segment must cover both {first} and {second}{}",
                             side.name(),
-                            instead(SegmentKind::Field)
+                            match instead(SegmentKind::Field) {
+                                other if other.is_empty() => halves_apart(segments, owner, [first, second]),
+                                other => other,
+                            }
                         ),
                     )
                 }
@@ -665,6 +668,19 @@ fn other_cover(segments: &[Segment], owner: &[Option<usize>; 12], side: Side, ex
         other.kind.name(),
         side.name()
     )
+}
+
+/// What keeps a field side's two halves from one field, when no other kind covers them: a half
+/// no segment covers, or two fields that share the side.
+fn halves_apart(segments: &[Segment], owner: &[Option<usize>; 12], halves: [Port; 2]) -> String {
+    match halves.map(|p| owner[p.index()]) {
+        [Some(a), Some(b)] => {
+            format!("; `{}` covers {} and `{}` {}", segments[a].id, halves[0], segments[b].id, halves[1])
+        }
+        [None, None] => "; no segment covers either".to_string(),
+        [None, _] => format!("; no segment covers {}", halves[0]),
+        [_, None] => format!("; no segment covers {}", halves[1]),
+    }
 }
 
 fn references(
@@ -823,6 +839,21 @@ mod tests {
             errs,
             ["t.toml:7:9: tile `E`: side N is F, so one field segment must cover both NL and NR; `town`, a city, \
               covers side N: write C as letter 1 of `sides` (N E S W), or let it cover another side"],
+        );
+        // A half left out, or given to a second field.
+        let bare = text.replace("FFFF", "CFFF").replace("\"WL\", \"WR\"", "\"WL\"");
+        assert_eq!(
+            errors(&bare),
+            ["t.toml:7:9: tile `E`: side W is F, so one field segment must cover both WL and WR; no segment covers WR"]
+        );
+        let split = text
+            .replace("FFFF", "CFFF")
+            .replace("\"WL\", \"WR\"] }", "\"WL\"] }, { id = \"g\", kind = \"field\", halves = [\"WR\"] }");
+        assert_eq!(
+            errors(&split),
+            [
+                "t.toml:7:9: tile `E`: side W is F, so one field segment must cover both WL and WR; `f` covers WL and `g` WR"
+            ]
         );
         // A road where `sides` says city, on the third side.
         let text = format!(
