@@ -219,6 +219,35 @@ fn brief_states_leave_out_the_table_and_the_descriptions() {
 }
 
 #[test]
+fn a_brief_state_keeps_the_words_of_an_expansions_offers() {
+    let mut s = session();
+    let config = "players = 2\nseed = 4\n[[expansions]]\nid = \"tollkeepers\"\n";
+    ok(&mut s, json!({"cmd": "create", "config": config}));
+    for _ in 0..200 {
+        let brief = ok(&mut s, json!({"cmd": "state", "game": "g1", "brief": true}))["state"].clone();
+        let full = ok(&mut s, json!({"cmd": "state", "game": "g1"}))["state"].clone();
+        let offers: Vec<(&Value, &Value)> = brief["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(full["legal"].as_array().unwrap())
+            .filter(|(b, _)| b["action"]["type"] == "expansion")
+            .collect();
+        if let Some((b, f)) = offers.first() {
+            // The Tollkeepers offers its tollhouse: worded as in the whole state, without `info`.
+            assert_eq!(b["text"], f["text"]);
+            assert!(b["text"].as_str().unwrap().contains("tollhouse"), "{b}");
+            assert!(b.get("info").is_none(), "{b}");
+            let others = brief["legal"].as_array().unwrap().iter().filter(|a| a["action"]["type"] != "expansion");
+            assert!(others.clone().count() > 0 && others.clone().all(|a| a.get("text").is_none()), "{brief}");
+            return;
+        }
+        ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    }
+    panic!("no offer of The Tollkeepers in 200 actions");
+}
+
+#[test]
 fn every_bad_request_gets_its_code_and_changes_nothing() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));

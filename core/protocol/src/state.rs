@@ -177,7 +177,8 @@ pub struct LegalAction {
     /// What it does, described (not in brief states).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info: Option<ActionInfo>,
-    /// The same in words (not in brief states).
+    /// The same in words (in brief states only for an expansion's offer, whose words no table
+    /// of names holds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
@@ -229,7 +230,13 @@ impl StateView {
                     .legal_actions()
                     .into_iter()
                     .enumerate()
-                    .map(|(index, action)| LegalAction { index, action, info: None, text: None })
+                    .map(|(index, action)| {
+                        // An expansion's offer is worded by its own label, which no table of
+                        // names holds: its words stay.
+                        let offer = matches!(action, Action::Expansion { .. });
+                        let text = offer.then(|| text(&game.describe(&action)));
+                        LegalAction { index, action, info: None, text }
+                    })
                     .collect(),
                 false => game
                     .legal_actions_described()
