@@ -110,23 +110,36 @@ impl Bot for RandomBot {
 /// Picks the action that gains its player the most points right away: for a tile placement,
 /// the best figure action that could follow it in the same turn part is counted. Ties go to the
 /// first action in legal order, so the bot is deterministic.
-#[derive(Clone, Debug, Default)]
-pub struct GreedyBot;
+#[derive(Clone, Default)]
+pub struct GreedyBot {
+    /// Copies of the game to try actions on, one for each step looked ahead: each try copies the
+    /// position into one (`clone_from`), which allocates nothing once it has held a game as far
+    /// along. A fresh copy for each of the hundreds of tries a turn took a third of the time.
+    scratch: Vec<Game>,
+}
+
+impl std::fmt::Debug for GreedyBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GreedyBot")
+    }
+}
 
 impl GreedyBot {
     /// A greedy bot.
     pub fn new() -> GreedyBot {
-        GreedyBot
+        GreedyBot::default()
     }
 
-    /// Points `player` gains by `action`, looking one figure phase ahead after a placement.
+    /// Points `player` gains by `action`, looking one figure phase ahead after a placement;
+    /// tried on the first game of `scratch`, the figure phase on the rest.
     ///
     /// An action during which an expansion's hook fails gains the most: skipping it would hide the
     /// expansion's error and play on a game that differs from the one its author expects, while
     /// choosing it shows the error at the turn where it happens.
-    fn gain(game: &Game, player: u8, action: Action) -> i32 {
+    fn gain(scratch: &mut [Game], game: &Game, player: u8, action: Action) -> i32 {
+        let (g, deeper) = scratch.split_first_mut().expect("a scratch game for each step looked ahead");
         let before = game.state().score(player);
-        let mut g = game.clone();
+        g.clone_from(game);
         match g.apply(action) {
             Ok(_) => {}
             Err(crate::ActionError::Hook(_)) => return i32::MAX,
@@ -137,7 +150,7 @@ impl GreedyBot {
             && g.state().turn().stage == Stage::Figure
             && g.state().pending().is_empty()
         {
-            let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(&g, player, a)).max();
+            let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(deeper, g, player, a)).max();
             best = best.saturating_add(follow.unwrap_or(0));
         }
         best
@@ -152,9 +165,13 @@ impl Bot for GreedyBot {
     fn choose(&mut self, game: &Game) -> Action {
         let player = game.to_act().expect("the game is not over");
         let actions = game.legal_actions();
+        // A tile placement, then the figure action after it.
+        if self.scratch.len() < 2 {
+            self.scratch = vec![game.clone(), game.clone()];
+        }
         let mut best = (i32::MIN, actions[0]);
         for a in actions {
-            let gain = GreedyBot::gain(game, player, a);
+            let gain = GreedyBot::gain(&mut self.scratch, game, player, a);
             if gain > best.0 {
                 best = (gain, a);
             }
