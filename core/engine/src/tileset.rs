@@ -34,6 +34,23 @@ impl SideKind {
         }
     }
 
+    /// The kind of segment a side of this kind shows: what runs through its centre.
+    pub fn segment_kind(self) -> SegmentKind {
+        match self {
+            SideKind::City => SegmentKind::City,
+            SideKind::Road => SegmentKind::Road,
+            SideKind::Field => SegmentKind::Field,
+            SideKind::River => SegmentKind::River,
+        }
+    }
+
+    /// The side kind that shows a segment of `kind`, if a segment of that kind reaches a side.
+    pub fn showing(kind: SegmentKind) -> Option<SideKind> {
+        [SideKind::City, SideKind::Road, SideKind::Field, SideKind::River]
+            .into_iter()
+            .find(|s| s.segment_kind() == kind)
+    }
+
     fn from_letter(c: char) -> Option<SideKind> {
         match c {
             'C' => Some(SideKind::City),

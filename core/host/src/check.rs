@@ -163,7 +163,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
 /// other): those of its folder's TOML files that hold a config's keys, but for the manifest
 /// (whose `[draw]` is one) and the tilesets it names; a native mod's `Cargo.toml` holds none.
 fn game_configs(manifest: &Manifest) -> Vec<PathBuf> {
-    let same = |a: &Path, b: &Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok();
+    let same = crate::paths::same_file;
     let named = |p: &Path| manifest.editions.iter().flat_map(edition_tilesets).any(|t| same(t.path, p));
     let Ok(entries) = std::fs::read_dir(manifest.dir()) else { return Vec::new() };
     let toml = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "toml");

@@ -71,6 +71,22 @@ pub fn normalise(path: &Path) -> PathBuf {
     out
 }
 
+/// Whether two paths name one file (Cargo hard-links a build into `target/release` from `deps/`).
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) if a == b => true,
+        _ => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                matches!((std::fs::metadata(a), std::fs::metadata(b)), (Ok(x), Ok(y)) if x.dev() == y.dev() && x.ino() == y.ino())
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::normalise;

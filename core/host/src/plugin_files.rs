@@ -161,7 +161,7 @@ pub fn stale(name: &str, manifest_dir: &Path) -> Vec<String> {
         .flat_map(|d| [d.join(&file), d.join("deps").join(&file)])
         .rev()
         .filter_map(|p| Some((modified(&p)?, p)))
-        .filter(|(t, p)| *t > built && !same_file(p, &found) && !other_profile(p, &found))
+        .filter(|(t, p)| *t > built && !crate::paths::same_file(p, &found) && !other_profile(p, &found))
         .max_by_key(|(t, _)| *t);
     if let Some((_, newer)) = newer {
         out.push(format!(
@@ -187,22 +187,6 @@ fn other_profile(a: &Path, b: &Path) -> bool {
 
 fn modified(p: &Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
-}
-
-/// Whether two paths name one file (Cargo hard-links a build into `target/release` from `deps/`).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) if a == b => true,
-        _ => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                matches!((std::fs::metadata(a), std::fs::metadata(b)), (Ok(x), Ok(y)) if x.dev() == y.dev() && x.ino() == y.ino())
-            }
-            #[cfg(not(unix))]
-            false
-        }
-    }
 }
 
 /// A source file a plugin names (a panic's place: relative to its Cargo workspace, the crate's

@@ -571,13 +571,7 @@ fn check_sides(
         let kind_at = |p: Port| owner[p.index()].map(|i| segments[i].kind);
         let letter = sides[side.index()].letter();
         let instead = |expected: SegmentKind| other_cover(segments, owner, side, expected);
-        let through = match sides[side.index()] {
-            SideKind::City => SegmentKind::City,
-            SideKind::Road => SegmentKind::Road,
-            SideKind::River => SegmentKind::River,
-            SideKind::Field => SegmentKind::Field,
-        };
-        match through {
+        match sides[side.index()].segment_kind() {
             SegmentKind::City => {
                 if kind_at(centre) != Some(SegmentKind::City) {
                     name(&[first, centre, second]);
@@ -654,13 +648,7 @@ fn other_cover(segments: &[Segment], owner: &[Option<usize>; 12], side: Side, ex
     // The centre first: a road or river ends there, with fields on either half.
     let covering = [1, 0, 2].map(|k| Port::of(side, k)).into_iter().filter_map(|p| owner[p.index()]);
     let Some(other) = covering.map(|i| &segments[i]).find(|s| s.kind != expected) else { return String::new() };
-    let letter = match other.kind {
-        SegmentKind::City => 'C',
-        SegmentKind::Road => 'R',
-        SegmentKind::River => 'W',
-        SegmentKind::Field => 'F',
-        _ => return String::new(),
-    };
+    let Some(letter) = SideKind::showing(other.kind).map(SideKind::letter) else { return String::new() };
     let n = side.index() + 1;
     format!(
         "; `{}`, a {}, covers side {}: write {letter} as letter {n} of `sides` (N E S W), or let it cover another side",
