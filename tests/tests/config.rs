@@ -196,6 +196,26 @@ fn a_broken_manifest_is_found_by_its_id_whatever_its_folder_is_named() {
 }
 
 #[test]
+fn one_folder_of_mods_reached_twice_installs_each_mod_once() {
+    let root = write_mods("reached-twice", &[("sound", "depends = [\"base\"]", "")]);
+    let dotted = root.join(".");
+    let link = root.with_file_name("reached-twice-link");
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&root, &link).unwrap();
+    let roots = [root.clone(), root.clone(), dotted, link];
+    let (cfg, _) = GameConfig::parse_lenient("game.toml", "players = 2\n[[expansions]]\nid = \"sound\"\n");
+    let loaded = from_config_with(&cfg, &roots, &TestCode).map_err(|r| r.to_string()).unwrap();
+    let ids: Vec<&str> = loaded.selected.iter().map(|s| s.manifest.id.as_str()).collect();
+    assert_eq!(ids, ["base", "sound"]);
+
+    // Two folders that are not one stay two copies.
+    let other = write_mods("reached-twice-other", &[("sound", "depends = [\"base\"]", "")]);
+    let err = from_config_with(&cfg, &[root, other], &TestCode).map(|_| ()).unwrap_err().to_string();
+    assert!(err.starts_with("game.toml:3:6: expansion `sound` is installed more than once: "), "{err}");
+}
+
+#[test]
 fn rust_code_another_program_holds_is_a_located_error() {
     // The program's own loader knows no `[builtin]` code; the test crate's knows `hook-demo`.
     let config = GameConfig::parse("game.toml", "players = 2\n[[expansions]]\nid = \"hook-demo\"\n").unwrap();

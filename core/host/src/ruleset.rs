@@ -78,7 +78,7 @@ impl Catalog {
         cat
     }
 
-    /// Reads one manifest into the catalog.
+    /// Reads one manifest into the catalog; a manifest it already holds is read once.
     pub fn add(&mut self, path: &Path) {
         let key = path
             .parent()
@@ -98,6 +98,12 @@ impl Catalog {
             }
             self.broken.insert(key, report);
         } else if let Some(prev) = self.manifests.get(&m.id) {
+            // One folder reached twice (`--mods` and `MEEPLE_MODS` naming it, a link to it) is
+            // one installation.
+            let copies = self.duplicates.get(&m.id).into_iter().flatten();
+            if std::iter::once(&prev.path).chain(copies).any(|p| crate::paths::same_file(p, path)) {
+                return;
+            }
             self.duplicates.entry(m.id.clone()).or_insert_with(|| vec![prev.path.clone()]).push(m.path.clone());
         } else {
             self.manifests.insert(m.id.clone(), m);
