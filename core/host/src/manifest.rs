@@ -984,9 +984,10 @@ fn option_value(v: &Spanned<DeValue<'_>>) -> Value {
 
 fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m: &mut Manifest) {
     let [script, native, builtin] = entries;
-    if let Some(second) = entries.iter().flatten().nth(1) {
+    // Each table is still read, so that its own problems are told with this one.
+    let second = entries.iter().flatten().nth(1);
+    if let Some(second) = second {
         doc.error(second.span(), "an expansion has at most one of [script], [native] and [builtin]");
-        return;
     }
     if let Some(s) = script
         && let Some(mut t) = doc.table_in(s, "[script]")
@@ -1042,6 +1043,9 @@ fn read_entry(doc: &mut Doc<'_>, entries: [Option<&Spanned<DeValue<'_>>>; 3], m:
             mark(doc, m, "builtin.name".into(), &n.span);
             m.entry = Entry::Builtin(n.value.to_string());
         }
+    }
+    if second.is_some() {
+        m.entry = Entry::None;
     }
 }
 
@@ -1103,6 +1107,20 @@ entry = "init.luau"
             "option `bonus` expects an integer from 0 to 5, not 9"
         );
         assert_eq!(m.entry, Entry::Script("init.luau".into()));
+    }
+
+    #[test]
+    fn two_entries_are_refused_with_the_problems_of_each() {
+        let text = GOOD.replace(
+            "[script]\nentry = \"init.luau\"\n",
+            "[script]\nentry = \"init.lua\"\n\n[native]\nlibrary = \"libfoo.so\"\n",
+        );
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &text).unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 3, "{err}");
+        assert!(lines[0].ends_with("a script is a Luau file, whose name ends in `.luau`"), "{err}");
+        assert!(lines[1].ends_with("an expansion has at most one of [script], [native] and [builtin]"), "{err}");
+        assert!(lines[2].ends_with("give the bare name, as `library = \"foo\"` for libfoo.so or foo.dll"), "{err}");
     }
 
     #[test]
