@@ -125,6 +125,31 @@ fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
 }
 
 #[test]
+fn a_misspelt_hook_is_told_with_the_problems_that_keep_the_script_from_running() {
+    let misspelt = |text: String| text.replace("meeple.on(\"modify_score\"", "meeple.on( 'modify_scor'");
+    // Behind a manifest problem, a tileset problem, and a syntax error in a file of its own.
+    let blocked_by = [
+        ("manifest", "expansion.toml", "api = 1", "api = 1\ncolour = \"red\""),
+        ("tileset", "tiles.toml", "count = 2", "count = \"two\""),
+        ("syntax", "init.luau", "-- ", "local helper = require(\"helper\")\n-- "),
+    ];
+    for (test, file, from, to) in blocked_by {
+        let dir = template_copy(&format!("hook-behind-{test}"), "chapels", |name, text| {
+            let text = if name == file { text.replacen(from, to, 1) } else { text };
+            if name == "init.luau" { misspelt(text) } else { text }
+        });
+        std::fs::write(dir.join("helper.luau"), "return x +\nend\n").unwrap();
+        let found = problems(&dir);
+        let line = line_of(&dir.join("init.luau"), "'modify_scor'");
+        let hook = format!("init.luau:{line}: unknown hook `modify_scor`; did you mean `modify_score`?");
+        assert!(found.contains(&hook), "{test}: {found:#?}");
+        // The syntax error of the helper is told whether or not it is required.
+        assert!(found.iter().any(|p| p.starts_with("helper.luau:2: ")), "{test}: {found:#?}");
+        assert_eq!(found.len(), if test == "syntax" { 2 } else { 3 }, "{test}: {found:#?}");
+    }
+}
+
+#[test]
 fn missing_files_are_reported_at_the_keys_that_name_them() {
     let dir = template_copy("missing", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("\"tiles.toml\"", "\"tile.toml\"").replace("\"init.luau\"", "\"main.luau\""),

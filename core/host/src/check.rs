@@ -6,6 +6,7 @@
 use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::hook_use::{Counted, HookCounts, HookUse};
 use crate::load::Builtin;
+use crate::luau::api::unknown_hook;
 use crate::luau::{Limits, LuauExpansion, Script};
 use crate::manifest::{Edition, Entry, Manifest};
 use crate::paths::{display_path, mod_roots, normalise};
@@ -739,14 +740,42 @@ fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'st
             report.diagnostics.push(Diagnostic { file: display_path(&script.dir.join(rel)), line, col: 0, message });
         }
     }
-    if !report.is_empty() {
-        return Err(report);
-    }
-    if !run {
-        return Ok(Vec::new());
+    if !report.is_empty() || !run {
+        // The entry file cannot run yet: the hook names it would register are read from the
+        // text, so that a misspelt one is told with the problems that stop it.
+        report.diagnostics.extend(unknown_hooks_written(&script));
+        return if report.is_empty() { Ok(Vec::new()) } else { Err(report) };
     }
     let x = LuauExpansion::load(script, vec![sel.manifest.id.clone()])?;
     Ok(names(&x))
+}
+
+/// The names no hook has that a script's files give `meeple.on` as a literal
+/// (`meeple.on("modify_scor", …)`), each at its line, as running the entry file would report
+/// them. A name computed while the script runs is left to that run.
+fn unknown_hooks_written(script: &Script) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (rel, text) in &script.files {
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line.split("--").next().unwrap_or_default();
+            while let Some(at) = rest.find("meeple.on") {
+                rest = &rest[at + "meeple.on".len()..];
+                if let Some(name) = literal_argument(rest).filter(|n| HookKind::parse(n).is_none()) {
+                    let file = display_path(&script.dir.join(rel));
+                    found.push(Diagnostic { file, line: i + 1, col: 0, message: unknown_hook(name) });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The string that opens a call's arguments: `name` in `("name", …` or `('name', …`.
+fn literal_argument(call: &str) -> Option<&str> {
+    let args = call.trim_start().strip_prefix('(')?.trim_start();
+    let quote = args.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &args[1..];
+    body.find(quote).map(|end| &body[..end])
 }
 
 /// Luau compile errors read `:LINE: message`.

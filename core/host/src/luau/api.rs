@@ -453,6 +453,16 @@ impl mlua::FromLua for OnlyArg {
     }
 }
 
+/// What is wrong with a hook name no hook has, with the names it is likely a slip of.
+pub(crate) fn unknown_hook(hook: &str) -> String {
+    let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
+    let hint = match meeple_toml::near(hook, &names).as_slice() {
+        [] => format!("hooks are: {}", names.join(", ")),
+        near => meeple_toml::meant(near).trim_end().to_string(),
+    };
+    format!("unknown hook `{hook}`; {hint}")
+}
+
 fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, OnlyArg)) -> mlua::Result<()> {
     let ctx = context(lua)?;
     if !ctx.loading() {
@@ -460,12 +470,7 @@ fn on(lua: &Lua, (Text(hook), Handler(handler), OnlyArg(only)): (Text, Handler, 
     }
     // A mistake in registering is noted and loading goes on, so that every one is reported.
     let Some(kind) = HookKind::parse(&hook) else {
-        let names: Vec<&str> = HookKind::ALL.iter().map(|h| h.name()).collect();
-        let hint = match meeple_toml::near(&hook, &names).as_slice() {
-            [] => format!("hooks are: {}", names.join(", ")),
-            near => meeple_toml::meant(near).trim_end().to_string(),
-        };
-        ctx.registration_problem(lua, format!("unknown hook `{hook}`; {hint}"));
+        ctx.registration_problem(lua, unknown_hook(&hook));
         return Ok(());
     };
     let handlers: Table = lua.named_registry_value(HANDLERS)?;
