@@ -95,6 +95,15 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         }
         let events = match (game.apply(action), &mut watched) {
             (Ok(events), _) => events.to_vec(),
+            // A person chose it: the game is as it was before, and they choose again.
+            (Err(e), None) if humans.contains(&p) => {
+                let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
+                let turn = game.state().turn();
+                say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
+                say_failing_line(loaded, &e);
+                say!("the game is as it was: choose again (q stops it and keeps the replay)");
+                continue;
+            }
             // What led up to it is saved, to be replayed and looked into.
             (Err(e), None) => {
                 if !told {

@@ -192,3 +192,27 @@ fn a_figure_is_drawn_where_it_stands_on_its_tile() {
     let last = "final scoring: unfinished road (1 tile): 1 to Ann; field (no completed city): no points";
     assert!(text.contains(last), "{text}");
 }
+
+#[test]
+fn an_action_a_hook_fails_on_is_not_taken_and_the_person_chooses_again() {
+    // A mod whose script fails whenever a figure is placed.
+    let manifest = "[expansion]\nid = \"grumpy\"\nname = \"Grumpy\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+    let script = "meeple.on(\"figure_placed\", function(view, event, out)\n    error(\"no figures here\")\nend)\n";
+    let files = [("mods/grumpy/expansion.toml", manifest), ("mods/grumpy/init.luau", script)];
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\"]\n\n[[expansions]]\nid = \"grumpy\"\n";
+    // The monastery, a meeple on it (refused), then the third choice: pass.
+    let typed = b"1\n1\n3\n";
+    let (out, text, _dir) = play_with("refused", &files, config, &["--mods", "mods", "--human", "1"], typed);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let refused = "turn   1 · Ann: put a meeple on the monastery inside the tile, not taken: grumpy: figure_placed: \
+                   grumpy/init.luau:2: no figures here\n";
+    assert!(text.contains(refused), "{text}");
+    assert!(text.contains("the failing line: mods/grumpy/init.luau:2"), "{text}");
+    assert!(text.contains("the game is as it was: choose again (q stops it and keeps the replay)"), "{text}");
+    // Asked again with the same choices, Ann passes: the turn is told without the meeple.
+    let asked = text.matches("  [3] pass\n").count();
+    assert_eq!(asked, 2, "{text}");
+    assert!(text.contains("turn   1 · Ann: place base:B at (0, -1) turned 0° (FFFF)\n"), "{text}");
+    assert!(text.contains("Replay written to game.json"), "{text}");
+}
