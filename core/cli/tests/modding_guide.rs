@@ -62,9 +62,9 @@ fn edit(file: &Path, from: &str, to: &str) {
 
 /// A folder standing for the root of the source tree: the built-in expansions, and nothing of
 /// a modder's yet.
-fn fresh_tree() -> PathBuf {
+fn fresh_tree(name: &str) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = std::env::temp_dir().join(format!("meeple-guide-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("meeple-guide-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::os::unix::fs::symlink(repo.join("scripts").canonicalize().unwrap(), dir.join("scripts")).unwrap();
@@ -74,7 +74,7 @@ fn fresh_tree() -> PathBuf {
 #[test]
 fn the_modding_guide_works_as_written() {
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/modding.md")).unwrap();
-    let dir = fresh_tree();
+    let dir = fresh_tree("script");
 
     // 2. Copy the template under its own id: what the guide shows is printed (up to its `…`),
     // and the copy names itself everywhere the template named itself.
@@ -136,5 +136,30 @@ fn the_modding_guide_works_as_written() {
     edit(&init, first, &first.replace(" then", " or not scoring.completed then"));
     let (ok, out) = shell(&dir, block(&test, "sh"));
     assert!(!ok && out.contains("expected [8, 0], got [6, 0]"), "the changed rule shows in the test: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_game_a_new_native_plugin_comes_with_shows_its_rule() {
+    // The copy's own crate would take minutes to build: its game config is played with the
+    // template it copies, the long-roads fixture, which is the same code.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut build = Command::new(env!("CARGO"));
+    build.current_dir(&repo).args(["build", "-q", "-p", "meeple-fixture-long-roads"]);
+    if !cfg!(debug_assertions) {
+        build.arg("--release");
+    }
+    assert!(build.status().unwrap().success(), "the fixture builds");
+    let dir = fresh_tree("native");
+    let (ok, out) = shell(&dir, "meeple new mods/bridges --native");
+    assert!(ok, "{out}");
+    let written = std::fs::read_to_string(dir.join("mods/bridges/game.toml")).unwrap();
+    let config = written.replace("id = \"bridges\"", "id = \"long-roads\"");
+    assert_ne!(config, written, "{written}");
+    std::fs::write(dir.join("long-roads.toml"), config).unwrap();
+    let fixtures = repo.join("plugins/fixtures").canonicalize().unwrap();
+    let (ok, out) = shell(&dir, &format!("meeple play --mods {} long-roads.toml -o game.json", fixtures.display()));
+    assert!(ok, "{out}");
+    assert!(out.contains("a long road: +1 each"), "the guide says it shows beside the roads it scores:\n{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -55,7 +55,7 @@ pub fn template_dir() -> PathBuf {
 /// `template`; its id is `id`, else the folder's name. `mods` are the extra mod folders, whose
 /// expansions the id may not repeat (nor those beside `dir`). On an error nothing is written.
 pub fn create(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
-    make(dir, id, mods, |dir, id| {
+    make(dir, id, mods, SCRIPT_GAME_SEED, |dir, id| {
         let sources = template_files(template)?;
         sources.iter().map(|(rel, text)| Ok((dir.join(rel), renamed(rel, text, id, dir)?))).collect()
     })
@@ -70,12 +70,18 @@ pub fn native_template_dir() -> PathBuf {
 /// The native template's id, which the copy replaces.
 const NATIVE_TEMPLATE: &str = "long-roads";
 
+/// The seeds of the game configs a new mod comes with: games in which the template's rule
+/// shows, as the modding guide says it does (a monastery beside a completed city; a completed
+/// road of five tiles). Tests play them.
+const SCRIPT_GAME_SEED: u64 = 3;
+const NATIVE_GAME_SEED: u64 = 2;
+
 /// Makes a native plugin in `dir`, as [`create`] makes a script mod, from the native template
 /// at `template` ([`native_template_dir`]): a Rust crate of its own (its `Cargo.toml` names the
 /// SDK of this source tree), its manifest, its scenario, and a game config. Its id names the
 /// crate too, so it starts with a letter.
 pub fn create_native(template: &Path, dir: &Path, id: Option<&str>, mods: &[PathBuf]) -> Result<NewMod, String> {
-    make(dir, id, mods, |dir, id| {
+    make(dir, id, mods, NATIVE_GAME_SEED, |dir, id| {
         if !id.starts_with(|c: char| c.is_ascii_lowercase()) {
             return Err(format!("`{id}` cannot name a native plugin: its Rust crate's name must start with a letter"));
         }
@@ -97,6 +103,7 @@ fn make(
     dir: &Path,
     id: Option<&str>,
     mods: &[PathBuf],
+    seed: u64,
     files: impl FnOnce(&Path, &str) -> Result<Vec<(PathBuf, String)>, String>,
 ) -> Result<NewMod, String> {
     // Absolute and folded, so that `.` and `mods/..` have a name and the folder above them.
@@ -105,7 +112,7 @@ fn make(
     refuse_used(dir)?;
     refuse_taken(&id, dir, mods)?;
     let mut files = files(dir, &id)?;
-    files.push((dir.join(GAME), game_config(&id, dir)));
+    files.push((dir.join(GAME), game_config(&id, dir, seed)));
     let made = write_new(dir, &files)?;
     // Read back: the copy must be an expansion of the new id and nothing else.
     let manifest = dir.join("expansion.toml");
@@ -271,9 +278,9 @@ fn renamed(rel: &Path, text: &str, id: &str, dir: &Path) -> Result<String, Strin
 }
 
 /// A config that plays the base game with the new mod.
-fn game_config(id: &str, dir: &Path) -> String {
+fn game_config(id: &str, dir: &Path, seed: u64) -> String {
     format!(
-        "# A game with `{id}`: {}\nplayers = [\"Ann\", \"Bob\"]\nseed = 3\n\n[[expansions]]\nid = \"{id}\"\n",
+        "# A game with `{id}`: {}\nplayers = [\"Ann\", \"Bob\"]\nseed = {seed}\n\n[[expansions]]\nid = \"{id}\"\n",
         play_command(dir)
     )
 }
