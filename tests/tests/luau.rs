@@ -780,6 +780,14 @@ fn links_out_of_the_mod_are_not_followed_and_loops_end() {
     std::fs::remove_file(dir.join("secret.luau")).unwrap();
     std::os::unix::fs::symlink(dir.join("kept.luau"), dir.join("secret.luau")).unwrap();
     load_mod(&root, "linked").unwrap();
+    // An entry file linked from outside is told as a link, not as missing.
+    let entry = root.join("entry.luau");
+    std::fs::rename(dir.join("init.luau"), &entry).unwrap();
+    std::os::unix::fs::symlink(&entry, dir.join("init.luau")).unwrap();
+    let err = load_mod(&root, "linked").unwrap_err();
+    let told = "the entry script `init.luau` is a link out of expansion `linked`'s folder; links out of a mod are \
+                not followed";
+    assert!(err.contains(told), "{err}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use meeple_core::tileset::{End, SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Where an API function lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -592,13 +593,22 @@ fn missing_module(script: &Script, path: &str) -> String {
     if std::fs::symlink_metadata(&there).is_err() {
         return format!("no file `{path}` in expansion `{id}`");
     }
-    match (there.canonicalize(), script.dir.canonicalize()) {
-        (Ok(real), Ok(root)) if !real.starts_with(&root) => {
-            format!("`{path}` is a link out of expansion `{id}`'s folder; links out of a mod are not followed")
-        }
-        (Err(_), _) => format!("`{path}` is a link that leads nowhere (or around in a loop)"),
+    match unread_link(&script.dir, path, id) {
+        Some(link) => format!("`{path}` {link}"),
         _ if there.is_dir() => format!("`{path}` is a folder in expansion `{id}`, not a file"),
         _ => format!("`{path}` was not in expansion `{id}` when its scripts were read"),
+    }
+}
+
+/// Why a file that is there was not read with a mod's scripts, when it is a link: out of the
+/// mod's folder (not followed), or one that leads nowhere.
+pub(crate) fn unread_link(dir: &Path, path: &str, id: &str) -> Option<String> {
+    match (dir.join(path).canonicalize(), dir.canonicalize()) {
+        (Ok(real), Ok(root)) if !real.starts_with(&root) => {
+            Some(format!("is a link out of expansion `{id}`'s folder; links out of a mod are not followed"))
+        }
+        (Err(_), _) => Some("is a link that leads nowhere (or around in a loop)".to_string()),
+        _ => None,
     }
 }
 

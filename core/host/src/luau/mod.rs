@@ -98,8 +98,13 @@ impl Script {
         }
         let entry = entry.to_string_lossy().replace('\\', "/");
         if !files.contains_key(&entry) {
-            let what = if dir.join(&entry).is_dir() { "is a folder" } else { "does not exist" };
-            let mut why = format!("the entry script `{entry}` {what} in {}", display_path(&dir));
+            let there = std::fs::symlink_metadata(dir.join(&entry)).is_ok();
+            let what = match there.then(|| api::unread_link(&dir, &entry, &sel.manifest.id)).flatten() {
+                Some(link) => link,
+                None if dir.join(&entry).is_dir() => format!("is a folder in {}", display_path(&dir)),
+                None => format!("does not exist in {}", display_path(&dir)),
+            };
+            let mut why = format!("the entry script `{entry}` {what}");
             // A script written for plain Lua keeps its `.lua` name, which is never read.
             if let Some(lua) = entry.strip_suffix(".luau").map(|stem| format!("{stem}.lua"))
                 && dir.join(&lua).is_file()
