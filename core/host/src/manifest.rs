@@ -722,6 +722,15 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     if !own_id(doc, &id, &editions, "figure", taken, &m.qualify(id.value)) {
         return;
     }
+    // Players place it on a segment of the kinds it stands on: with none, never.
+    if written.is_empty() && placement != Placement::ByExpansion {
+        let why = format!(
+            "figure `{}` needs `stands_on`, the segment kinds players may put it on (as `stands_on = [\"road\"]`); \
+             only a figure placed `by-expansion` may have none",
+            id.value
+        );
+        doc.error(id.span.clone(), why);
+    }
     unshared_name(doc, &id, &name, "figure", m.figures.iter().map(|f| (f.kind.id.as_str(), &f.kind.name)), m);
     let kind = FigureKind {
         id: m.qualify(id.value),
@@ -1177,8 +1186,22 @@ entry = "init.luau"
     }
 
     #[test]
+    fn a_figure_players_place_needs_the_kinds_it_stands_on() {
+        let without = GOOD.replace("stands_on = [\"road\", \"city\"]\n", "");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &without).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "x/expansion.toml:15:6: figure `helper` needs `stands_on`, the segment kinds players may put it on (as \
+             `stands_on = [\"road\"]`); only a figure placed `by-expansion` may have none"
+        );
+        // One only the expansion's commands place (a tollhouse, at a village) may have none.
+        let by_expansion = without.replace("placement = \"joins-own-follower\"", "placement = \"by-expansion\"");
+        assert!(Manifest::parse(Path::new("x/expansion.toml"), &by_expansion).unwrap().figures[0].kind.stands_on == 0);
+    }
+
+    #[test]
     fn a_kind_named_as_another_is_refused() {
-        let second = "\n[[figures]]\nid = \"aide\"\nname = \"helper\"\nplural = \"aides\"\n";
+        let second = "\n[[figures]]\nid = \"aide\"\nname = \"helper\"\nplural = \"aides\"\nstands_on = [\"road\"]\n";
         let twice = GOOD.replace("\n[[tokens]]", &format!("{second}\n[[tokens]]"));
         let err = Manifest::parse(Path::new("x/expansion.toml"), &twice).unwrap_err().to_string();
         assert!(
