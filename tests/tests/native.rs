@@ -170,21 +170,18 @@ fn a_panic_is_not_given_the_place_of_an_earlier_one() {
 }
 
 #[test]
-fn a_plugin_that_cannot_take_the_ruleset_is_asked_once_and_says_so_at_each_hook() {
-    let said = "the plugin panicked while taking the ruleset: this plugin cannot take a ruleset (attempt 1) (at ";
-    let e = figure_placed_error("taking-rules");
-    assert!(e.message.starts_with(said), "{e}");
-    // The next hook call of the same ruleset: the same answer, not a second attempt.
+fn a_plugin_that_cannot_take_the_ruleset_keeps_the_game_from_starting() {
     build_plugins();
-    let text = "players = 2\ndraw = [\"U\", \"U\"]\n[[expansions]]\nid = \"native-panicking\"\noptions = { mode = \"taking-rules\" }\n";
-    let loaded = load_toml("panicking.toml", text).unwrap_or_else(|r| panic!("{r}"));
-    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
-    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
-    for action in [Action::PlaceFigure { figure: 0, segment: 0, with: None }, Action::Pass] {
-        let err = game.apply(action).unwrap_err();
-        let ActionError::Hook(e) = err else { panic!("expected a hook error, got {err}") };
-        assert!(e.message.contains("cannot take a ruleset (attempt 2)"), "asked once per ruleset: {e}");
-    }
+    let text = "players = 2\n[[expansions]]\nid = \"native-panicking\"\noptions = { mode = \"taking-rules\" }\n";
+    let err = load_toml("panicking.toml", text).map(|_| ()).unwrap_err().to_string();
+    // Told once, at the manifest's library, with the place of the panic.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let manifest = meeple_tests::repo().join("plugins/fixtures/panicking/expansion.toml");
+    let line = meeple_tests::line_of(&manifest, "library = ");
+    assert!(err.contains(&format!("panicking/expansion.toml:{line}:")), "{err}");
+    let said = "the plugin panicked while taking the ruleset: this plugin cannot take a ruleset (attempt ";
+    assert!(err.contains(said) && err.contains("(at plugins/fixtures/panicking/src/lib.rs:"), "{err}");
+    assert!(err.ends_with("(while loading)"), "{err}");
 }
 
 #[test]

@@ -398,7 +398,11 @@ fn misfits(rules: &Rules, selected: &[Selected]) -> Report {
             Entry::Script(entry) => entry.to_string_lossy().into_owned(),
             _ => String::new(),
         };
-        let located = |e: &meeple_core::HookError| crate::luau::diagnostic(&m.id, m.dir(), &entry, e);
+        let located = |e: &meeple_core::HookError| match (&m.entry, &e.location) {
+            // A plugin's own place, if it has one, is in its message: told at its library.
+            (Entry::Native(_), None) => m.problem_at("native.library", format!("{} ({})", e.message, e.hook)),
+            _ => crate::luau::diagnostic(&m.id, m.dir(), &entry, e),
+        };
         report.diagnostics.extend(x.misfits(rules).iter().map(located));
     }
     report

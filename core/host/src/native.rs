@@ -253,8 +253,8 @@ pub struct NativeExpansion {
     instance: u32,
     hooks: HookSet,
     categories: Vec<String>,
-    /// Set once the plugin was sent the ruleset (before its first hook call): what it said it
-    /// wants, or why it could not take the ruleset.
+    /// Set once the plugin was sent the ruleset (when the ruleset is built, see
+    /// [`Expansion::misfits`]): what it said it wants, or why it could not take the ruleset.
     interest: OnceLock<Result<Interest, String>>,
     /// The figure kinds its manifest declares (`id:…`), found at the first call that needs them.
     own_kinds: OnceLock<Vec<FigureKindId>>,
@@ -559,13 +559,26 @@ impl Expansion for NativeExpansion {
     }
 
     fn interest(&self, rules: &Rules) -> Interest {
-        // A ruleset the plugin cannot take shows at its first hook call, as that call's error.
+        // A ruleset the plugin cannot take was refused when it was built (`misfits`).
         let index = rules.expansions().iter().position(|x| x.id() == self.id);
         index.and_then(|i| self.send_rules(rules, i as u16, HookKind::Setup).ok().cloned()).unwrap_or(Interest::ALL)
     }
 
     fn hooks(&self) -> HookSet {
         self.hooks
+    }
+
+    fn misfits(&self, rules: &Rules) -> Vec<HookError> {
+        // The ruleset is handed over as soon as it is built: a plugin that cannot take it keeps
+        // the game from starting, rather than failing whichever hook is called first.
+        let Some(index) = rules.expansions().iter().position(|x| x.id() == self.id) else { return Vec::new() };
+        match self.send_rules(rules, index as u16, HookKind::Setup) {
+            Ok(_) => Vec::new(),
+            Err(mut e) => {
+                e.hook = "while loading".into();
+                vec![e]
+            }
+        }
     }
 
     fn categories(&self) -> Vec<String> {

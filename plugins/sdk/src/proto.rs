@@ -136,7 +136,7 @@ impl RulesData {
 /// A hook call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Call {
-    /// Before the first hook call of a ruleset: the ruleset, and the expansion's index in it.
+    /// Once a ruleset is built, before any game of it: the ruleset, and the expansion's index in it.
     Rules {
         /// The ruleset.
         rules: RulesData,
