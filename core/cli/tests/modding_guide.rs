@@ -4,6 +4,8 @@
 
 #![cfg(unix)] // the guide is written for a POSIX shell
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -144,12 +146,7 @@ fn the_game_a_new_native_plugin_comes_with_shows_its_rule() {
     // The copy's own crate would take minutes to build: its game config is played with the
     // template it copies, the long-roads fixture, which is the same code.
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut build = Command::new(env!("CARGO"));
-    build.current_dir(&repo).args(["build", "-q", "-p", "meeple-fixture-long-roads"]);
-    if !cfg!(debug_assertions) {
-        build.arg("--release");
-    }
-    assert!(build.status().unwrap().success(), "the fixture builds");
+    support::build_fixture("meeple-fixture-long-roads");
     let dir = fresh_tree("native");
     let (ok, out) = shell(&dir, "meeple new mods/bridges --native");
     assert!(ok, "{out}");

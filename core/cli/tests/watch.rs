@@ -3,6 +3,8 @@
 //! on its old rules; one that changes what only a new game takes starts a new game; one broken
 //! at the start is waited on.
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -415,12 +417,7 @@ fn rules_broken_at_the_start_are_told_and_waited_on() {
 /// library's file name.
 fn native_fixture_game(name: &str, options: &str) -> (PathBuf, PathBuf, String) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut build = Command::new(env!("CARGO"));
-    build.current_dir(&repo).args(["build", "--quiet", "-p", "meeple-fixture-panicking"]);
-    if !cfg!(debug_assertions) {
-        build.arg("--release");
-    }
-    assert!(build.status().unwrap().success(), "the fixture builds");
+    support::build_fixture("meeple-fixture-panicking");
     let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_panicking" + std::env::consts::DLL_SUFFIX;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
     let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
