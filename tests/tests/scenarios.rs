@@ -194,7 +194,21 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     let text = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"E\"]\n\n[[step]]\nplace = \"E at 5,5 r0\"\nfigure = \"pass\"\n";
     let err = failure_of("refused.toml", text);
     let step = err.lines().nth(1).unwrap();
-    assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0"), "{err}");
+    assert!(step.ends_with("refused.toml:6: step 1: `place base:E at (5, 5) turned 0° (CFFF)` was refused: illegal action: the drawn tile cannot be placed at (5, 5) with rotation 0: (5, 5) is not next to a placed tile"), "{err}");
+    // Why a placement is refused, beside the start tile (base:D: city north, road west to
+    // east, field south).
+    for (place, why) in [
+        ("E at 0,0 r0", "(0, 0) already holds a tile"),
+        ("E at 1,0 r0", "its west side (field) would meet a road side of the tile at (0, 0)"),
+        (
+            "E at 1,0 r2",
+            "its west side (field) would meet a road side of the tile at (0, 0)",
+        ),
+    ] {
+        let err = failure_of("refused.toml", &text.replace("E at 5,5 r0", place));
+        let step = err.lines().nth(1).unwrap();
+        assert!(step.ends_with(&format!(": {why}")), "{place}: {err}");
+    }
 
     // A hook that fails is said to be one, not a refused move.
     let root = meeple_tests::write_mods(

@@ -9,6 +9,8 @@ use crate::action::Action;
 use crate::describe::a;
 use crate::features::SegId;
 use crate::figures::{FigureKindId, Placement as FigurePlacement};
+use crate::geometry::{Pos, Rotation, Side};
+use crate::rules::{TileId, side_code};
 use crate::state::Stage;
 
 /// Why an action is refused, and which of its fields that is about.
@@ -79,7 +81,8 @@ impl Game {
         }
         match (st.turn.stage, action) {
             (Stage::PlaceTile, Action::PlaceTile { pos, rotation }) => {
-                whole(format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns()))
+                let at = format!("the drawn tile cannot be placed at {pos} with rotation {}", rotation.quarter_turns());
+                whole(format!("{at}: {}", self.why_tile_cannot_go(*pos, *rotation)))
             }
             (Stage::PlaceTile, Action::Choose { .. }) => {
                 whole("no decision is pending: the drawn tile is to be placed")
@@ -93,6 +96,45 @@ impl Game {
             (Stage::Figure, Action::Expansion { expansion, code, .. }) => self.why_no_offer(*expansion, *code),
             (Stage::Figure, Action::Pass) => whole("passing is not possible here"),
             _ => whole("no action is expected now"),
+        }
+    }
+
+    /// Why the drawn tile may not go at `pos` turned by `rotation`: the square, the sides that
+    /// would meet sides of another kind, or else an expansion's veto.
+    fn why_tile_cannot_go(&self, pos: Pos, rotation: Rotation) -> String {
+        let board = &self.state.board;
+        if board.at(pos).is_some() {
+            return format!("{pos} already holds a tile");
+        }
+        let Some(drawn) = self.state.turn.tile else { return "no tile is drawn".to_string() };
+        if board.tiles().is_empty() && pos != Pos::new(0, 0) {
+            return "the first tile is placed at (0, 0)".to_string();
+        }
+        let showing = |tile: TileId, r: Rotation, toward: Side| {
+            let own = Side::ALL.into_iter().find(|s| s.rotated(r) == toward).expect("a turn maps sides one to one");
+            self.rules.tile(tile).def.side(own)
+        };
+        let mut touches = false;
+        let mut clashes = Vec::new();
+        for side in Side::ALL {
+            let Some(other) = board.at(pos.step(side)) else { continue };
+            touches = true;
+            let (mine, theirs) = (showing(drawn, rotation, side), showing(other.tile, other.rotation, side.opposite()));
+            if side_code(mine) != side_code(theirs) {
+                let (mine, theirs) = (mine.segment_kind().name(), theirs.segment_kind().name());
+                let toward = ["north", "east", "south", "west"][side.index()];
+                let other = pos.step(side);
+                clashes.push(format!(
+                    "its {toward} side ({mine}) would meet {} {theirs} side of the tile at {other}",
+                    a(theirs)
+                ));
+            }
+        }
+        match (touches || board.tiles().is_empty(), clashes.is_empty()) {
+            (false, _) => format!("{pos} is not next to a placed tile"),
+            (true, false) => clashes.join("; "),
+            // The sides agree: what refuses it is a rule of the ruleset's expansions.
+            (true, true) => "its sides fit, but an expansion's rule forbids it there (`can_place_tile`)".to_string(),
         }
     }
 
