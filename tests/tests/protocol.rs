@@ -290,6 +290,23 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
     err(&mut s, json!({"cmd": "create", "path": "/no/such/config.toml"}), "bad-config", Some("path"));
     let folder = err(&mut s, json!({"cmd": "create", "path": "."}), "bad-config", Some("path"));
     assert_eq!(folder["error"]["message"], json!(".: is a folder, not a file"), "{folder}");
+    // A device would never end, a pipe would wait for a writer: neither is opened.
+    #[cfg(unix)]
+    {
+        let device = err(&mut s, json!({"cmd": "create", "path": "/dev/zero"}), "bad-config", Some("path"));
+        let why = "/dev/zero: is not a plain file (a device, a pipe or a socket): meeple reads text files";
+        assert_eq!(device["error"]["message"], json!(why), "{device}");
+    }
+    let large = meeple_tests::repo().join("target/test-mods/large-config.toml");
+    std::fs::create_dir_all(large.parent().unwrap()).unwrap();
+    std::fs::File::create(&large).unwrap().set_len(meeple_host::ruleset::MAX_TEXT_FILE + 1).unwrap();
+    let huge = err(&mut s, json!({"cmd": "create", "path": large}), "bad-config", Some("path"));
+    let message = huge["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("large-config.toml: is larger than 16 MiB: meeple reads text files of at most that"),
+        "{huge}"
+    );
+    let _ = std::fs::remove_file(&large);
     let empty = err(&mut s, json!({"cmd": "create", "path": ""}), "bad-request", Some("path"));
     assert_eq!(empty["error"]["message"], json!("expected the path of a config file; got an empty string"));
     err(&mut s, json!({"cmd": "create", "config": 5}), "bad-request", Some("config"));

@@ -200,10 +200,7 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     for (place, why) in [
         ("E at 0,0 r0", "(0, 0) already holds a tile"),
         ("E at 1,0 r0", "its west side (field) would meet a road side of the tile at (0, 0)"),
-        (
-            "E at 1,0 r2",
-            "its west side (field) would meet a road side of the tile at (0, 0)",
-        ),
+        ("E at 1,0 r2", "its west side (field) would meet a road side of the tile at (0, 0)"),
     ] {
         let err = failure_of("refused.toml", &text.replace("E at 5,5 r0", place));
         let step = err.lines().nth(1).unwrap();

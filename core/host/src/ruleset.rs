@@ -115,7 +115,8 @@ impl Catalog {
 /// mark, which editors on some systems write; a byte that is not UTF-8 is reported at its line
 /// and column.
 pub fn read_text(path: &Path) -> Result<String, Report> {
-    let mut bytes = std::fs::read(path).map_err(|e| io_report(path, &e))?;
+    let mut bytes = read_bounded(path)
+        .map_err(|message| Report { diagnostics: vec![Diagnostic::of_file(display_path(path), message)] })?;
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -130,14 +131,48 @@ pub fn read_text(path: &Path) -> Result<String, Report> {
     })
 }
 
+/// The largest text file meeple reads: many times any config, manifest, tileset or script,
+/// and a bound on what a path a client of `meeple serve` names can make it read.
+pub const MAX_TEXT_FILE: u64 = 16 << 20;
+
+/// A file's bytes. What is not a plain file is refused before it is opened (a pipe would
+/// wait for a writer, a device such as `/dev/zero` never ends), and so is a file larger than
+/// [`MAX_TEXT_FILE`].
+fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let failed = |e: std::io::Error| io_message(path, &e);
+    let meta = std::fs::metadata(path).map_err(failed)?;
+    if meta.is_dir() {
+        return Err("is a folder, not a file".to_string());
+    }
+    if !meta.is_file() {
+        return Err("is not a plain file (a device, a pipe or a socket): meeple reads text files".to_string());
+    }
+    let too_large = || format!("is larger than {} MiB: meeple reads text files of at most that", MAX_TEXT_FILE >> 20);
+    if meta.len() > MAX_TEXT_FILE {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // One that grows while it is read is cut at the limit, and refused.
+    std::fs::File::open(path).and_then(|f| f.take(MAX_TEXT_FILE + 1).read_to_end(&mut bytes)).map_err(failed)?;
+    if bytes.len() as u64 > MAX_TEXT_FILE {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// A report with one problem about a file that could not be read.
 pub fn io_report(path: &Path, e: &std::io::Error) -> Report {
-    let message = if path.is_dir() {
+    Report { diagnostics: vec![Diagnostic::of_file(display_path(path), io_message(path, e))] }
+}
+
+/// Why a file could not be read, in words.
+fn io_message(path: &Path, e: &std::io::Error) -> String {
+    if path.is_dir() {
         "is a folder, not a file".to_string()
     } else {
         format!("cannot read: {e}{}", crate::paths::hint_for_missing(path))
-    };
-    Report { diagnostics: vec![Diagnostic::of_file(display_path(path), message)] }
+    }
 }
 
 /// One expansion as it takes part in a game.
