@@ -53,9 +53,45 @@ pub struct ProtocolError {
     /// What kind of failure.
     pub code: Code,
     /// For people.
+    #[serde(serialize_with = "bounded_message")]
     pub message: String,
     /// The request field at fault, if one is (a path such as `action.pos.x` inside it).
+    #[serde(serialize_with = "bounded_field")]
     pub field: Option<String>,
+}
+
+/// The longest message a reply carries. A request of up to 8 MiB could otherwise be answered
+/// with many times its size: every problem of a config of 200 000 unknown keys (each listing
+/// the keys it could be), an unknown field name of a megabyte echoed twice.
+pub const MAX_ERROR_MESSAGE: usize = 16 * 1024;
+
+/// The longest field path a reply carries (a path is a few names; an unknown one is echoed).
+const MAX_FIELD: usize = 256;
+
+/// `text` cut to at most `limit` bytes: at the end of a line where it has lines (one problem
+/// each), else at a character, with what was left out counted.
+fn bounded(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= limit {
+        return text.into();
+    }
+    let at_char = (0..=limit).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let cut = text[..at_char].rfind('\n').filter(|&i| i > 0).unwrap_or(at_char);
+    let (kept, rest) = text.split_at(cut);
+    match rest.trim_start_matches('\n').lines().count() {
+        more if rest.starts_with('\n') => format!("{kept}\n… and {more} more lines").into(),
+        _ => format!("{kept}… ({} more bytes)", rest.len()).into(),
+    }
+}
+
+fn bounded_message<S: serde::Serializer>(message: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&bounded(message, MAX_ERROR_MESSAGE))
+}
+
+fn bounded_field<S: serde::Serializer>(field: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    match field {
+        Some(f) => s.serialize_some(&*bounded(f, MAX_FIELD)),
+        None => s.serialize_none(),
+    }
 }
 
 impl ProtocolError {
