@@ -257,7 +257,7 @@ pub const HOOKS: &[HookDoc] = &[
         params: "view: View, decision: DecisionInfo, option: number, out: Out",
         doc: "A player answered one of this expansion's decisions (options count from 1).",
     },
-    HookDoc { name: "tile_placed", params: "view: View, event: TilePlaced, out: Out", doc: "A tile was placed." },
+    HookDoc { name: "tile_placed", params: "view: View, event: TilePlaced, out: Out", doc: "A tile was placed: the start tile too, before `setup`, with `player` nil." },
     HookDoc {
         name: "figure_placed",
         params: "view: View, event: FigureEvent, out: Out",

@@ -66,6 +66,9 @@ pub fn lua_api_markdown() -> String {
     s +=
         "`view:figures_on` and the other functions that take a `seg` take them too. A `Feature`'s `tiles` counts the\n";
     s += "tiles it lies on: 1 for a monastery or a garden (`1 + view:neighbours(x, y)` is what one scores unfinished).\n";
+    s += "A `Tile` is a placed tile: `index` its place in the order tiles were laid (0, the start tile, first),\n";
+    s += "`tile` its kind's key (`base:U`, what `meeple.tile` takes, whose `TileKind` has its `tags` and\n";
+    s += "`illustrations`) and `id` the kind's id in its tileset (`U`); a `TileKind`'s `key` and `id` are the same two.\n";
     s += "A `Segment` is one part of a tile kind, as its tileset declares it (`docs/tilesets.md`): `index` counts\n";
     s += "from 1 on its tile kind, `seg` is its id on the board (on a placed tile only). A road or a river has two\n";
     s += "`ends`, each a side it leaves the tile by (`\"N\"`, `\"E\"`, `\"S\"`, `\"W\"`) or what it stops at on the tile\n";
