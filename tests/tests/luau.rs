@@ -1514,3 +1514,35 @@ fn an_error_caught_with_pcall_reads_as_the_hook_error_would() {
         }
     }
 }
+
+#[test]
+fn a_feature_tells_the_tags_of_its_segments() {
+    // A straight road with an inn, as a mod of Inns & Cathedrals would mark it.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n    \
+                  local road = view:segments(event.index)[1].seg\n    \
+                  local tags = view:feature_tags(road)\n    \
+                  out:log(`inns {tags.inn or 0} river {tags.river or 0}`)\nend)\n";
+    let manifest = "depends = [\"base\"]\n[editions.default]\ntileset = \"tiles.toml\"\n";
+    let root = meeple_tests::write_mods("inns", &[("inns", manifest, script)]);
+    let tiles = "[tileset]\nid = \"inns\"\nname = \"Inns\"\n\n[[tiles]]\nid = \"inn\"\n\
+                 name = \"straight road with an inn\"\ncount = 2\nsides = \"FRFR\"\nsegments = [\n  \
+                 { id = \"road\", kind = \"road\", ends = [\"W\", \"E\"], tags = [\"inn\"] },\n  \
+                 { id = \"north\", kind = \"field\", halves = [\"WR\", \"NL\", \"NR\", \"EL\"] },\n  \
+                 { id = \"south\", kind = \"field\", halves = [\"ER\", \"SL\", \"SR\", \"WL\"] },\n]\n";
+    std::fs::write(root.join("inns/tiles.toml"), tiles).unwrap();
+    let config = "players = 2\ndraw = [\"inns:inn\", \"inns:inn\", \"U\"]\n[[expansions]]\nid = \"inns\"\n";
+    let config = meeple_host::GameConfig::parse("t.toml", config).unwrap();
+    let loaded = meeple_host::load::from_config_with(&config, &[root], &meeple_tests::TestCode).unwrap();
+    let mut game = Game::new(loaded.rules.clone(), loaded.setup(1)).unwrap();
+    let mut logged = Vec::new();
+    // East of the start tile's road, then further east, then a plain road west of it.
+    for x in [1, 2, -1] {
+        let events = game.apply(Action::PlaceTile { pos: Pos::new(x, 0), rotation: Rotation::new(0) }).unwrap();
+        logged.extend(events.iter().filter_map(|e| match e {
+            Event::Log { message, .. } => Some(message.clone()),
+            _ => None,
+        }));
+        game.apply(Action::Pass).unwrap();
+    }
+    assert_eq!(logged, ["inns 1 river 0", "inns 2 river 0", "inns 2 river 0"]);
+}

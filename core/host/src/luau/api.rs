@@ -108,6 +108,13 @@ pub const API: &[ApiEntry] = &[
     ),
     e(V, "feature_id", "seg: number", "number", "The id of the feature a segment belongs to (cheaper than `feature`)."),
     e(V, "goods", "seg: number", "{[string]: number}", "Goods symbols on the feature `seg` belongs to, by goods."),
+    e(
+        V,
+        "feature_tags",
+        "seg: number",
+        "{[string]: number}",
+        "The tags of the segments of the feature `seg` belongs to (`docs/tilesets.md`), each with how many of its segments carry it: `view:feature_tags(seg).inn`.",
+    ),
     e(V, "tile_points", "index: number", "{NamedPoint}", "The named points (villages) of a placed tile."),
     e(
         V,
@@ -257,7 +264,11 @@ pub const HOOKS: &[HookDoc] = &[
         params: "view: View, decision: DecisionInfo, option: number, out: Out",
         doc: "A player answered one of this expansion's decisions (options count from 1).",
     },
-    HookDoc { name: "tile_placed", params: "view: View, event: TilePlaced, out: Out", doc: "A tile was placed: the start tile too, before `setup`, with `player` nil." },
+    HookDoc {
+        name: "tile_placed",
+        params: "view: View, event: TilePlaced, out: Out",
+        doc: "A tile was placed: the start tile too, before `setup`, with `player` nil.",
+    },
     HookDoc {
         name: "figure_placed",
         params: "view: View, event: FigureEvent, out: Out",
@@ -610,6 +621,27 @@ pub(crate) fn unread_link(dir: &Path, path: &str, id: &str) -> Option<String> {
         (Err(_), _) => Some("is a link that leads nowhere (or around in a loop)".to_string()),
         _ => None,
     }
+}
+
+/// The tileset's definitions of the segments of the feature `seg` belongs to.
+fn feature_segment_defs<'v>(
+    v: &'v View<'_>,
+    seg: meeple_core::features::SegId,
+) -> impl Iterator<Item = &'v meeple_core::tileset::Segment> {
+    v.feature_segments(seg).into_iter().map(move |s| {
+        let info = v.segment(s);
+        let tile = v.placed(info.tile).expect("a segment's tile is placed");
+        &v.rules().tile(tile.tile).def.segments[info.local as usize]
+    })
+}
+
+/// How many times each word comes, in name order.
+fn counted<'w>(words: impl Iterator<Item = &'w str>) -> BTreeMap<&'w str, i64> {
+    let mut counts = BTreeMap::new();
+    for w in words {
+        *counts.entry(w).or_default() += 1;
+    }
+    counts
 }
 
 /// `require(name)`: a module of the expansion's own folder, loaded once per VM.
@@ -971,15 +1003,15 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
                 })?,
                 "goods" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
-                        let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
-                        for s in v.feature_segments(seg_in(v, seg)?) {
-                            let info = v.segment(s);
-                            let tile = v.placed(info.tile).expect("segment's tile");
-                            if let Some(g) = &v.rules().tile(tile.tile).def.segments[info.local as usize].goods {
-                                *counts.entry(g.as_str()).or_default() += 1;
-                            }
-                        }
-                        lua.create_table_from(counts)
+                        let goods = feature_segment_defs(v, seg_in(v, seg)?).filter_map(|d| d.goods.as_deref());
+                        lua.create_table_from(counted(goods))
+                    })
+                })?,
+                "feature_tags" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
+                    with_view(lua, |v, _| {
+                        let tags =
+                            feature_segment_defs(v, seg_in(v, seg)?).flat_map(|d| d.tags.iter().map(String::as_str));
+                        lua.create_table_from(counted(tags))
                     })
                 })?,
                 "tile_points" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
