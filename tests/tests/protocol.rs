@@ -565,6 +565,13 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
         request.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
         err(&mut s, request, "bad-request", Some(field));
     }
+    // A value of the right type out of its range is repeated, as a value of the wrong type is.
+    for (field, value, got) in
+        [("count", json!(0), "; got 0"), ("threads", json!(65), "; got 65"), ("bots", json!([]), "; got 0 bots")]
+    {
+        let reply = err(&mut s, json!({"cmd": "playout", "game": "g1", field: value}), "bad-request", Some(field));
+        assert!(reply["error"]["message"].as_str().unwrap().ends_with(got), "{reply}");
+    }
     err(&mut s, json!({"cmd": "playout", "game": "g9"}), "unknown-game", Some("game"));
     err(&mut s, json!({"cmd": "playout", "game": "g1", "index": 999}), "illegal-action", Some("index"));
     let pass = json!({"cmd": "playout", "game": "g1", "action": {"type": "pass"}});

@@ -125,4 +125,9 @@ impl ProtocolError {
     pub fn bad_field(field: &str, expected: &str) -> ProtocolError {
         ProtocolError::new(Code::BadRequest, format!("`{field}`: expected {expected}"), Some(field))
     }
+
+    /// A field of the right type whose value is out of its range, which the message repeats.
+    pub fn out_of_range(field: &str, expected: &str, got: impl std::fmt::Display) -> ProtocolError {
+        ProtocolError::new(Code::BadRequest, format!("`{field}`: expected {expected}; got {got}"), Some(field))
+    }
 }

@@ -41,16 +41,17 @@ pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
 fn plan<'a>(table: &'a Table, args: &PlayoutArgs) -> Result<Plan<'a>> {
     let count = args.count.unwrap_or(1);
     if !(1..=MAX_PLAYOUTS).contains(&count) {
-        return Err(ProtocolError::bad_field("count", crate::fields::COUNT));
+        return Err(ProtocolError::out_of_range("count", crate::fields::COUNT, count));
     }
     let seed = args.seed.unwrap_or(0);
     if seed > meeple_host::config::MAX_SEED {
-        return Err(ProtocolError::bad_field("seed", crate::fields::SEED));
+        return Err(ProtocolError::out_of_range("seed", crate::fields::SEED, seed));
     }
     let players = table.game().state().players() as usize;
     let bots = args.bots.clone().unwrap_or_else(|| vec![BotKind::Random]);
     if bots.is_empty() || bots.len() > players {
-        return Err(ProtocolError::bad_field("bots", &format!("1 to {players} bots, one for each seat or fewer")));
+        let expected = format!("1 to {players} bots, one for each seat or fewer");
+        return Err(ProtocolError::out_of_range("bots", &expected, format!("{} bots", bots.len())));
     }
     let first = table.named(args.action, args.index)?;
     if let Some(action) = &first {
@@ -58,7 +59,7 @@ fn plan<'a>(table: &'a Table, args: &PlayoutArgs) -> Result<Plan<'a>> {
     }
     let threads = args.threads.unwrap_or(1);
     if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(ProtocolError::bad_field("threads", crate::fields::THREADS));
+        return Err(ProtocolError::out_of_range("threads", crate::fields::THREADS, threads));
     }
     let count = u64::from(count);
     Ok(Plan {
