@@ -572,6 +572,9 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
         let reply = err(&mut s, json!({"cmd": "playout", "game": "g1", field: value}), "bad-request", Some(field));
         assert!(reply["error"]["message"].as_str().unwrap().ends_with(got), "{reply}");
     }
+    let bot =
+        err(&mut s, json!({"cmd": "playout", "game": "g1", "bots": ["random", 5]}), "bad-request", Some("bots[1]"));
+    assert_eq!(bot["error"]["message"], json!("expected a bot's name, \"random\" or \"greedy\"; got integer `5`"));
     err(&mut s, json!({"cmd": "playout", "game": "g9"}), "unknown-game", Some("game"));
     err(&mut s, json!({"cmd": "playout", "game": "g1", "index": 999}), "illegal-action", Some("index"));
     let pass = json!({"cmd": "playout", "game": "g1", "action": {"type": "pass"}});

@@ -331,10 +331,12 @@ pub const COUNT: &str = "a number of playouts from 1 to 10000";
 /// What `playout`'s `threads` is.
 pub const THREADS: &str = "a number of threads from 1 to 64";
 
-/// What the fields of requests mean, by path (array indexes left out, an action of a replay
-/// as `action`): what a message says is expected there.
-const MEANINGS: [(&str, &str); 23] = [
+/// What the fields of requests mean, by path (array indexes left out, but for an item of a
+/// list, `bots[]`; an action of a replay as `action`): what a message says is expected there.
+const MEANINGS: [(&str, &str); 25] = [
     ("game", "a game's id, such as \"g1\""),
+    ("bots", "a list of bots' names, one for each seat or fewer: [\"random\", \"greedy\"]"),
+    ("bots[]", "a bot's name, \"random\" or \"greedy\""),
     ("brief", "true or false"),
     ("config", "a game config: TOML text, or an object with a config file's keys"),
     ("path", "the path of a config file"),
@@ -379,6 +381,10 @@ fn meaning(path: &[Step]) -> Option<&'static str> {
         })
         .collect();
     let mut key = keys.join(".");
+    // An item of a list means something else than the list.
+    if matches!(path.last(), Some(Step::Index(_))) {
+        key.push_str("[]");
+    }
     if let Some(rest) = key.strip_prefix("replay.actions") {
         key = format!("action{rest}");
     }
