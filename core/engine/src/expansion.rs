@@ -487,8 +487,10 @@ pub trait Expansion: Send + Sync {
         Interest::ALL
     }
 
-    /// What the expansion names that this ruleset lacks (a figure kind of another expansion
-    /// that is not in it), once the ruleset is built; the host refuses the ruleset with these.
+    /// Why the expansion cannot play this ruleset, asked once it is built: what the expansion
+    /// names that the ruleset lacks (a figure kind of another expansion that is not in it), or
+    /// a ruleset it could not take (a native plugin is handed it here). The host refuses the
+    /// ruleset with these.
     fn misfits(&self, _rules: &crate::rules::Rules) -> Vec<HookError> {
         Vec::new()
     }

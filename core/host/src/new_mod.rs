@@ -70,10 +70,12 @@ pub fn native_template_dir() -> PathBuf {
 /// The native template's id, which the copy replaces.
 const NATIVE_TEMPLATE: &str = "long-roads";
 
-/// The seeds of the game configs a new mod comes with: games in which the template's rule
-/// shows, as the modding guide says it does (a monastery beside a completed city; a completed
-/// road of five tiles). Tests play them.
+/// The seed of the game config a new script mod comes with: a game in which the template's rule
+/// shows (a monastery beside a completed city), as the modding guide says. A test plays it.
 const SCRIPT_GAME_SEED: u64 = 3;
+
+/// The seed of the game config a new native plugin comes with: a game in which the native
+/// template's rule shows (a completed road of five tiles). A test plays it.
 const NATIVE_GAME_SEED: u64 = 2;
 
 /// Makes a native plugin in `dir`, as [`create`] makes a script mod, from the native template
