@@ -141,7 +141,8 @@ fn a_misspelt_hook_is_told_with_the_problems_that_keep_the_script_from_running()
         std::fs::write(dir.join("helper.luau"), "return x +\nend\n").unwrap();
         let found = problems(&dir);
         let line = line_of(&dir.join("init.luau"), "'modify_scor'");
-        let hook = format!("init.luau:{line}: unknown hook `modify_scor`; did you mean `modify_score`?");
+        let hook =
+            format!("init.luau:{line}: unknown hook `modify_scor`; did you mean `modify_score`? (while loading)");
         assert!(found.contains(&hook), "{test}: {found:#?}");
         // The syntax error of the helper is told whether or not it is required.
         assert!(found.iter().any(|p| p.starts_with("helper.luau:2: ")), "{test}: {found:#?}");
