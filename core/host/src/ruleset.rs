@@ -69,16 +69,21 @@ impl Catalog {
     /// Reads `*/expansion.toml` in each root folder (a root may itself hold an `expansion.toml`).
     pub fn discover(roots: &[PathBuf]) -> Catalog {
         let mut cat = Catalog::default();
+        // One folder reached twice (`--mods` and `MEEPLE_MODS` naming it, a link to it) is one
+        // installation, read once.
+        let mut seen = std::collections::HashSet::new();
         for root in roots {
             for dir in expansion_dirs(root) {
-                cat.add(&dir.join("expansion.toml"));
+                if seen.insert(dir.canonicalize().unwrap_or_else(|_| dir.clone())) {
+                    cat.add(&dir.join("expansion.toml"));
+                }
             }
         }
         tracing::debug!(found = cat.manifests.len(), broken = cat.broken.len(), "discovered expansions");
         cat
     }
 
-    /// Reads one manifest into the catalog; a manifest it already holds is read once.
+    /// Reads one manifest into the catalog.
     pub fn add(&mut self, path: &Path) {
         let key = path
             .parent()
@@ -98,12 +103,6 @@ impl Catalog {
             }
             self.broken.insert(key, report);
         } else if let Some(prev) = self.manifests.get(&m.id) {
-            // One folder reached twice (`--mods` and `MEEPLE_MODS` naming it, a link to it) is
-            // one installation.
-            let copies = self.duplicates.get(&m.id).into_iter().flatten();
-            if std::iter::once(&prev.path).chain(copies).any(|p| crate::paths::same_file(p, path)) {
-                return;
-            }
             self.duplicates.entry(m.id.clone()).or_insert_with(|| vec![prev.path.clone()]).push(m.path.clone());
         } else {
             self.manifests.insert(m.id.clone(), m);
