@@ -788,6 +788,12 @@ fn links_out_of_the_mod_are_not_followed_and_loops_end() {
     let told = "the entry script `init.luau` is a link out of expansion `linked`'s folder; links out of a mod are \
                 not followed";
     assert!(err.contains(told), "{err}");
+    // Nor is one that is not a plain file: a pipe is not opened.
+    std::fs::remove_file(dir.join("init.luau")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.join("init.luau")).status().unwrap();
+    assert!(made.success());
+    let err = load_mod(&root, "linked").unwrap_err();
+    assert!(err.contains("the entry script `init.luau` is not a plain file (a device, a pipe or a socket)"), "{err}");
 }
 
 #[test]

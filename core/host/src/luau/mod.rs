@@ -102,6 +102,10 @@ impl Script {
             let what = match there.then(|| api::unread_link(&dir, &entry, &sel.manifest.id)).flatten() {
                 Some(link) => link,
                 None if dir.join(&entry).is_dir() => format!("is a folder in {}", display_path(&dir)),
+                // Only plain files are read as scripts.
+                None if there => {
+                    format!("is not a plain file (a device, a pipe or a socket) in {}", display_path(&dir))
+                }
                 None => format!("does not exist in {}", display_path(&dir)),
             };
             let mut why = format!("the entry script `{entry}` {what}");
