@@ -200,12 +200,21 @@ fn a_failed_scenario_says_every_expectation_it_missed_and_where_its_step_is() {
     for (place, why) in [
         ("E at 0,0 r0", "(0, 0) already holds a tile"),
         ("E at 1,0 r0", "its west side (field) would meet a road side of the tile at (0, 0)"),
-        ("E at 1,0 r2", "its west side (field) would meet a road side of the tile at (0, 0)"),
+        ("E at 1,0 r3", "its west side (city) would meet a road side of the tile at (0, 0)"),
     ] {
         let err = failure_of("refused.toml", &text.replace("E at 5,5 r0", place));
         let step = err.lines().nth(1).unwrap();
         assert!(step.ends_with(&format!(": {why}")), "{place}: {err}");
     }
+    // A placement whose sides fit but that an expansion forbids: the river's second curve the
+    // same way as the first (`scripts/river/tests/no-u-turn.toml`).
+    let river = "description = \"x\"\n[game]\nplayers = 2\ndraw = [\"river:curve\", \"river:curve\"]\n\
+                 [[game.expansions]]\nid = \"river\"\nedition = \"C1\"\n\n\
+                 [[step]]\nplace = \"curve at 1,0 r0\"\nfigure = \"pass\"\n\n[[step]]\nplace = \"curve at 1,-1 r1\"\n";
+    let err = failure_of("u-turn.toml", river);
+    let step = err.lines().nth(1).unwrap();
+    let why = ": its sides fit, but an expansion's rule forbids it there (`can_place_tile`)";
+    assert!(step.ends_with(why), "{err}");
 
     // A hook that fails is said to be one, not a refused move.
     let root = meeple_tests::write_mods(
