@@ -669,13 +669,16 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     let strength = bounded(doc, &mut t, "strength", 1, 0, 10);
     let follower = t.bool(doc, "follower").map(|b| b.value);
     let mut stands_on = Vec::new();
-    let written = t.str_list(doc, "stands_on").unwrap_or_default();
+    let stands_on_at = t.get("stands_on").map(|v| v.span());
+    let listed = t.str_list(doc, "stands_on");
+    let written = listed.clone().unwrap_or_default();
     for s in distinct(doc, &written, "`stands_on`") {
         match SegmentKind::parse(s.value) {
             Some(k) => stands_on.push(k),
             None => doc.error(s.span, SegmentKind::unknown(s.value)),
         }
     }
+    let placement_given = t.get("placement").is_some();
     let placement = choice(
         doc,
         &mut t,
@@ -686,8 +689,10 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
             ("with-follower", Placement::WithFollower),
             ("by-expansion", Placement::ByExpansion),
         ],
-    )
-    .unwrap_or(Placement::Unoccupied);
+    );
+    // A placement misspelt is told as such, not also as wanting what another would.
+    let placement_read = placement.is_some() || !placement_given;
+    let placement = placement.unwrap_or(Placement::Unoccupied);
     let stays = choice(
         doc,
         &mut t,
@@ -722,14 +727,27 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     if !own_id(doc, &id, &editions, "figure", taken, &m.qualify(id.value)) {
         return;
     }
-    // Players place it on a segment of the kinds it stands on: with none, never.
-    if written.is_empty() && placement != Placement::ByExpansion {
-        let why = format!(
-            "figure `{}` needs `stands_on`, the segment kinds players may put it on (as `stands_on = [\"road\"]`); \
-             only a figure placed `by-expansion` may have none",
-            id.value
-        );
-        doc.error(id.span.clone(), why);
+    // Players place it on a segment of the kinds it stands on: with none, never. (A list of the
+    // wrong type has been told already.)
+    let only = "only a figure placed `by-expansion` may have none";
+    if placement_read && placement != Placement::ByExpansion {
+        match (&stands_on_at, &listed) {
+            (None, _) => {
+                let why = format!(
+                    "figure `{}` needs `stands_on`, the segment kinds players may put it on (as `stands_on = \
+                     [\"road\"]`); {only}",
+                    id.value
+                );
+                doc.error(id.span.clone(), why);
+            }
+            (Some(at), Some(list)) if list.is_empty() => {
+                doc.error(
+                    at.clone(),
+                    format!("`stands_on` names no segment kind, so players could never place it; {only}"),
+                );
+            }
+            _ => {}
+        }
     }
     unshared_name(doc, &id, &name, "figure", m.figures.iter().map(|f| (f.kind.id.as_str(), &f.kind.name)), m);
     let kind = FigureKind {
@@ -1197,6 +1215,24 @@ entry = "init.luau"
         // One only the expansion's commands place (a tollhouse, at a village) may have none.
         let by_expansion = without.replace("placement = \"joins-own-follower\"", "placement = \"by-expansion\"");
         assert!(Manifest::parse(Path::new("x/expansion.toml"), &by_expansion).unwrap().figures[0].kind.stands_on == 0);
+        // An empty list is told at the list; a list of the wrong type or a misspelt placement
+        // only as what they are.
+        let err = |from: &str, to: &str| {
+            let text = GOOD.replace(from, to);
+            Manifest::parse(Path::new("x/expansion.toml"), &text).unwrap_err().to_string()
+        };
+        let empty = err("stands_on = [\"road\", \"city\"]", "stands_on = []");
+        assert_eq!(
+            empty,
+            "x/expansion.toml:18:13: `stands_on` names no segment kind, so players could never place it; only a \
+             figure placed `by-expansion` may have none"
+        );
+        let typed = err("stands_on = [\"road\", \"city\"]", "stands_on = \"road\"");
+        assert_eq!(typed.lines().count(), 1, "{typed}");
+        let misspelt =
+            err("stands_on = [\"road\", \"city\"]\nplacement = \"joins-own-follower\"", "placement = \"byexpansion\"");
+        assert_eq!(misspelt.lines().count(), 1, "{misspelt}");
+        assert!(misspelt.contains("`placement = \"byexpansion\"`: expected one of"), "{misspelt}");
     }
 
     #[test]
