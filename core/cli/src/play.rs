@@ -97,10 +97,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             (Ok(events), _) => events.to_vec(),
             // A person chose it: the game is as it was before, and they choose again.
             (Err(e), None) if humans.contains(&p) => {
-                let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
-                let turn = game.state().turn();
-                say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
-                say_failing_line(loaded, &e);
+                not_taken(&mut story, game, names, loaded, told, &e);
                 say!("the game is as it was: choose again (q stops it and keeps the replay)");
                 continue;
             }
@@ -119,13 +116,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
             (Err(e), Some(w)) => {
-                // Named with its turn and player, as the story would have told it.
-                let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
-                // Under the turn's player, as the story tells turns: an answer from another
-                // player names who gave it.
-                let turn = game.state().turn();
-                say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
-                say_failing_line(loaded, &e);
+                not_taken(&mut story, game, names, loaded, told, &e);
                 let native = match &e {
                     ActionError::Hook(hook) => native_expansion(loaded, hook),
                     _ => None,
@@ -161,6 +152,25 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
     say!("Replay written to {}{note}", path.display());
     Ok(())
+}
+
+/// Tells an action a hook failed on, which the game did not take: named with its turn and
+/// player, as the story would have told it (`told`: the story has its line, else a pass), and
+/// the failing line.
+fn not_taken(
+    story: &mut Story,
+    game: &Game,
+    names: &[String],
+    loaded: &meeple_host::Loaded,
+    told: bool,
+    e: &ActionError,
+) {
+    let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
+    // Under the turn's player, as the story tells turns: an answer from another player names
+    // who gave it.
+    let turn = game.state().turn();
+    say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
+    say_failing_line(loaded, e);
 }
 
 /// Ends a game a person stopped, or whose input ended, keeping its replay so far.
