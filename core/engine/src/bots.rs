@@ -150,7 +150,15 @@ impl GreedyBot {
             && g.state().turn().stage == Stage::Figure
             && g.state().pending().is_empty()
         {
-            let follow = g.legal_actions().into_iter().map(|a| GreedyBot::gain(deeper, g, player, a)).max();
+            let mut follow = None;
+            for a in g.legal_actions() {
+                let gain = GreedyBot::gain(deeper, g, player, a);
+                follow = follow.max(Some(gain));
+                // Nothing gains more than a failing hook, and trying on would only spend time.
+                if gain == i32::MAX {
+                    break;
+                }
+            }
             best = best.saturating_add(follow.unwrap_or(0));
         }
         best
@@ -175,7 +183,59 @@ impl Bot for GreedyBot {
             if gain > best.0 {
                 best = (gain, a);
             }
+            // A hook failed: nothing can gain more, and a slow hook would be waited for again at
+            // every other action (each call may take the whole of its wall-clock backstop).
+            if gain == i32::MAX {
+                break;
+            }
         }
         best.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bot, GreedyBot};
+    use crate::expansion::{Commands, Expansion, HookError, HookKind, HookResult, HookSet, View};
+    use crate::{Event, Game, Rules, Setup, Tileset};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// An expansion whose `tile_placed` fails for every tile a player places, counting its calls.
+    #[derive(Default)]
+    struct Failing(AtomicUsize);
+
+    impl Expansion for Failing {
+        fn id(&self) -> &str {
+            "failing"
+        }
+        fn hooks(&self) -> HookSet {
+            HookSet::of(&[HookKind::TilePlaced])
+        }
+        fn on_event(&self, _: &View<'_>, event: &Event, _: &mut Commands<'_>) -> HookResult {
+            match event {
+                Event::TilePlaced { player: Some(_), .. } => {
+                    self.0.fetch_add(1, Ordering::Relaxed);
+                    Err(HookError::new("failing", HookKind::TilePlaced, "no"))
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_greedy_bot_chooses_the_first_action_a_hook_fails_on_without_trying_the_rest() {
+        let tileset = Tileset::parse("base.toml", include_str!("../../../tilesets/base.toml")).unwrap();
+        let failing = Arc::new(Failing::default());
+        let mut b = Rules::builder();
+        b.tileset(&tileset, "C3").unwrap();
+        b.expansion(failing.clone());
+        let game = Game::new(Arc::new(b.build().unwrap()), Setup::players(2, 7)).unwrap();
+        let first = game.legal_actions()[0];
+        assert!(game.legal_actions().len() > 1, "a choice to make");
+        // The failing action is chosen, so that the game shows the hook's error where it happens;
+        // each other placement would take a slow hook's whole time again.
+        assert_eq!(GreedyBot::new().choose(&game), first);
+        assert_eq!(failing.0.load(Ordering::Relaxed), 1);
     }
 }
