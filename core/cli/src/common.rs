@@ -78,6 +78,21 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     written.map_err(io)
 }
 
+/// Refuses, before any work is done, a path to write to that cannot be a file: a folder, or a
+/// path under a file (a missing folder is made when the file is written). A game played to its
+/// end, or by a person turn by turn, is not to be lost at the last step.
+pub fn check_output(path: &Path, flag: &str) -> Result<(), CliError> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(CliError::Usage(format!("{flag} {shown}: is a folder; give the file to write")));
+    }
+    let existing = path.ancestors().skip(1).find(|a| !a.as_os_str().is_empty() && a.exists());
+    match existing.filter(|a| !a.is_dir()) {
+        Some(file) => Err(CliError::Usage(format!("{flag} {shown}: {} is a file, not a folder", file.display()))),
+        None => Ok(()),
+    }
+}
+
 /// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one, and one holding no
 /// expansion is warned of: a mistyped folder would otherwise only show as "unknown expansion".
 pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
@@ -145,12 +160,15 @@ pub enum CliError {
     #[error("the game stopped: {0}")]
     Action(#[from] meeple_core::ActionError),
     /// One of many games stopped: which one, and the command that plays it again.
-    #[error("the game of seed {seed} stopped: {error}\nto play it again, turn by turn: {again}")]
+    #[error("the game of seed {seed} stopped: {error}{}\nto play it again, turn by turn: {again}",
+        failing.as_deref().map(|f| format!("\nthe failing line: {f}")).unwrap_or_default())]
     GameStopped {
         /// The game's seed.
         seed: u64,
         /// Why it stopped (boxed: an error is large, and this one is rare).
         error: Box<meeple_core::ActionError>,
+        /// The file and line of the hook that failed, as a path from here, if known.
+        failing: Option<String>,
         /// A `meeple play` command line that plays the same game.
         again: String,
     },
@@ -225,7 +243,8 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
 
 /// A saved game given where a config goes (`meeple play replays/game-7.json`) is named as one.
 fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
-    let is_replay = || std::fs::read_to_string(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
+    let is_replay =
+        || meeple_host::ruleset::read_text(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
     if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_replay() {
         let p = path.display();
         return CliError::Usage(format!("{report}\n{p} is a saved game: `meeple replay {p}` plays it back"));
@@ -237,7 +256,7 @@ fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
 /// recorded hash checked. Each problem names the file (and, in the config, the field).
 pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
     // A replay that cannot be read is bad input, as a config that cannot be read is.
-    let text = std::fs::read_to_string(file).map_err(|e| meeple_host::ruleset::io_report(file, &e))?;
+    let text = meeple_host::ruleset::read_text(file)?;
     let replay: Replay =
         serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{}: not a replay: {e}", file.display())))?;
     let (_, loaded) = meeple_protocol::replay_config::load(&replay, mods).map_err(|faults| {

@@ -49,6 +49,9 @@ pub struct Args {
 
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
+    if let Some(path) = &args.replay {
+        crate::common::check_output(path, "-o")?;
+    }
     let humans = args.human.iter().map(|seat| seat - 1).collect();
     let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone(), humans };
     let stdin = std::io::stdin();
@@ -331,9 +334,10 @@ fn save_replay(
 /// (in a folder that cannot be read, or under a file) holds nothing: every name would be passed
 /// over, and writing there tells why it cannot be.
 fn holds_other_game(path: &Path, text: &[u8]) -> bool {
-    match std::fs::read(path) {
+    match meeple_host::ruleset::read_bounded(path) {
         Ok(bytes) => bytes != text,
-        Err(e) => e.kind() != std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok(),
+        // Read only as far as it is a file of a replay's size: anything else is not this game.
+        Err(_) => std::fs::symlink_metadata(path).is_ok(),
     }
 }
 
@@ -570,7 +574,7 @@ pub(crate) fn say_failing_line(loaded: &meeple_host::Loaded, e: &ActionError) {
 }
 
 /// The file and line of the hook that refused an action, as a path from here.
-fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Option<String> {
+pub(crate) fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Option<String> {
     match e {
         ActionError::Hook(hook) => loaded.file_of(hook),
         _ => None,

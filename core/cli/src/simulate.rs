@@ -165,7 +165,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 /// same seed gives the same setup and bots there.
 fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError, loaded: &meeple_host::Loaded) -> CliError {
     let CliError::Action(error) = e else { return e };
-    crate::play::say_failing_line(loaded, &error);
+    // Told with the error, once, on the error stream: every thread may stop a game.
+    let failing = crate::play::failing_line(loaded, &error);
     let mut again = String::from("meeple play");
     if let Some(config) = &args.config {
         again += &format!(" {}", config.display());
@@ -175,5 +176,5 @@ fn stopped(args: &Args, mods: &[PathBuf], seed: u64, e: CliError, loaded: &meepl
     }
     let bots: Vec<String> = args.bots.iter().map(|b| format!("{b:?}").to_lowercase()).collect();
     again += &format!(" --seed {seed} --bots {}", bots.join(","));
-    CliError::GameStopped { seed, error: Box::new(error), again }
+    CliError::GameStopped { seed, error: Box::new(error), failing, again }
 }

@@ -24,9 +24,22 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     if !missing.is_empty() {
         return Err(CliError::Usage(missing.join("\n")));
     }
-    let mut files = Vec::new();
+    let (mut files, mut empty) = (Vec::new(), Vec::new());
     for p in &args.paths {
-        if p.is_dir() { files.extend(scenario_files(p)) } else { files.push(p.clone()) }
+        if !p.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let found = scenario_files(p);
+        // A folder named by mistake must not pass as a test run of nothing.
+        if found.is_empty() {
+            let place = if p.join("expansion.toml").is_file() { "in its tests/ folder" } else { "under it" };
+            empty.push(format!("{}: no scenario files (`*.toml`) {place}", p.display()));
+        }
+        files.extend(found);
+    }
+    if !empty.is_empty() {
+        return Err(CliError::Usage(empty.join("\n")));
     }
     // A mod outside the mod folders is found from the scenarios inside it.
     let mods = meeple_host::check::mods_holding(&files, mods);

@@ -121,3 +121,22 @@ fn a_path_of_the_tour_tried_from_another_folder_points_at_meeples_own() {
         ]
     );
 }
+
+#[test]
+fn a_place_to_write_or_read_that_cannot_serve_is_refused_before_the_game() {
+    // `core` is a folder, and `Cargo.toml` a file: neither can hold the replay.
+    for (args, says) in [
+        (&["play", "-q", "-o", "core"][..], "-o core: is a folder; give the file to write"),
+        (&["play", "-q", "-o", "Cargo.toml/game.json"], "-o Cargo.toml/game.json: Cargo.toml is a file, not a folder"),
+        // A folder of no scenarios is not a test run that passed.
+        (&["test", "docs"], "docs: no scenario files (`*.toml`) under it"),
+        (
+            &["test", "plugins/fixtures/noop"],
+            "plugins/fixtures/noop: no scenario files (`*.toml`) in its tests/ folder",
+        ),
+    ] {
+        let (code, stderr) = run(args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

@@ -44,6 +44,14 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
         stderr.contains("the game of seed 40 stopped: grumpy: figure_placed: grumpy/init.luau:2: no figures here"),
         "{stderr}"
     );
+    // The failing line is told with the error, once, and never on the standard output, which
+    // `--json` keeps for its object.
+    let (code, stdout, json_err) =
+        meeple(&["simulate", config, "--mods", mods, "-n", "8", "-j", "2", "--seed", "40", "--json"]);
+    assert_ne!(code, Some(0), "{json_err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(json_err.matches("the failing line: ").count(), 1, "{json_err}");
+    assert!(json_err.contains(&format!("the failing line: {mods}/grumpy/init.luau:2\n")), "{json_err}");
     let again = stderr.lines().find_map(|l| l.strip_prefix("to play it again, turn by turn: meeple ")).expect(&stderr);
     assert_eq!(again, format!("play {config} --mods {mods} --seed 40 --bots random"));
 

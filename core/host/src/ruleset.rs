@@ -134,10 +134,11 @@ pub fn read_text(path: &Path) -> Result<String, Report> {
 /// and a bound on what a path a client of `meeple serve` names can make it read.
 pub const MAX_TEXT_FILE: u64 = 16 << 20;
 
-/// A file's bytes. What is not a plain file is refused before it is opened (a pipe would
-/// wait for a writer, a device such as `/dev/zero` never ends), and so is a file larger than
-/// [`MAX_TEXT_FILE`].
-fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+/// A file's bytes, or why they cannot be had, in words. What is not a plain file is refused
+/// before it is opened (a pipe would wait for a writer, a device such as `/dev/zero` never
+/// ends), and so is a file larger than [`MAX_TEXT_FILE`]: every file meeple reads (a replay, a
+/// scenario too) is read so, since any may be named by mistake.
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let failed = |e: std::io::Error| io_message(path, &e);
     let meta = std::fs::metadata(path).map_err(failed)?;

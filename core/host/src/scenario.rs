@@ -297,7 +297,8 @@ fn integers(doc: &mut meeple_toml::Doc<'_>, what: &str, v: &toml::Spanned<DeValu
 /// Runs one scenario file; `load` builds the ruleset of its `[game]` config. The error names
 /// the first step whose expectations failed, and every expectation of it that failed.
 pub fn run_scenario(path: &Path, load: &dyn Fn(&GameConfig) -> Result<Loaded, Report>) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = crate::ruleset::read_bounded(path)?;
+    let text = String::from_utf8(bytes).map_err(|_| "cannot read: not UTF-8 text".to_string())?;
     let file = path.display().to_string();
     let (config, problems) = GameConfig::parse_table(&file, &text, "game");
     let mut keys = shape_problems(&file, &text);
