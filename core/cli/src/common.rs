@@ -122,6 +122,10 @@ pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
 pub fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
     match text.parse::<T>() {
         Ok(n) if n >= T::from(1) => Ok(n),
+        // Digits that do not fit are a number too large, not a slip of the hand.
+        Err(_) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("expected a whole number, at least 1; {text} is too large"))
+        }
         _ => Err("expected a whole number, at least 1".into()),
     }
 }

@@ -42,8 +42,9 @@ pub struct Args {
     /// NAME.replaced-N.json).
     #[arg(long)]
     watch: bool,
-    /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile).
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile;
+    /// at most 600000, ten minutes).
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     delay: u64,
 }
 

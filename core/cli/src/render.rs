@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 pub struct RenderArgs {
     /// A saved game (a replay, as `meeple play` writes it).
     game: PathBuf,
-    /// Where to write the SVG.
+    /// Where to write the SVG (`-`: the standard output).
     #[arg(short, long, default_value = "board.svg")]
     output: PathBuf,
 }
@@ -18,7 +18,7 @@ pub struct RenderArgs {
 pub struct TilesArgs {
     /// A tileset file (TOML).
     tileset: PathBuf,
-    /// Where to write the SVG.
+    /// Where to write the SVG (`-`: the standard output).
     #[arg(short, long, default_value = "sheet.svg")]
     output: PathBuf,
 }
@@ -35,7 +35,13 @@ pub fn tiles(args: TilesArgs) -> Result<(), CliError> {
     write(&args.output, &meeple_render::tileset_sheet(&tileset))
 }
 
+/// Writes the drawing to `path`, or to the standard output for `-`, as other tools take it.
 fn write(path: &Path, svg: &str) -> Result<(), CliError> {
+    if path == Path::new("-") {
+        say!("{svg}");
+        return Ok(());
+    }
+    crate::common::check_output(path, "-o")?;
     crate::common::write_file(path, svg.as_bytes())?;
     say!("wrote {}", path.display());
     Ok(())

@@ -18,6 +18,8 @@ fn counts_and_durations_must_make_sense() {
     for (args, says) in [
         (&["simulate", "--games", "0"][..], "'--games <GAMES>': expected a whole number, at least 1"),
         (&["simulate", "--jobs", "0"], "'--jobs <JOBS>': expected a whole number, at least 1"),
+        (&["simulate", "-n", "99999999999999999999999"], "at least 1; 99999999999999999999999 is too large"),
+        (&["play", "--delay", "600001"], "is not in 0..=600000"),
         (&["bench", "--seconds", "inf"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "0"], "more than 0 and at most 86400"),
         (&["bench", "--seconds", "nan"], "more than 0 and at most 86400"),

@@ -58,3 +58,12 @@ fn a_log_written_to_a_pipe_is_plain_text() {
     assert!(log.contains("INFO") && log.contains("ruleset built"), "{log}");
     assert!(!log.contains('\x1b'), "no colour codes outside a terminal: {log:?}");
 }
+
+#[test]
+fn a_drawing_goes_to_the_standard_output_for_a_dash() {
+    let out = meeple().args(["tiles", "scripts/template/tiles.toml", "-o", "-"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = String::from_utf8(out.stdout).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"), "{svg:.200}");
+    assert!(!std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../-")).exists(), "no file named -");
+}
