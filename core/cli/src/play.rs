@@ -65,12 +65,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     };
     let mut story = Story::new(table.names.clone(), args.quiet);
     story.begin(&table);
+    keep_on_interrupt(args.replay.clone());
 
     // A bot's action a hook failed on, taken again once the rules are fixed: asking the bot
     // again would draw another choice, and the game would go otherwise than unwatched.
     let mut retry: Option<(u8, Action)> = None;
     while let Some(p) = table.game.to_act() {
-        let Table { game, bots, humans, names, loaded, .. } = &mut table;
+        let Table { game, bots, humans, names, loaded, seed, .. } = &mut table;
         let again = retry.take().filter(|(seat, action)| *seat == p && game.legal_actions().contains(action));
         let action = if let Some((_, action)) = again {
             action
@@ -140,6 +141,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
         };
         story.events(game, &events);
+        note_so_far(game, loaded, *seed);
         if events.iter().any(|e| matches!(e, Event::TurnEnd { .. })) {
             if args.delay > 0 {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
@@ -151,6 +153,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     }
 
     let Table { game, names, loaded, seed, .. } = &mut table;
+    // Written below: Ctrl-C from now on has nothing more to keep.
+    SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     say!("\n{}", outcome(game, names));
 
     let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
@@ -298,6 +302,37 @@ impl Deal {
     }
 }
 
+/// The replay of the game so far and its seed, as [`note_so_far`] last kept it: what Ctrl-C
+/// writes before the program ends.
+static SO_FAR: std::sync::Mutex<Option<(String, u64)>> = std::sync::Mutex::new(None);
+
+/// Keeps the replay of the game so far after each action, for Ctrl-C.
+fn note_so_far(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64) {
+    let text = replay_json(game, loaded, seed);
+    *SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((text, seed));
+}
+
+/// Makes Ctrl-C end the program as `q` ends a game: the replay so far is written where the
+/// game's would go (`-o FILE`, else under `replays/`) and named, and the program exits with the
+/// status a shell gives an interrupt (130). People press it to stop a game, `--watch` waiting
+/// for a fix among them.
+fn keep_on_interrupt(given: Option<PathBuf>) {
+    let handler = move || {
+        let kept = SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        if let Some((text, seed)) = kept {
+            match write_replay(&text, seed, given.as_deref()) {
+                Ok((path, note)) => eprintln!("\nstopped (Ctrl-C); the replay so far: {}{note}", path.display()),
+                Err(e) => eprintln!("\nstopped (Ctrl-C); the replay so far could not be written: {e}"),
+            }
+        }
+        std::process::exit(130);
+    };
+    // Without a handler (one already set), Ctrl-C ends the program as it always does.
+    if let Err(e) = ctrlc::set_handler(handler) {
+        tracing::debug!("no Ctrl-C handler: {e}");
+    }
+}
+
 /// Where the replay goes: `-o FILE`, or `replays/game-SEED.json`.
 fn replay_path(given: Option<&Path>, seed: u64) -> PathBuf {
     given.map_or_else(|| PathBuf::from(format!("replays/game-{seed}.json")), PathBuf::from)
@@ -314,7 +349,11 @@ fn save_replay(
     seed: u64,
     given: Option<&Path>,
 ) -> Result<(PathBuf, String), CliError> {
-    let text = replay_json(game, loaded, seed);
+    write_replay(&replay_json(game, loaded, seed), seed, given)
+}
+
+/// Writes a replay's text as [`save_replay`] does.
+fn write_replay(text: &str, seed: u64, given: Option<&Path>) -> Result<(PathBuf, String), CliError> {
     let first = replay_path(given, seed);
     let path = if given.is_some() {
         first.clone()

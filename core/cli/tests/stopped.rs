@@ -78,3 +78,34 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("actions (the game is not over)") && !stdout.contains("Winner"), "{stdout}");
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_replay_of_the_game_so_far() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("meeple-interrupted-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let replay = dir.join("so-far.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(["play", "--seed", "5", "--delay", "100", "-o", replay.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Some turns in, as a person following the game would press it.
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("turn   3 "))).expect("the game reaches turn 3").unwrap();
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains(&format!("stopped (Ctrl-C); the replay so far: {}", replay.display())), "{stderr}");
+    let (code, stdout, stderr) = meeple(&["replay", replay.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("verified") && stdout.contains("(the game is not over)"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
