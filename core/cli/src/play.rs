@@ -137,6 +137,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
+                // Replayed on the new rules, or a new game: what Ctrl-C keeps from now on.
+                note_so_far(&table.game, &mut table.loaded, table.seed);
                 continue;
             }
         };
@@ -146,8 +148,10 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             if args.delay > 0 {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
             }
-            if let Some(w) = &mut watched {
-                reload(w, mods, &mut table, &mut story, args.replay.as_deref());
+            if let Some(w) = &mut watched
+                && reload(w, mods, &mut table, &mut story, args.replay.as_deref())
+            {
+                note_so_far(&table.game, &mut table.loaded, table.seed);
             }
         }
     }
