@@ -323,17 +323,18 @@ fn tokens_held(rules: &Rules, st: &GameState, names: &[String]) -> String {
     if rules.tokens().is_empty() {
         return String::new();
     }
-    let held = |p: u8| {
-        let kinds = rules.tokens().iter().enumerate();
-        let counted: Vec<String> = kinds
-            .filter_map(|(t, kind)| {
-                Some(st.tokens(p, t as u16)).filter(|&n| n != 0).map(|n| kind.name.counted(n.into()))
-            })
-            .collect();
-        let counted = if counted.is_empty() { "none".to_string() } else { counted.join(", ") };
-        format!("{} {counted}", names[p as usize])
-    };
+    let held = |p: u8| format!("{} {}", names[p as usize], tokens_of(rules, st, p).unwrap_or_else(|| "none".into()));
     format!("Held at the end: {}\n", (0..st.players()).map(held).collect::<Vec<_>>().join("; "))
+}
+
+/// The tokens (goods) a player holds, counted (`2 wine, 1 cloth`); `None` when none.
+pub fn tokens_of(rules: &Rules, st: &GameState, player: u8) -> Option<String> {
+    let held: Vec<String> = (rules.tokens().iter().enumerate())
+        .map(|(t, kind)| (st.tokens(player, t as u16), &kind.name))
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, name)| name.counted(n.into()))
+        .collect();
+    (!held.is_empty()).then(|| held.join(", "))
 }
 
 /// The scores of a game and who won it (or how far it got, if it is not over).

@@ -2,7 +2,7 @@
 //! (`board`), the legal actions numbered, and an answer read from standard input.
 
 use super::board::{board, labels, square};
-use crate::common::{ask, how_many, say};
+use crate::common::{ask, how_many, say, tokens_of};
 use meeple_core::rules::Noun;
 use meeple_core::tileset::TileDef;
 use meeple_core::{Action, Game, Placement, Port, Pos, Rotation, SegmentKind, Side};
@@ -220,14 +220,12 @@ fn status(game: &Game, names: &[String], player: u8) -> String {
     let counted = |counts| listed(counts).unwrap_or_else(|| "nothing".to_string());
     let figures = rules.figures().iter().enumerate().map(|(k, f)| (state.supply(player, k as _) as i64, &f.name));
     let mut status = format!("\nscores: {} · yours to place: {}", scores.join(", "), counted(figures.collect()));
-    let tokens = |p: u8| -> Vec<(i64, &Noun)> {
-        rules.tokens().iter().enumerate().map(|(t, kind)| (state.tokens(p, t as u16) as i64, &kind.name)).collect()
-    };
     if !rules.tokens().is_empty() {
-        status += &format!(" · yours to keep: {}", counted(tokens(player)));
+        let yours = tokens_of(rules, state, player).unwrap_or_else(|| "nothing".to_string());
+        status += &format!(" · yours to keep: {yours}");
         // What the others keep counts too (the majorities of goods): those who keep any.
         for (p, name) in names.iter().enumerate().filter(|&(p, _)| p as u8 != player) {
-            if let Some(kept) = listed(tokens(p as u8)) {
+            if let Some(kept) = tokens_of(rules, state, p as u8) {
                 status += &format!(" · {name} keeps {kept}");
             }
         }
