@@ -20,6 +20,7 @@ mod lent;
 mod raw;
 mod records;
 mod vm;
+pub(crate) mod written;
 
 use crate::paths::display_path;
 use crate::ruleset::{Selected, collect_files};
