@@ -9,7 +9,7 @@ use meeple_core::Value;
 use meeple_core::figures::{FigureKind, Placement, Stays, kinds};
 use meeple_core::rules::Noun;
 use meeple_core::tileset::SegmentKind;
-use meeple_toml::{At, DeValue, Diagnostic, Doc, Report, Spanned, Table, integer};
+use meeple_toml::{At, DeValue, Diagnostic, Doc, Report, Span, Spanned, Table, integer};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -671,8 +671,7 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     let mut stands_on = Vec::new();
     let stands_on_at = t.get("stands_on").map(|v| v.span());
     let listed = t.str_list(doc, "stands_on");
-    let written = listed.clone().unwrap_or_default();
-    for s in distinct(doc, &written, "`stands_on`") {
+    for s in distinct(doc, listed.as_deref().unwrap_or_default(), "`stands_on`") {
         match SegmentKind::parse(s.value) {
             Some(k) => stands_on.push(k),
             None => doc.error(s.span, SegmentKind::unknown(s.value)),
@@ -727,27 +726,8 @@ fn read_figure(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, na
     if !own_id(doc, &id, &editions, "figure", taken, &m.qualify(id.value)) {
         return;
     }
-    // Players place it on a segment of the kinds it stands on: with none, never. (A list of the
-    // wrong type has been told already.)
-    let only = "only a figure placed `by-expansion` may have none";
     if placement_read && placement != Placement::ByExpansion {
-        match (&stands_on_at, &listed) {
-            (None, _) => {
-                let why = format!(
-                    "figure `{}` needs `stands_on`, the segment kinds players may put it on (as `stands_on = \
-                     [\"road\"]`); {only}",
-                    id.value
-                );
-                doc.error(id.span.clone(), why);
-            }
-            (Some(at), Some(list)) if list.is_empty() => {
-                doc.error(
-                    at.clone(),
-                    format!("`stands_on` names no segment kind, so players could never place it; {only}"),
-                );
-            }
-            _ => {}
-        }
+        needs_stands_on(doc, &id, stands_on_at, listed.as_deref());
     }
     unshared_name(doc, &id, &name, "figure", m.figures.iter().map(|f| (f.kind.id.as_str(), &f.kind.name)), m);
     let kind = FigureKind {
@@ -995,6 +975,27 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
             }
         }
         m.options.push(def);
+    }
+}
+
+/// Tells a figure that players place (`placement` other than `by-expansion`) that has no
+/// segment kind to stand on, which players could never place: `stands_on` left out (`at` none)
+/// or empty. A list of the wrong type (`listed` none) has been told already.
+fn needs_stands_on(doc: &mut Doc<'_>, id: &At<&str>, at: Option<Span>, listed: Option<&[At<&str>]>) {
+    let only = "only a figure placed `by-expansion` may have none";
+    match (at, listed) {
+        (None, _) => {
+            let why = format!(
+                "figure `{}` needs `stands_on`, the segment kinds players may put it on (as `stands_on = [\"road\"]`); \
+                 {only}",
+                id.value
+            );
+            doc.error(id.span.clone(), why);
+        }
+        (Some(at), Some([])) => {
+            doc.error(at, format!("`stands_on` names no segment kind, so players could never place it; {only}"));
+        }
+        _ => {}
     }
 }
 
