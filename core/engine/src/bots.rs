@@ -150,16 +150,26 @@ impl GreedyBot {
             && g.state().turn().stage == Stage::Figure
             && g.state().pending().is_empty()
         {
-            let mut follow = None;
-            for a in g.legal_actions() {
-                let gain = GreedyBot::gain(deeper, g, player, a);
-                follow = follow.max(Some(gain));
-                // Nothing gains more than a failing hook, and trying on would only spend time.
-                if gain == i32::MAX {
-                    break;
-                }
+            let follow = GreedyBot::first_best(g.legal_actions(), |a| GreedyBot::gain(deeper, g, player, a));
+            best = best.saturating_add(follow.map_or(0, |(gain, _)| gain));
+        }
+        best
+    }
+
+    /// The first of `actions` that gains the most, with its gain. A failing hook gains the most
+    /// there is (`i32::MAX`, see [`GreedyBot::gain`]): the search stops there, since nothing can
+    /// gain more and a slow hook would be waited for again at every other action (each call may
+    /// take the whole of its wall-clock backstop).
+    fn first_best(actions: Vec<Action>, mut gain: impl FnMut(Action) -> i32) -> Option<(i32, Action)> {
+        let mut best: Option<(i32, Action)> = None;
+        for a in actions {
+            let g = gain(a);
+            if best.is_none_or(|(b, _)| g > b) {
+                best = Some((g, a));
             }
-            best = best.saturating_add(follow.unwrap_or(0));
+            if g == i32::MAX {
+                break;
+            }
         }
         best
     }
@@ -177,19 +187,9 @@ impl Bot for GreedyBot {
         if self.scratch.len() < 2 {
             self.scratch = vec![game.clone(), game.clone()];
         }
-        let mut best = (i32::MIN, actions[0]);
-        for a in actions {
-            let gain = GreedyBot::gain(&mut self.scratch, game, player, a);
-            if gain > best.0 {
-                best = (gain, a);
-            }
-            // A hook failed: nothing can gain more, and a slow hook would be waited for again at
-            // every other action (each call may take the whole of its wall-clock backstop).
-            if gain == i32::MAX {
-                break;
-            }
-        }
-        best.1
+        let scratch = &mut self.scratch;
+        let best = GreedyBot::first_best(actions, |a| GreedyBot::gain(scratch, game, player, a));
+        best.expect("a game not over has a legal action").1
     }
 }
 
