@@ -3,20 +3,20 @@
 
 use meeple_tests::{line_of, repo};
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
 /// A copy of the template mod under a fresh folder of mods, renamed to `id`, with `edit` applied
-/// to each file's text (by file name).
-fn template_copy(test: &str, id: &str, edit: impl Fn(&str, String) -> String) -> PathBuf {
-    let mods = std::env::temp_dir().join(format!("meeple-check-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&mods);
-    let dir = mods.join(id);
+/// to each file's text (by file name); the folder of mods lasts as long as the `TempDir`.
+fn template_copy(test: &str, id: &str, edit: impl Fn(&str, String) -> String) -> (TempDir, PathBuf) {
+    let mods = tempfile::Builder::new().prefix(&format!("meeple-check-{test}-")).tempdir().unwrap();
+    let dir = mods.path().join(id);
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     for name in ["expansion.toml", "tiles.toml", "init.luau"] {
         let text = std::fs::read_to_string(repo().join("scripts/template").join(name)).unwrap();
         let text = text.replace("id = \"template\"", &format!("id = \"{id}\""));
         std::fs::write(dir.join(name), edit(name, text)).unwrap();
     }
-    dir
+    (mods, dir)
 }
 
 /// The problems `check_mod` reports, as `file-name:line: message` (folders left out).
@@ -34,7 +34,7 @@ fn problems(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
-    let dir = template_copy("sound", "chapels", |_, text| text);
+    let (_mods, dir) = template_copy("sound", "chapels", |_, text| text);
     let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
     assert_eq!(checked.manifest.id, "chapels");
     assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
@@ -48,7 +48,7 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
 #[test]
 fn a_draw_tag_no_tile_of_the_game_carries_is_a_warning() {
     // A tag none of the tiles of the game carries (misspelt, say): nothing is drawn first.
-    let dir = template_copy("draw-tag", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("draw-tag", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("[script]", "[draw]\nfirst = \"brige\"\n\n[script]"),
         _ => text,
     });
@@ -63,21 +63,21 @@ fn a_draw_tag_no_tile_of_the_game_carries_is_a_warning() {
         checked.warnings
     );
     // The template as it is warns of nothing.
-    let sound = template_copy("draw-tag-sound", "chapels", |_, text| text);
+    let (_mods, sound) = template_copy("draw-tag-sound", "chapels", |_, text| text);
     assert!(meeple_host::check::check_mod(&sound, &[]).unwrap().warnings.is_empty());
 }
 
 #[test]
 fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
     // The template's rule acts in some of the games: a monastery beside a completed city.
-    let sound = template_copy("acting", "chapels", |_, text| text);
+    let (_mods, sound) = template_copy("acting", "chapels", |_, text| text);
     let checked = meeple_host::check::check_mod(&sound, &[]).unwrap();
     let [u] = checked.hook_use.as_slice() else { panic!("{:?}", checked.hook_use) };
     assert_eq!(u.hook, meeple_core::HookKind::ModifyScore);
     assert!(0 < u.acted && u.acted < u.calls, "{u:?}");
     assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
     // A misspelt kind: the handler runs at every scoring and never finds a "monastry".
-    let misspelt = template_copy("idle", "chapels", |name, text| match name {
+    let (_mods, misspelt) = template_copy("idle", "chapels", |name, text| match name {
         "init.luau" => text.replace("~= \"monastery\"", "~= \"monastry\""),
         _ => text,
     });
@@ -94,7 +94,7 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
 #[test]
 fn a_hook_never_called_in_the_games_played_is_a_warning() {
     // An `only` that waits for a storage key the mod never stores.
-    let waiting = template_copy("waiting", "chapels", |name, text| match name {
+    let (_mods, waiting) = template_copy("waiting", "chapels", |name, text| match name {
         "init.luau" => text.replace("\nend)\n", "\nend, { stored = { \"chapels\" } })\n"),
         _ => text,
     });
@@ -110,7 +110,7 @@ fn a_hook_never_called_in_the_games_played_is_a_warning() {
 
 #[test]
 fn a_broken_manifest_does_not_hide_the_tileset_and_the_scripts() {
-    let dir = template_copy("three-files", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("three-files", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("api = 1", "api = 1\ncolour = \"red\""),
         "tiles.toml" => text.replace("count = 2", "count = \"two\""),
         _ => format!("local x = = 1\n{text}"),
@@ -134,7 +134,7 @@ fn a_misspelt_hook_is_told_with_the_problems_that_keep_the_script_from_running()
         ("syntax", "init.luau", "-- ", "local helper = require(\"helper\")\n-- "),
     ];
     for (test, file, from, to) in blocked_by {
-        let dir = template_copy(&format!("hook-behind-{test}"), "chapels", |name, text| {
+        let (_mods, dir) = template_copy(&format!("hook-behind-{test}"), "chapels", |name, text| {
             let text = if name == file { text.replacen(from, to, 1) } else { text };
             if name == "init.luau" { misspelt(text) } else { text }
         });
@@ -152,7 +152,7 @@ fn a_misspelt_hook_is_told_with_the_problems_that_keep_the_script_from_running()
 
 #[test]
 fn missing_files_are_reported_at_the_keys_that_name_them() {
-    let dir = template_copy("missing", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("missing", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("\"tiles.toml\"", "\"tile.toml\"").replace("\"init.luau\"", "\"main.luau\""),
         _ => text,
     });
@@ -167,7 +167,7 @@ fn missing_files_are_reported_at_the_keys_that_name_them() {
 
 #[test]
 fn ids_versions_and_ranges_are_checked_where_they_are_written() {
-    let dir = template_copy("values", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("values", "chapels", |name, text| match name {
         "expansion.toml" => {
             text.replace("version = \"0.1.0\"", "version = \"one.two\"")
                 .replace("max = 10", "max = -1")
@@ -193,7 +193,7 @@ fn ids_versions_and_ranges_are_checked_where_they_are_written() {
 #[test]
 fn what_only_a_game_would_refuse_is_found_too() {
     // A start tile that its own tileset does not hold.
-    let dir = template_copy("start", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("start", "chapels", |name, text| match name {
         "expansion.toml" => text + "\n[draw]\nstart = \"nothere\"\n",
         _ => text,
     });
@@ -203,7 +203,7 @@ fn what_only_a_game_would_refuse_is_found_too() {
         vec![format!("expansion.toml:{line}: start tile `nothere` is not in tileset `chapels`")]
     );
     // An edition that brings along an expansion that is not installed.
-    let dir = template_copy("with", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("with", "chapels", |name, text| match name {
         "expansion.toml" => {
             text.replacen("tileset = \"tiles.toml\"", "tileset = \"tiles.toml\"\nwith = [\"spectre\"]", 1)
         }
@@ -217,7 +217,7 @@ fn what_only_a_game_would_refuse_is_found_too() {
         )]
     );
     // A copy of an installed expansion that kept its id.
-    let dir = template_copy("clash", "template", |_, text| text);
+    let (_mods, dir) = template_copy("clash", "template", |_, text| text);
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
     let line = line_of(&dir.join("expansion.toml"), "id = \"template\"");
@@ -234,7 +234,7 @@ fn what_only_a_game_would_refuse_is_found_too() {
 #[test]
 fn a_tileset_id_another_installed_expansion_uses_is_refused() {
     // A copy of the template renamed in its manifest only: its tiles are still `template:…`.
-    let dir = template_copy("tileset-id", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("tileset-id", "chapels", |name, text| match name {
         "tiles.toml" => text.replace("id = \"chapels\"", "id = \"template\""),
         _ => text,
     });
@@ -249,7 +249,7 @@ fn a_tileset_id_another_installed_expansion_uses_is_refused() {
         )]
     );
     // Unless it says it conflicts with that one: the two are then never played together.
-    let dir = template_copy("tileset-id-conflict", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("tileset-id-conflict", "chapels", |name, text| match name {
         "tiles.toml" => text.replace("id = \"chapels\"", "id = \"template\""),
         _ => text.replace("depends = [\"base\"]", "depends = [\"base\"]\nconflicts = [\"template\"]"),
     });
@@ -258,12 +258,12 @@ fn a_tileset_id_another_installed_expansion_uses_is_refused() {
 
 #[test]
 fn a_mod_is_checked_with_the_expansions_it_depends_on() {
-    let dir = template_copy("depends", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("depends", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"river\"]"),
         _ => text,
     });
     assert!(meeple_host::check::check_mod(&dir, &[]).is_ok(), "The River is installed");
-    let dir = template_copy("depends-missing", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("depends-missing", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nosuch\"]"),
         _ => text,
     });
@@ -275,7 +275,7 @@ fn a_mod_is_checked_with_the_expansions_it_depends_on() {
 #[test]
 fn a_mod_is_found_once_however_it_is_reached() {
     // Given itself as a folder of mods, it is still one expansion.
-    let dir = template_copy("given", "chapels", |_, text| text);
+    let (_mods, dir) = template_copy("given", "chapels", |_, text| text);
     assert!(meeple_host::check::check_mod(&dir, std::slice::from_ref(&dir)).is_ok());
     assert!(meeple_host::check::check_mod(&dir, &[dir.parent().unwrap().to_path_buf()]).is_ok());
     // A built-in expansion, reached through a path with `..` in it.
@@ -292,7 +292,7 @@ fn a_mod_of_rust_code_held_by_another_program_is_checked_without_it() {
 
 #[test]
 fn the_tilesets_an_edition_adds_beside_another_expansion_are_checked() {
-    let dir = template_copy("if-chosen", "chapels", |name, text| {
+    let (_mods, dir) = template_copy("if-chosen", "chapels", |name, text| {
         match name {
         "expansion.toml" => text.replace(
             "tileset = \"tiles.toml\"         # tiles of its own, beside this file\n",
@@ -319,7 +319,7 @@ fn the_tilesets_an_edition_adds_beside_another_expansion_are_checked() {
 #[test]
 fn code_that_keeps_state_between_calls_is_found() {
     // A count kept in a local of the file: the second game starts where the first left off.
-    let dir = template_copy("stateful", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("stateful", "chapels", |name, text| match name {
         "init.luau" => "local n = 0\nmeeple.on(\"tile_placed\", function(view, event, out)\n    n += 1\n    \
                         if n == 30 then out:add_points(1, 1) end\nend)\n"
             .to_string(),
@@ -334,7 +334,7 @@ fn code_that_keeps_state_between_calls_is_found() {
     assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
     // And one kept in a global, asked for with `rawget` until it is set (reading a global that is
     // not defined is an error).
-    let dir = template_copy("stateful-global", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("stateful-global", "chapels", |name, text| match name {
         "init.luau" => {
             "meeple.on(\"tile_placed\", function(view, event, out)\n    count = (rawget(_G, \"count\") or 0) + 1\n    \
                         if count == 30 then out:add_points(1, 1) end\nend)\n"
@@ -346,7 +346,7 @@ fn code_that_keeps_state_between_calls_is_found() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].contains("went otherwise") && found[0].contains("keeps state"), "{found:#?}");
     // A hook that fails in play is found too.
-    let dir = template_copy("failing", "chapels", |name, text| {
+    let (_mods, dir) = template_copy("failing", "chapels", |name, text| {
         match name {
         "init.luau" => "meeple.on(\"turn_end\", function(view, event, out)\n    if event.turn == 5 then error(\"boom\") end\nend)\n".to_string(),
         _ => text,
@@ -356,7 +356,7 @@ fn code_that_keeps_state_between_calls_is_found() {
     assert!(found[0].starts_with("init.luau:2: a random game (seed 1) stopped: chapels: turn_end: "), "{found:#?}");
     assert!(found[0].contains("boom"), "{found:#?}");
     // So is one that fails only where a single game may not go: a monastery scored.
-    let dir = template_copy("rare", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("rare", "chapels", |name, text| match name {
         "init.luau" => text.replace(
             "    for player, points in scoring.points do",
             "    error(\"monastery boom\")\n    for player, points in scoring.points do",
@@ -386,7 +386,7 @@ fn counting_monasteries(then: &'static str) -> impl Fn(&str, String) -> String {
 
 #[test]
 fn state_kept_from_game_to_game_is_found_by_playing_games_again_on_their_own() {
-    let dir = template_copy("leaky", "chapels", counting_monasteries("out:set_storage(\"scored\", scored)"));
+    let (_mods, dir) = template_copy("leaky", "chapels", counting_monasteries("out:set_storage(\"scored\", scored)"));
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].starts_with("expansion.toml:22: random game "), "{found:#?}");
@@ -396,7 +396,7 @@ fn state_kept_from_game_to_game_is_found_by_playing_games_again_on_their_own() {
     );
     assert!(found[0].contains("keeps state between hook calls"), "{found:#?}");
     // A failure that comes only after other games is told as such, not only as the failure.
-    let dir = template_copy("leaky-failing", "chapels", counting_monasteries("error(\"too many\")"));
+    let (_mods, dir) = template_copy("leaky-failing", "chapels", counting_monasteries("error(\"too many\")"));
     let found = problems(&dir);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].starts_with("expansion.toml:22: a random game (seed "), "{found:#?}");
@@ -407,7 +407,7 @@ fn state_kept_from_game_to_game_is_found_by_playing_games_again_on_their_own() {
 
 #[test]
 fn empty_and_repeated_names_in_lists_are_refused() {
-    let dir = template_copy("lists", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("lists", "chapels", |name, text| match name {
         "expansion.toml" => {
             text.replace("api = 1\n", "api = 1\ncategories = [\"\", \"chapels\", \"chapels\"]\n").replace(
                 "tileset = \"tiles.toml\"         # tiles of its own, beside this file\n",
@@ -430,7 +430,7 @@ fn empty_and_repeated_names_in_lists_are_refused() {
 
 #[test]
 fn a_missing_dependency_shows_with_the_mods_own_problems() {
-    let dir = template_copy("missing-dependency", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("missing-dependency", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nothere\"]"),
         _ => format!("local x = = 1\n{text}"),
     });
@@ -445,7 +445,7 @@ fn a_missing_dependency_shows_with_the_mods_own_problems() {
 
 #[test]
 fn a_missing_library_shows_with_the_manifests_own_problems() {
-    let dir = template_copy("missing-library", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("missing-library", "chapels", |name, text| match name {
         "expansion.toml" => text
             .replace("api = 1", "api = 1\ncolour = \"red\"")
             .replace("[script]\nentry = \"init.luau\"", "[native]\nlibrary = \"chapels_nowhere\""),
@@ -468,7 +468,7 @@ fn a_missing_library_shows_with_the_manifests_own_problems() {
 #[test]
 fn code_named_as_it_cannot_be_is_told_so_and_not_also_missing() {
     // A library given as a file is not then looked for under a name made of the file's.
-    let dir = template_copy("library-as-file", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("library-as-file", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("[script]\nentry = \"init.luau\"", "[native]\nlibrary = \"libchapels.so\""),
         _ => text,
     });
@@ -481,7 +481,7 @@ fn code_named_as_it_cannot_be_is_told_so_and_not_also_missing() {
         )]
     );
     // Only `.luau` files are scripts: `init.lua` is not told missing when it is there.
-    let dir = template_copy("entry-lua", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("entry-lua", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("entry = \"init.luau\"", "entry = \"init.lua\""),
         _ => text,
     });
@@ -497,7 +497,7 @@ fn code_named_as_it_cannot_be_is_told_so_and_not_also_missing() {
 
 #[test]
 fn an_edition_made_for_one_the_other_expansion_lacks_is_refused() {
-    let dir = template_copy("made-for", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("made-for", "chapels", |name, text| match name {
         "expansion.toml" => text.replace(
             "tileset = \"tiles.toml\"",
             "tileset = \"tiles.toml\"\nmade_for = [{ expansion = \"base\", editions = [\"C2\", \"c3\"] }, \
@@ -517,7 +517,7 @@ fn an_edition_made_for_one_the_other_expansion_lacks_is_refused() {
 
 #[test]
 fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
-    let dir = template_copy("option-type", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("option-type", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("type = \"int\"", "type = \"integer\""),
         _ => text,
     });
@@ -532,7 +532,7 @@ fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
 
 #[test]
 fn names_are_given_once_and_an_impossible_option_is_one_problem() {
-    let dir = template_copy("names", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("names", "chapels", |name, text| match name {
         "expansion.toml" => text
             .replace("depends = [\"base\"]", "depends = [\"base\"]\neditions = [\"\", \"default\"]")
             .replace("min = 0\nmax = 10", "min = 5\nmax = 1")
@@ -559,7 +559,7 @@ fn names_are_given_once_and_an_impossible_option_is_one_problem() {
 
 #[test]
 fn a_folder_where_a_file_is_named_is_called_a_folder() {
-    let dir = template_copy("folders", "chapels", |_, text| text);
+    let (_mods, dir) = template_copy("folders", "chapels", |_, text| text);
     for name in ["tiles.toml", "init.luau"] {
         std::fs::remove_file(dir.join(name)).unwrap();
         std::fs::create_dir(dir.join(name)).unwrap();
@@ -571,7 +571,7 @@ fn a_folder_where_a_file_is_named_is_called_a_folder() {
 
 #[test]
 fn an_entry_script_kept_under_lua_is_told_to_be_renamed() {
-    let dir = template_copy("dot-lua", "chapels", |_, text| text);
+    let (_mods, dir) = template_copy("dot-lua", "chapels", |_, text| text);
     std::fs::rename(dir.join("init.luau"), dir.join("init.lua")).unwrap();
     let found = problems(&dir);
     let told = "the entry script `init.luau` does not exist in ";
@@ -680,18 +680,17 @@ fn a_manifest_linked_to_a_file_that_is_gone_is_told_as_the_link_it_is() {
     );
 }
 
-/// A fresh folder of mods for `meeple new` (`new_mod::create`).
-fn new_mods_folder(test: &str) -> PathBuf {
-    let mods = std::env::temp_dir().join(format!("meeple-new-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&mods);
-    std::fs::create_dir_all(&mods).unwrap();
-    mods
+/// A fresh folder of mods for `meeple new` (`new_mod::create`), lasting as long as the `TempDir`.
+fn new_mods_folder(test: &str) -> (TempDir, PathBuf) {
+    let tmp = tempfile::Builder::new().prefix(&format!("meeple-new-{test}-")).tempdir().unwrap();
+    let mods = tmp.path().to_path_buf();
+    (tmp, mods)
 }
 
 #[test]
 fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
     use meeple_host::new_mod;
-    let mods = new_mods_folder("sound");
+    let (_tmp, mods) = new_mods_folder("sound");
     let dir = mods.join("chapels");
     let made = new_mod::create(&new_mod::template_dir(), &dir, None, &[]).unwrap();
     assert_eq!(made.id, "chapels", "the id is the folder's name");
@@ -723,7 +722,7 @@ fn a_new_mod_from_the_template_checks_passes_its_test_and_plays_its_rule() {
 #[test]
 fn a_game_config_beside_the_manifest_is_checked_as_play_would_load_it() {
     use meeple_host::new_mod;
-    let mods = new_mods_folder("configs");
+    let (_tmp, mods) = new_mods_folder("configs");
     let dir = mods.join("chapels");
     let made = new_mod::create(&new_mod::template_dir(), &dir, None, &[]).unwrap();
     let game = std::fs::read_to_string(made.game()).unwrap();
@@ -763,7 +762,7 @@ fn a_game_config_beside_the_manifest_is_checked_as_play_would_load_it() {
 #[test]
 fn a_new_mod_is_refused_for_a_used_folder_or_a_taken_or_bad_id_and_nothing_is_written() {
     use meeple_host::new_mod::{create, template_dir};
-    let mods = new_mods_folder("refused");
+    let (_tmp, mods) = new_mods_folder("refused");
     let used = mods.join("used");
     std::fs::create_dir_all(&used).unwrap();
     std::fs::write(used.join("notes.txt"), "mine").unwrap();
@@ -812,7 +811,7 @@ fn a_new_mod_is_refused_for_a_used_folder_or_a_taken_or_bad_id_and_nothing_is_wr
 #[test]
 fn a_new_native_plugin_is_the_guides_under_its_own_id_in_a_crate_of_its_own() {
     use meeple_host::new_mod::{create_native, native_template_dir};
-    let mods = new_mods_folder("native");
+    let (_tmp, mods) = new_mods_folder("native");
     let dir = mods.join("bridges");
     let made = create_native(&native_template_dir(), &dir, None, &[]).unwrap();
     let names: Vec<String> =
@@ -846,7 +845,7 @@ fn a_new_native_plugin_is_the_guides_under_its_own_id_in_a_crate_of_its_own() {
 
 #[test]
 fn a_misspelt_dependency_gets_a_hint_and_problems_come_in_line_order() {
-    let dir = template_copy("depends-slip", "chapels", |name, text| match name {
+    let (_mods, dir) = template_copy("depends-slip", "chapels", |name, text| match name {
         "expansion.toml" => {
             text.replace("depends = [\"base\"]", "depends = [\"bsae\"]").replace("type = \"int\"", "type = \"str\"")
         }

@@ -300,13 +300,12 @@ fn numbers_names_and_bytes_are_judged_each_on_its_own() {
     assert!(err.contains("game.toml:1:12: `players` must hold names (strings), found an integer"), "{err}");
 
     // A byte-order mark is no column; a byte that is not UTF-8 is shown where it is.
-    let dir = std::env::temp_dir().join(format!("meeple-bytes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bom = dir.join("bom.toml");
+    let dir = tempfile::Builder::new().prefix("meeple-bytes-").tempdir().unwrap();
+    let bom = dir.path().join("bom.toml");
     std::fs::write(&bom, b"\xEF\xBB\xBFplayers = 1\n").unwrap();
     let err = meeple_host::load::read_config(&bom).unwrap_err().to_string();
     assert!(err.ends_with("bom.toml:1:11: a game needs 2 to 6 players, not 1"), "{err}");
-    let latin1 = dir.join("latin1.toml");
+    let latin1 = dir.path().join("latin1.toml");
     std::fs::write(&latin1, b"players = 2\nseed = 1\n[base]\nedition = \"C\xe9\"\n").unwrap();
     let err = meeple_host::load::read_config(&latin1).unwrap_err().to_string();
     assert!(err.ends_with("latin1.toml:4:13: byte 0xE9 is not UTF-8 (files are read as UTF-8)"), "{err}");

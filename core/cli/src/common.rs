@@ -354,8 +354,8 @@ mod tests {
 
     #[test]
     fn a_file_is_written_whole_or_not_at_all() {
-        let dir = std::env::temp_dir().join(format!("meeple-write-file-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = tempfile::Builder::new().prefix("meeple-write-file-").tempdir().unwrap();
+        let dir = scratch.path();
         let path = dir.join("sub/out.json");
         write_file(&path, b"first").unwrap();
         write_file(&path, b"second").unwrap();
@@ -364,7 +364,7 @@ mod tests {
         let blocked = dir.join("blocked");
         std::fs::create_dir_all(blocked.join("inside")).unwrap();
         assert!(write_file(&blocked, b"x").is_err());
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let left: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left.len(), 2, "only `sub` and `blocked`: {left:?}");
         // A link is followed: the file it names gets the bytes, and the link stays a link.
         #[cfg(unix)]
@@ -380,6 +380,5 @@ mod tests {
             write_file(std::path::Path::new("/dev/null"), b"gone").unwrap();
             assert!(!std::fs::metadata("/dev/null").unwrap().is_file(), "still the device");
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -632,7 +632,8 @@ mod tests {
 
     #[test]
     fn a_name_under_a_file_holds_no_other_game() {
-        let dir = std::env::temp_dir().join(format!("meeple-holds-{}", std::process::id()));
+        let scratch = tempfile::Builder::new().prefix("meeple-holds-").tempdir().unwrap();
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join("folder")).unwrap();
         std::fs::write(dir.join("replays"), "not a folder").unwrap();
         std::fs::write(dir.join("game.json"), "{}").unwrap();
@@ -642,13 +643,12 @@ mod tests {
         assert!(holds_other_game(&dir.join("folder"), b"{}"), "a folder is not written over");
         // No name under a file is free to read: each is not there, else the search never ends.
         assert!(!holds_other_game(&dir.join("replays/game-5.json"), b"{}"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_replaced_game_takes_the_first_name_free_beside_its_replay() {
-        let dir = std::env::temp_dir().join(format!("meeple-replaced-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::Builder::new().prefix("meeple-replaced-").tempdir().unwrap();
+        let dir = scratch.path();
         let game = dir.join("game-4.json");
         assert_eq!(replaced_path(&game), dir.join("game-4.replaced-1.json"));
         std::fs::write(dir.join("game-4.replaced-1.json"), "{}").unwrap();
@@ -656,7 +656,6 @@ mod tests {
         assert_eq!(replaced_path(&dir.join("out")), dir.join("out.replaced-1"));
         // `-o /dev/null` keeps no replay: nor of a replaced game.
         assert_eq!(replaced_path(Path::new("/dev/null")), Path::new("/dev/null"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

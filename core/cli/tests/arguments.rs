@@ -1,5 +1,7 @@
 //! Command-line values that cannot be right are refused before any work, with exit code 2.
 
+mod support;
+
 use std::process::Command;
 
 /// Runs meeple from the repository's root; the exit code and stderr.
@@ -77,7 +79,8 @@ fn a_folder_of_mods_that_is_not_there_is_named() {
 
 #[test]
 fn a_saved_game_given_for_a_config_is_named_as_one() {
-    let saved = std::env::temp_dir().join(format!("meeple-saved-{}.json", std::process::id()));
+    let dir = support::scratch("saved");
+    let saved = dir.path().join("saved.json");
     let saved = saved.to_str().unwrap();
     let (code, stderr) = run(&["play", "--seed", "7", "-q", "-o", saved], &[]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -90,7 +93,6 @@ fn a_saved_game_given_for_a_config_is_named_as_one() {
              {saved} is a saved game: `meeple replay {saved}` plays it back"
         )
     );
-    let _ = std::fs::remove_file(saved);
     // Another file is told in a screenful, not line by line.
     let (code, stderr) = run(&["simulate", "README.md", "-n", "1"], &[]);
     assert_eq!(code, Some(2), "{stderr}");
@@ -101,10 +103,9 @@ fn a_saved_game_given_for_a_config_is_named_as_one() {
 #[test]
 fn a_path_of_the_tour_tried_from_another_folder_points_at_meeples_own() {
     // A folder of its own: the temporary folder itself may hold the source tree.
-    let elsewhere = std::env::temp_dir().join(format!("meeple-elsewhere-{}", std::process::id()));
-    std::fs::create_dir_all(&elsewhere).unwrap();
+    let elsewhere = support::scratch("elsewhere");
     let run_there = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&elsewhere).args(args).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(elsewhere.path()).args(args).output().unwrap();
         (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
     let root = meeple_host::paths::normalise(concat!(env!("CARGO_MANIFEST_DIR"), "/../..").as_ref());

@@ -1,20 +1,14 @@
 //! `meeple play --human SEAT`: a person plays a seat from the terminal.
 
+mod support;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-/// A fresh folder for a test's game, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use tempfile::TempDir;
 
 /// Plays `args` in a fresh folder holding `files` (path, text) and `game.toml`, with `typed` as
-/// standard input.
-fn play(name: &str, config: &str, args: &[&str], typed: &[u8]) -> (Output, String, Scratch) {
+/// standard input; the folder is removed when the returned `TempDir` is dropped.
+fn play(name: &str, config: &str, args: &[&str], typed: &[u8]) -> (Output, String, TempDir) {
     play_with(name, &[], config, args, typed)
 }
 
@@ -24,17 +18,16 @@ fn play_with(
     config: &str,
     args: &[&str],
     typed: &[u8],
-) -> (Output, String, Scratch) {
-    let dir = std::env::temp_dir().join(format!("meeple-human-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+) -> (Output, String, TempDir) {
+    let tmp = support::scratch(&format!("human-{name}"));
+    let dir = tmp.path();
     for (path, text) in files {
         std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
         std::fs::write(dir.join(path), text).unwrap();
     }
     std::fs::write(dir.join("game.toml"), config).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["play", "game.toml", "-o", "game.json"])
         .args(args)
         .stdin(Stdio::piped())
@@ -45,7 +38,7 @@ fn play_with(
     child.stdin.take().unwrap().write_all(typed).unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out, text, Scratch(dir))
+    (out, text, tmp)
 }
 
 const SHORT: &str = "players = [\"Ann\", \"Bob\"]\nseed = 3\ntile_limit = 6\n";
@@ -68,7 +61,7 @@ fn a_person_plays_a_whole_game_by_numbers_and_its_replay_plays_back() {
     assert!(text.contains("Replay written to game.json"), "{text}");
 
     let replayed =
-        Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(&dir.0).args(["replay", "game.json"]).output();
+        Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(dir.path()).args(["replay", "game.json"]).output();
     let replayed = replayed.unwrap();
     assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stdout));
 }
@@ -80,7 +73,7 @@ fn a_wrong_answer_is_asked_again_and_q_stops_with_the_replay_kept() {
     assert!(text.contains("`north`: type a number from 1 to"), "{text}");
     assert!(text.contains("`99`: type a number from 1 to"), "{text}");
     assert!(text.contains("stopped at turn 1; the replay so far: game.json"), "{text}");
-    assert!(dir.0.join("game.json").exists());
+    assert!(dir.path().join("game.json").exists());
 }
 
 #[test]

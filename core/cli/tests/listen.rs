@@ -1,12 +1,15 @@
 //! `meeple serve --listen` as its clients see it: real HTTP requests and real WebSocket
 //! connections to the program, and a `kill -9` in the middle of games.
 
+mod support;
+
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+use tempfile::TempDir;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
@@ -124,12 +127,12 @@ impl Drop for Server {
     }
 }
 
-/// A database file of its own for each test.
-fn fresh_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-listen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite")
+/// A database file of its own for each test, in a folder removed when the `TempDir` is dropped:
+/// bound before the server, it outlives the server, which is stopped first.
+fn fresh_db(name: &str) -> (TempDir, PathBuf) {
+    let dir = support::scratch(&format!("listen-{name}"));
+    let db = dir.path().join("games.sqlite");
+    (dir, db)
 }
 
 /// Plays `n` actions (or to the end) by the seat to act, choosing by a fixed rule.
@@ -179,7 +182,8 @@ fn send(ws: &mut Socket, request: Value) -> Value {
 
 #[test]
 fn every_player_receives_the_same_updates_over_websockets() {
-    let server = Server::start(&fresh_db("ws"));
+    let (_dir, db) = fresh_db("ws");
+    let server = Server::start(&db);
     let (game, seats, _) = server.create(json!({"config": "players = [\"Ann\", \"Ben\"]\nseed = 5\n"}));
     let mut sockets = [connect(&server, &game, Some(&seats[0])), connect(&server, &game, Some(&seats[1]))];
     let mut spectator = connect(&server, &game, None);
@@ -241,7 +245,7 @@ fn snapshot(server: &Server, games: &[(&str, &str)]) -> Vec<Value> {
 
 #[test]
 fn a_killed_server_restarts_with_every_game_as_it_was() {
-    let db = fresh_db("restart");
+    let (_dir, db) = fresh_db("restart");
     let server = Server::start(&db);
     let (base, base_seats, base_owner) = server.create(json!({"config": "players = 2\nseed = 7\n"}));
     let (tb, tb_seats, tb_owner) = server.create(json!({"path": "configs/traders-builders-tollkeepers.toml"}));
@@ -289,7 +293,8 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
 
 #[test]
 fn http_errors_carry_their_codes_and_change_nothing() {
-    let server = Server::start(&fresh_db("errors"));
+    let (_dir, db) = fresh_db("errors");
+    let server = Server::start(&db);
     let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     let url = format!("/games/{game}");
     let act = format!("/games/{game}/act");
@@ -383,7 +388,8 @@ fn http_errors_carry_their_codes_and_change_nothing() {
 
 #[test]
 fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
-    let server = Server::start(&fresh_db("ws-checks"));
+    let (_dir, db) = fresh_db("ws-checks");
+    let server = Server::start(&db);
     let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n", "seed": 5}));
     let replay = |server: &Server| {
         let (_, reply) = server.http("GET", &format!("/games/{game}/replay"), Some(&owner), None);
@@ -448,7 +454,8 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
 
 #[test]
 fn requests_the_server_cannot_read_are_answered_and_end_their_connection() {
-    let server = Server::start_with(&fresh_db("raw"), &["--request-timeout", "1"]);
+    let (_dir, db) = fresh_db("raw");
+    let server = Server::start_with(&db, &["--request-timeout", "1"]);
     let games = || server.get("/games")["games"].as_array().unwrap().len();
     // A chunked body is not read: refused before anything is done, not taken for an empty one.
     let chunked = "POST /games HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"x\":\r\n0\r\n\r\n";
@@ -504,7 +511,8 @@ fn requests_the_server_cannot_read_are_answered_and_end_their_connection() {
 
 #[test]
 fn connections_past_the_limit_are_told_to_come_back() {
-    let server = Server::start_with(&fresh_db("busy"), &["--max-connections", "2"]);
+    let (_dir, db) = fresh_db("busy");
+    let server = Server::start_with(&db, &["--max-connections", "2"]);
     let idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&server.addr).unwrap()).collect();
     let reply = raw(&server, b"GET /version HTTP/1.1\r\nHost: t\r\n\r\n");
     assert_eq!(statuses(&reply), [(503, "busy".to_string())], "{reply}");
@@ -518,7 +526,8 @@ fn connections_past_the_limit_are_told_to_come_back() {
     assert!(served, "served again once the idle connections closed");
 
     // One address holds at most its share of them.
-    let server = Server::start_with(&fresh_db("share"), &["--max-connections", "10", "--max-per-address", "2"]);
+    let (_dir, db) = fresh_db("share");
+    let server = Server::start_with(&db, &["--max-connections", "10", "--max-per-address", "2"]);
     let idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&server.addr).unwrap()).collect();
     let reply = raw(
         &server,
@@ -534,7 +543,8 @@ Host: t
 
 #[test]
 fn bodies_held_at_once_are_bounded() {
-    let server = Server::start_with(&fresh_db("bodies"), &[]);
+    let (_dir, db) = fresh_db("bodies");
+    let server = Server::start_with(&db, &[]);
     // Sixteen of the largest bodies announced and coming slowly fill what bodies may hold.
     let head = format!("POST /games HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{{", 8 << 20);
     let slow: Vec<TcpStream> = (0..16)
@@ -564,7 +574,8 @@ fn bodies_held_at_once_are_bounded() {
 fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
     use tungstenite::protocol::frame::Frame;
     use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
-    let server = Server::start(&fresh_db("ws-close"));
+    let (_dir, db) = fresh_db("ws-close");
+    let server = Server::start(&db);
     let (game, _, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     let close_code = |message: Message| {
         let mut ws = connect(&server, &game, None);
@@ -587,7 +598,8 @@ fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
 
 #[test]
 fn a_field_given_twice_is_refused_over_http_and_websocket() {
-    let server = Server::start(&fresh_db("twice"));
+    let (_dir, db) = fresh_db("twice");
+    let server = Server::start(&db);
     let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     let url = format!("/games/{game}");
     let before = server.get(&url);
@@ -611,7 +623,8 @@ fn a_field_given_twice_is_refused_over_http_and_websocket() {
 
 #[test]
 fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
-    let server = Server::start(&fresh_db("index-turn"));
+    let (_dir, db) = fresh_db("index-turn");
+    let server = Server::start(&db);
     let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     let act = format!("/games/{game}/act");
     let not_yours = json!({"code": "not-your-turn", "message": "seat 0 is to act, not seat 1", "field": "token"});
@@ -633,7 +646,8 @@ fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
 
 #[test]
 fn an_undo_refused_to_a_seat_blames_its_token() {
-    let server = Server::start(&fresh_db("undo-token"));
+    let (_dir, db) = fresh_db("undo-token");
+    let server = Server::start(&db);
     let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     server.act(&game, &seats[0], 0);
     let undo = format!("/games/{game}/undo");
@@ -650,7 +664,8 @@ fn an_undo_refused_to_a_seat_blames_its_token() {
 
 #[test]
 fn a_websocket_reads_a_request_as_stdio_does() {
-    let server = Server::start(&fresh_db("ws-as-stdio"));
+    let (_dir, db) = fresh_db("ws-as-stdio");
+    let server = Server::start(&db);
     let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     let mut ws = connect(&server, &game, Some(&seats[0]));
     assert_eq!(receive(&mut ws)["type"], json!("welcome"));
@@ -665,7 +680,8 @@ fn a_websocket_reads_a_request_as_stdio_does() {
 
 #[test]
 fn the_bearer_scheme_is_read_in_any_case() {
-    let server = Server::start(&fresh_db("bearer"));
+    let (_dir, db) = fresh_db("bearer");
+    let server = Server::start(&db);
     let (game, _, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
     for scheme in ["Bearer", "bearer", "BEARER"] {
         let request = format!(
@@ -832,7 +848,8 @@ fn follows(name: &str, value: &Value) {
 
 #[test]
 fn every_reply_and_message_the_server_sends_follows_its_schema_definition() {
-    let server = Server::start(&fresh_db("schema"));
+    let (_dir, db) = fresh_db("schema");
+    let server = Server::start(&db);
     // One HTTP request: the body is an `HttpReply`, and its result the route's definition.
     let call = |method: &str, path: &str, token: Option<&str>, body: Option<&str>, result: &str| {
         let (status, reply) = server.http(method, path, token, body);

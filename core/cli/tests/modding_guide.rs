@@ -6,8 +6,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+use tempfile::TempDir;
 
 /// The guide's text between the headings that start with `from` and `to`.
 fn section<'a>(guide: &'a str, from: &str, to: &str) -> &'a str {
@@ -64,24 +65,23 @@ fn edit(file: &Path, from: &str, to: &str) {
 
 /// A folder standing for the root of the source tree: the built-in expansions, and nothing of
 /// a modder's yet.
-fn fresh_tree(name: &str) -> PathBuf {
+fn fresh_tree(name: &str) -> TempDir {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = std::env::temp_dir().join(format!("meeple-guide-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::os::unix::fs::symlink(repo.join("scripts").canonicalize().unwrap(), dir.join("scripts")).unwrap();
+    let dir = support::scratch(&format!("guide-{name}"));
+    std::os::unix::fs::symlink(repo.join("scripts").canonicalize().unwrap(), dir.path().join("scripts")).unwrap();
     dir
 }
 
 #[test]
 fn the_modding_guide_works_as_written() {
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/modding.md")).unwrap();
-    let dir = fresh_tree("script");
+    let tmp = fresh_tree("script");
+    let dir = tmp.path();
 
     // 2. Copy the template under its own id: what the guide shows is printed (up to its `…`),
     // and the copy names itself everywhere the template named itself.
     let copy = blocks(section(&guide, "## 2.", "## 3."));
-    let (ok, out) = shell(&dir, block(&copy, "sh"));
+    let (ok, out) = shell(dir, block(&copy, "sh"));
     assert!(ok, "step 2: {out}");
     let shown = block(&copy, "");
     let shown = &shown[..shown.find("  …").expect("step 2's output ends in `…`")];
@@ -97,7 +97,7 @@ fn the_modding_guide_works_as_written() {
 
     // 3. Check it: the output is the guide's, line for line.
     let check = blocks(section(&guide, "## 3.", "## 4."));
-    let (ok, out) = shell(&dir, block(&check, "sh"));
+    let (ok, out) = shell(dir, block(&check, "sh"));
     assert!(ok, "step 3: {out}");
     assert_eq!(out, block(&check, ""), "step 3 prints what the guide shows");
 
@@ -110,7 +110,7 @@ fn the_modding_guide_works_as_written() {
     assert_eq!(config, block(&play, "toml"), "step 4 shows the game config step 2 wrote");
     assert!(section(&guide, "## 4.", "## 5.").contains("`options = { bonus = 3 }` under `id = \"chapels\"`"));
     edit(&game, "id = \"chapels\"\n", "id = \"chapels\"\noptions = { bonus = 3 }\n");
-    let (ok, out) = shell(&dir, block(&play, "sh"));
+    let (ok, out) = shell(dir, block(&play, "sh"));
     assert!(ok, "step 4: {out}");
     let said = section(&guide, "## 4.", "## 5.");
     let example = said.split("e.g.\n`").nth(1).and_then(|s| s.split('`').next()).expect("step 4's example line");
@@ -120,11 +120,11 @@ fn the_modding_guide_works_as_written() {
 
     // 5. Test it: the scenario passes on the copy.
     let test = blocks(section(&guide, "## 5.", "## 6."));
-    let (ok, out) = shell(&dir, block(&test, "sh"));
+    let (ok, out) = shell(dir, block(&test, "sh"));
     assert!(ok && out.contains("1 scenario, 0 failed"), "step 5: {out}");
     // A mod in a folder meeple searches anyway is not found twice from its scenarios.
     let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tests");
-    let (ok, out) = shell(&dir, &format!("meeple test {}", template.display()));
+    let (ok, out) = shell(dir, &format!("meeple test {}", template.display()));
     assert!(ok && out.contains("1 scenario, 0 failed"), "the template's own scenario: {out}");
 
     // 6. The edit the guide suggests is one a modder can make where it says, and it takes: a
@@ -136,9 +136,8 @@ fn the_modding_guide_works_as_written() {
     assert!(section(&guide, "## 6.", "## What").contains("or not scoring.completed"), "the suggested edit");
     let first = ifs.first().expect("an `if` in the modify_score handler");
     edit(&init, first, &first.replace(" then", " or not scoring.completed then"));
-    let (ok, out) = shell(&dir, block(&test, "sh"));
+    let (ok, out) = shell(dir, block(&test, "sh"));
     assert!(!ok && out.contains("expected [8, 0], got [6, 0]"), "the changed rule shows in the test: {out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -147,16 +146,16 @@ fn the_game_a_new_native_plugin_comes_with_shows_its_rule() {
     // template it copies, the long-roads fixture, which is the same code.
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     support::build_fixture("meeple-fixture-long-roads");
-    let dir = fresh_tree("native");
-    let (ok, out) = shell(&dir, "meeple new mods/bridges --native");
+    let tmp = fresh_tree("native");
+    let dir = tmp.path();
+    let (ok, out) = shell(dir, "meeple new mods/bridges --native");
     assert!(ok, "{out}");
     let written = std::fs::read_to_string(dir.join("mods/bridges/game.toml")).unwrap();
     let config = written.replace("id = \"bridges\"", "id = \"long-roads\"");
     assert_ne!(config, written, "{written}");
     std::fs::write(dir.join("long-roads.toml"), config).unwrap();
     let fixtures = repo.join("plugins/fixtures").canonicalize().unwrap();
-    let (ok, out) = shell(&dir, &format!("meeple play --mods {} long-roads.toml -o game.json", fixtures.display()));
+    let (ok, out) = shell(dir, &format!("meeple play --mods {} long-roads.toml -o game.json", fixtures.display()));
     assert!(ok, "{out}");
     assert!(out.contains("a long road: +1 each"), "the guide says it shows beside the roads it scores:\n{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,7 @@
 //! What the program writes when its output cannot be: a closed pipe, a full disk.
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::{Command, Stdio};
 
 fn meeple() -> Command {
@@ -9,16 +10,10 @@ fn meeple() -> Command {
     c
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn a_reader_that_goes_away_stops_the_printing_not_the_replay() {
-    let replay = scratch("pipe").join("game.json");
+    let dir = support::scratch("output-pipe");
+    let replay = dir.path().join("game.json");
     let mut child = meeple()
         .args(["play", "--seed", "5", "-o"])
         .arg(&replay)
@@ -37,7 +32,8 @@ fn a_reader_that_goes_away_stops_the_printing_not_the_replay() {
 #[test]
 fn a_stdout_that_cannot_be_written_is_an_error_once_the_work_is_done() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
-    let replay = scratch("full").join("game.json");
+    let dir = support::scratch("output-full");
+    let replay = dir.path().join("game.json");
     let out = meeple().args(["play", "--seed", "5", "-o"]).arg(&replay).stdout(full).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdout>: No space left"), "{out:?}");

@@ -1,6 +1,8 @@
 //! `meeple replay` on saved games that were edited: every failure names the file and says
 //! what is wrong in words.
 
+mod support;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,9 +37,9 @@ fn write(dir: &Path, name: &str, replay: &Value) -> PathBuf {
 
 #[test]
 fn an_edited_replay_is_refused_with_its_file_and_reason() {
-    let dir = std::env::temp_dir().join(format!("meeple-replays-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = saved(&dir);
+    let tmp = support::scratch("replays");
+    let dir = tmp.path();
+    let good = saved(dir);
     let total = good["actions"].as_array().unwrap().len();
 
     let mut hash = good.clone();
@@ -67,12 +69,12 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
         ),
     ];
     for (name, replay, says) in cases {
-        let file = write(&dir, name, &replay);
+        let file = write(dir, name, &replay);
         let (code, stderr) = meeple(&["replay", file.to_str().unwrap()]);
         assert_eq!(code, Some(1), "{name}: {stderr}");
         assert!(stderr.starts_with(&format!("{}: {says}", file.display())), "{name}: {stderr}");
     }
-    let file = write(&dir, "good.json", &good);
+    let file = write(dir, "good.json", &good);
     assert_eq!(meeple(&["replay", file.to_str().unwrap()]).0, Some(0));
 
     // `--seed` over a config's own seed: the replay carries the seed played, and reads back.
@@ -81,7 +83,6 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
     assert_eq!(code, Some(0), "{stderr}");
     let (code, stderr) = meeple(&["replay", seeded.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -98,9 +99,8 @@ fn a_replay_that_cannot_be_read_is_bad_input_as_a_config_is() {
 
 #[test]
 fn a_finished_game_plays_back_to_its_winner() {
-    let dir = std::env::temp_dir().join(format!("meeple-replays-winner-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.json");
+    let dir = support::scratch("replays-winner");
+    let file = dir.path().join("game.json");
     let (code, stderr) =
         meeple(&["play", "configs/traders-builders.toml", "-q", "--seed", "3", "-o", file.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -121,5 +121,4 @@ fn a_finished_game_plays_back_to_its_winner() {
     let won: Vec<&str> = totals.iter().filter(|(_, t)| *t == best).map(|(n, _)| *n).collect();
     let title = if won.len() > 1 { "Shared win" } else { "Winner" };
     assert!(stdout.contains(&format!("{title}: {}", won.join(", "))), "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

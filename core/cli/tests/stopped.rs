@@ -1,6 +1,8 @@
 //! A game stopped by a failing hook: `meeple simulate` names the game and the command that plays
 //! it again, and `meeple play` tells the turn it stopped in and saves the replay up to it.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,7 +20,6 @@ fn meeple(args: &[&str]) -> (Option<i32>, String, String) {
 /// A folder of mods holding `grumpy`, whose script fails whenever a figure is placed, and a
 /// config that plays it.
 fn grumpy(dir: &Path) -> (PathBuf, PathBuf) {
-    let _ = std::fs::remove_dir_all(dir);
     let mods = dir.join("mods");
     std::fs::create_dir_all(mods.join("grumpy")).unwrap();
     let manifest = "[expansion]\nid = \"grumpy\"\nname = \"Grumpy\"\nversion = \"0.1.0\"\napi = 1\n\
@@ -33,8 +34,8 @@ fn grumpy(dir: &Path) -> (PathBuf, PathBuf) {
 
 #[test]
 fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
-    let dir = std::env::temp_dir().join(format!("meeple-stopped-{}", std::process::id()));
-    let (mods, config) = grumpy(&dir);
+    let dir = support::scratch("stopped");
+    let (mods, config) = grumpy(dir.path());
     let (mods, config) = (mods.to_str().unwrap(), config.to_str().unwrap());
 
     let (code, _, stderr) = meeple(&["simulate", config, "--mods", mods, "-n", "8", "-j", "1", "--seed", "40"]);
@@ -55,7 +56,7 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
     let again = stderr.lines().find_map(|l| l.strip_prefix("to play it again, turn by turn: meeple ")).expect(&stderr);
     assert_eq!(again, format!("play {config} --mods {mods} --seed 40 --bots random"));
 
-    let replay = dir.join("stopped.json");
+    let replay = dir.path().join("stopped.json");
     let mut args: Vec<&str> = again.split(' ').collect();
     args.extend(["-o", replay.to_str().unwrap()]);
     let (code, stdout, stderr) = meeple(&args);
@@ -84,10 +85,8 @@ fn a_stopped_game_is_named_and_can_be_played_again_up_to_where_it_stopped() {
 fn ctrl_c_keeps_the_replay_of_the_game_so_far() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let dir = std::env::temp_dir().join(format!("meeple-interrupted-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let replay = dir.join("so-far.json");
+    let dir = support::scratch("interrupted");
+    let replay = dir.path().join("so-far.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["play", "--seed", "5", "--delay", "100", "-o", replay.to_str().unwrap()])
@@ -107,5 +106,4 @@ fn ctrl_c_keeps_the_replay_of_the_game_so_far() {
     let (code, stdout, stderr) = meeple(&["replay", replay.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("verified") && stdout.contains("(the game is not over)"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,7 @@
 //! `meeple play`'s story: one line per turn, with what the turn's hooks did on it.
 
+mod support;
+
 use std::process::Command;
 
 const MANIFEST: &str = "[expansion]\nid = \"teller\"\nname = \"Teller\"\nversion = \"0.1.0\"\napi = 1\n\
@@ -18,8 +20,8 @@ const SCRIPT: &str = "meeple.on(\"turn_end\", function(view, ev, out)\n    out:l
 
 #[test]
 fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
-    let dir = std::env::temp_dir().join(format!("meeple-story-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = support::scratch("story");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("mods/teller")).unwrap();
     std::fs::write(dir.join("mods/teller/expansion.toml"), MANIFEST).unwrap();
     std::fs::write(dir.join("mods/teller/init.luau"), SCRIPT).unwrap();
@@ -27,7 +29,7 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
     std::fs::write(dir.join("game.toml"), config).unwrap();
 
     let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["play", "game.toml", "--mods", "mods", "-o", "game.json"])
         .output()
         .unwrap();
@@ -48,12 +50,12 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
 
 #[test]
 fn the_title_names_each_option_and_tile_number_played_otherwise_than_its_editions_default() {
-    let dir = std::env::temp_dir().join(format!("meeple-title-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = support::scratch("title");
+    let dir = tmp.path();
     let title = |config: &str| {
         std::fs::write(dir.join("game.toml"), config).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(["play", "game.toml", "-q", "-o", "game.json"])
             .output()
             .unwrap();
@@ -71,17 +73,15 @@ fn the_title_names_each_option_and_tile_number_played_otherwise_than_its_edition
     // So are tile numbers of the config's own.
     let mixed = title("players = 2\nseed = 1\n[base]\ncopies = 2\ntiles = { V = 0 }\n");
     assert!(mixed.starts_with("meeple · Carcassonne C3 (copies = 2, tiles.V = 0) · "), "{mixed}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn another_game_of_a_seed_is_kept_beside_the_earlier_one_and_the_same_game_replaces_itself() {
-    let dir = std::env::temp_dir().join(format!("meeple-over-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = support::scratch("over");
+    let dir = tmp.path();
     let last_line = |bots: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(["play", "--seed", "5", "-q", "--bots", bots])
             .output()
             .unwrap();
@@ -107,7 +107,6 @@ fn another_game_of_a_seed_is_kept_beside_the_earlier_one_and_the_same_game_repla
         last_line("greedy"),
         "Replay written to replays/game-5-3.json (replays/game-5.json holds another game of seed 5)"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What `meeple play` prints of a game of Traders & Builders and The Tollkeepers of `seed`.
@@ -134,8 +133,8 @@ fn a_figure_turned_to_another_face_is_told_with_its_owner() {
 
 #[test]
 fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
-    let dir = std::env::temp_dir().join(format!("meeple-empty-bag-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = support::scratch("empty-bag");
+    let dir = tmp.path();
     // Every base tile left out but the start tile.
     let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tilesets/base.toml")).unwrap();
     let ids = base.lines().filter_map(|l| l.strip_prefix("id = \"")?.strip_suffix('"')).filter(|id| *id != "base");
@@ -143,7 +142,7 @@ fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
     let config = format!("players = 2\nseed = 1\n[base]\ntiles = {{ {} }}\n", counts.join(", "));
     std::fs::write(dir.join("game.toml"), config).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["play", "game.toml", "-o", "game.json"])
         .output()
         .unwrap();
@@ -153,7 +152,6 @@ fn a_game_whose_bag_is_empty_tells_its_setup_before_its_final_scoring() {
     assert_eq!(lines[1], "setup: start tile base:D at (0, 0)", "{text}");
     assert!(lines[0].contains(", tiles.B-farmhouse = 0, 57 more tiles) · "), "a long list is cut: {text}");
     assert!(!text.contains("turn "), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// The game's length: about ten turns pass while the test edits, at 150 ms a turn.
 const TILES: u32 = 50;
@@ -32,14 +33,15 @@ fn script(version: &str) -> String {
     format!("meeple.on(\"turn_end\", function(view, ev, out)\n    out:log(\"{version}\")\nend)\n")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meeple-watch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A folder of the test's own holding the watched mod, version 1, and a game of it.
+fn scratch(name: &str) -> TempDir {
+    let tmp = support::scratch(&format!("watch-{name}"));
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("mods/watched")).unwrap();
     std::fs::write(dir.join("mods/watched/expansion.toml"), MANIFEST).unwrap();
     std::fs::write(dir.join("mods/watched/init.luau"), script("version 1")).unwrap();
     std::fs::write(dir.join("game.toml"), config(4, "[\"Ann\", \"Bob\"]")).unwrap();
-    dir
+    tmp
 }
 
 /// Replaces a file at once, as editors do, so that a reload never reads half of it.
@@ -126,8 +128,9 @@ impl Output {
 
 #[test]
 fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
-    let dir = scratch("edits");
-    let (mut child, mut out) = play(&dir);
+    let tmp = scratch("edits");
+    let dir = tmp.path();
+    let (mut child, mut out) = play(dir);
     let script_file = dir.join("mods/watched/init.luau");
     let first = out.wait_for("version 1");
     assert!(first.starts_with("turn   1 · "), "what turn_end did is told on its turn's line: {first}");
@@ -159,7 +162,6 @@ fn edited_rules_are_reloaded_between_turns_and_broken_ones_are_refused() {
     let replay: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).unwrap()).unwrap();
     assert_eq!(replay["config"]["players"], serde_json::json!(["Ann", "Bob"]), "the game's own config");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn read_replay(path: &Path) -> serde_json::Value {
@@ -179,8 +181,9 @@ fn new_game(files: &str, why: &str) -> String {
 
 #[test]
 fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
-    let dir = scratch("new-game");
-    let (mut child, mut out) = play(&dir);
+    let tmp = scratch("new-game");
+    let dir = tmp.path();
+    let (mut child, mut out) = play(dir);
     let script_file = dir.join("mods/watched/init.luau");
     out.wait_for("version 1");
 
@@ -197,7 +200,7 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
     );
     assert!(ended["actions"].as_array().is_some_and(|a| !a.is_empty()), "the game so far: {ended}");
     let replayed = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["replay", "--mods", "mods", "game.replaced-1.json"])
         .output()
         .unwrap();
@@ -262,17 +265,17 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
     assert_eq!(replay["config"]["seed"], 5);
     assert_eq!(read_replay(&dir.join("game.replaced-1.json")), ended, "the replaced games are left as they were");
     assert_eq!(read_replay(&dir.join("game.replaced-4.json"))["config"]["players"], serde_json::json!(["Ann", "Bob"]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_changed_start_tile_starts_a_new_game() {
-    let dir = scratch("start-tile");
+    let tmp = scratch("start-tile");
+    let dir = tmp.path();
     let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/template/tiles.toml");
     std::fs::copy(template, dir.join("mods/watched/tiles.toml")).unwrap();
     let with_tiles = MANIFEST.replace("[editions.default]", "[editions.default]\ntileset = \"tiles.toml\"");
     edit(&dir.join("mods/watched/expansion.toml"), &with_tiles);
-    let (mut child, mut out) = play(&dir);
+    let (mut child, mut out) = play(dir);
     assert!(out.wait_for("setup: ").contains("start tile base:D at "), "the base's start tile");
     out.wait_for("version 1");
 
@@ -294,17 +297,17 @@ fn a_changed_start_tile_starts_a_new_game() {
     let last = read_replay(&dir.join("game.json"));
     assert_eq!(ended["config"], last["config"], "the same config: only the files changed");
     assert_ne!(ended["actions"], last["actions"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
-    let dir = scratch("fails");
+    let tmp = scratch("fails");
+    let dir = tmp.path();
     let script_file = dir.join("mods/watched/init.luau");
     let failing =
         "meeple.on(\"turn_end\", function(view, ev, out)\n    if ev.turn >= 4 then error(\"late boom\") end\nend)\n";
     edit(&script_file, failing);
-    let (mut child, mut out) = play(&dir);
+    let (mut child, mut out) = play(dir);
     let error = out.wait_for("late boom");
     // The action that set it off is named with its turn and player (Bob passes, ending turn 4).
     assert_eq!(error, "turn   4 · Bob: pass, not taken: watched: turn_end: watched/init.luau:2: late boom");
@@ -329,7 +332,7 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     // The bot whose action failed took it again, rather than drawing another choice: the game is
     // the one the fixed rules play unwatched.
     let unwatched = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["play", "game.toml", "--mods", "mods", "-q", "-o", "unwatched.json"])
         .output()
         .unwrap();
@@ -338,13 +341,13 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     let (watched, unwatched) = (actions("game.json"), actions("unwatched.json"));
     let same = watched.iter().zip(&unwatched).take_while(|(a, b)| a == b).count();
     assert!(same == watched.len() && same == unwatched.len(), "the games part after {same} actions");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_reload_names_every_change_it_applies_even_those_refused_before() {
-    let dir = scratch("pending");
-    let (mut child, mut out) = play(&dir);
+    let tmp = scratch("pending");
+    let dir = tmp.path();
+    let (mut child, mut out) = play(dir);
     let script_file = dir.join("mods/watched/init.luau");
     out.wait_for("version 1");
 
@@ -370,23 +373,23 @@ fn a_reload_names_every_change_it_applies_even_those_refused_before() {
     assert!(reloaded.starts_with("reloaded mods/watched/init.luau and replayed "), "{reloaded}");
 
     assert!(child.0.wait().unwrap().success());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn rules_broken_at_the_start_are_told_and_waited_on() {
-    let dir = scratch("start");
+    let tmp = scratch("start");
+    let dir = tmp.path();
     let script_file = dir.join("mods/watched/init.luau");
     edit(&script_file, "local x = = 1\n");
     // Without --watch, the mistake ends the command, as bad input.
     let once = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["play", "game.toml", "--mods", "mods", "-q", "-o", "game.json"])
         .output()
         .unwrap();
     assert_eq!(once.status.code(), Some(2));
 
-    let (mut child, mut out) = play(&dir);
+    let (mut child, mut out) = play(dir);
     let error = out.wait_for("init.luau");
     assert!(error.starts_with("mods/watched/init.luau:1: "), "the problem is located: {error}");
     assert_eq!(out.wait_for("the game waits"), "the game waits to start; save a fix to go on (Ctrl-C to stop)");
@@ -409,28 +412,27 @@ fn rules_broken_at_the_start_are_told_and_waited_on() {
     out.wait_for("reloaded mods/watched/init.luau and replayed");
     out.wait_for("fixed again");
     assert!(child.0.wait().unwrap().success());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A folder holding the panicking fixture, built as the workspace's tests build it and copied
 /// into `mods/`, and a game of it with these options; with the fixture's folder and its
 /// library's file name.
-fn native_fixture_game(name: &str, options: &str) -> (PathBuf, PathBuf, String) {
+fn native_fixture_game(name: &str, options: &str) -> (TempDir, PathBuf, String) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     support::build_fixture("meeple-fixture-panicking");
     let lib = std::env::consts::DLL_PREFIX.to_string() + "meeple_fixture_panicking" + std::env::consts::DLL_SUFFIX;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo.join("target"), PathBuf::from);
     let built = target.join(if cfg!(debug_assertions) { "debug" } else { "release" }).join(&lib);
-    let dir = scratch(name);
-    let plugin = dir.join("mods/native-panicking");
+    let tmp = scratch(name);
+    let plugin = tmp.path().join("mods/native-panicking");
     std::fs::create_dir_all(&plugin).unwrap();
     std::fs::copy(repo.join("plugins/fixtures/panicking/expansion.toml"), plugin.join("expansion.toml")).unwrap();
     std::fs::copy(&built, plugin.join(&lib)).unwrap();
     let game = format!(
         "players = [\"Ann\", \"Bob\"]\nseed = 4\ntile_limit = {TILES}\n\n[[expansions]]\nid = \"native-panicking\"\n{options}"
     );
-    std::fs::write(dir.join("game.toml"), game).unwrap();
-    (dir, plugin, lib)
+    std::fs::write(tmp.path().join("game.toml"), game).unwrap();
+    (tmp, plugin, lib)
 }
 
 /// What `play --watch` says when the panicking fixture fails: a saved file cannot fix a plugin.
@@ -439,8 +441,8 @@ const REBUILD: &str = "`native-panicking` is a native plugin: a running meeple d
 
 #[test]
 fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_played() {
-    let (dir, plugin, lib) = native_fixture_game("native", "");
-    let (mut child, mut out) = play(&dir);
+    let (tmp, plugin, lib) = native_fixture_game("native", "");
+    let (mut child, mut out) = play(tmp.path());
     // Its first figure placed panics; a fix of it is a new build, which saving does not bring.
     assert_eq!(out.wait_for("the game waits"), format!("the game waits as it was; {REBUILD}"));
     let later = std::time::SystemTime::now() + Duration::from_secs(5);
@@ -454,28 +456,26 @@ fn a_native_plugin_that_fails_holds_the_game_and_a_new_build_of_it_is_told_not_p
     );
     assert!(child.0.try_wait().unwrap().is_none(), "the game still waits");
     drop(child);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_native_plugin_whose_setup_fails_says_a_saved_fix_cannot_start_the_game() {
-    let (dir, _, _) = native_fixture_game("native-setup", "options = { mode = \"setup\" }\n");
-    let (mut child, mut out) = play(&dir);
+    let (tmp, _, _) = native_fixture_game("native-setup", "options = { mode = \"setup\" }\n");
+    let (mut child, mut out) = play(tmp.path());
     assert_eq!(out.wait_for("is a native plugin"), REBUILD);
     assert!(child.0.try_wait().unwrap().is_none(), "it waits");
     drop(child);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_library_refused_at_the_start_says_a_saved_manifest_is_taken_and_a_rebuild_is_not() {
     // The manifest says another version than the library declares: refused once opened.
-    let (dir, plugin, lib) = native_fixture_game("native-version", "");
+    let (tmp, plugin, lib) = native_fixture_game("native-version", "");
     let manifest = plugin.join("expansion.toml");
     let right = std::fs::read_to_string(&manifest).unwrap();
     let version = right.lines().find(|l| l.starts_with("version = ")).unwrap().to_string();
     edit(&manifest, &right.replace(&version, "version = \"9.9.9\""));
-    let (mut child, mut out) = play(&dir);
+    let (mut child, mut out) = play(tmp.path());
     assert_eq!(
         out.wait_for("the game waits to start"),
         format!(
@@ -489,5 +489,4 @@ fn a_library_refused_at_the_start_says_a_saved_manifest_is_taken_and_a_rebuild_i
     out.wait_for("meeple · Carcassonne C3 + ");
     assert!(child.0.try_wait().unwrap().is_none(), "it plays");
     drop(child);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,18 +5,15 @@ use meeple_protocol::messages::CreateArgs;
 use meeple_server::Server;
 use serde_json::json;
 
-/// An empty folder of this test run's own.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// An empty folder of this test's own, removed when the value is dropped.
+fn scratch(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("meeple-{what}-")).tempdir().unwrap()
 }
 
 #[test]
 fn a_step_that_cannot_be_logged_is_not_taken() {
-    let dir = scratch("meeple-storage");
-    let db = dir.join("games.sqlite");
+    let dir = scratch("storage");
+    let db = dir.path().join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let second = Server::open(&db, Vec::new()).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(second.contains("another meeple server is using it"), "one server per file: {second}");
@@ -58,8 +55,8 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
 
 #[test]
 fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
-    let dir = scratch("meeple-closing");
-    let (server, _) = Server::open(&dir.join("games.sqlite"), Vec::new()).unwrap();
+    let dir = scratch("closing");
+    let (server, _) = Server::open(&dir.path().join("games.sqlite"), Vec::new()).unwrap();
     let created = server.create(&CreateArgs::default()).unwrap();
     let id = created.room.lock().unwrap().id().to_string();
     server.close(&id, Some(&created.owner)).unwrap();
@@ -69,7 +66,7 @@ fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
     created.room.lock().unwrap().watch(tx, false);
     assert_eq!(&*rx.recv().unwrap(), json!({"type": "closed", "game": id}).to_string());
     assert!(rx.recv().is_err(), "and is let go, so that its connection ends");
-    let store = std::sync::Mutex::new(meeple_server::store::Store::open(&dir.join("other.sqlite")).unwrap());
+    let store = std::sync::Mutex::new(meeple_server::store::Store::open(&dir.path().join("other.sqlite")).unwrap());
     let mut room = created.room.lock().unwrap();
     let step = room.step(&store, 0, meeple_server::store::Step::Undo).err().map(|e| e.code);
     assert_eq!(step, Some(meeple_protocol::Code::UnknownGame), "no step once closed");
@@ -77,8 +74,8 @@ fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
 
 #[test]
 fn a_game_started_with_other_rules_is_not_served() {
-    let dir = scratch("meeple-other-rules");
-    let db = dir.join("games.sqlite");
+    let dir = scratch("other-rules");
+    let db = dir.path().join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let created = server.create(&CreateArgs::default()).unwrap();
     let id = created.room.lock().unwrap().id().to_string();
@@ -94,8 +91,8 @@ fn a_game_started_with_other_rules_is_not_served() {
 
 #[test]
 fn a_game_id_is_never_handed_out_twice() {
-    let dir = scratch("meeple-ids");
-    let db = dir.join("games.sqlite");
+    let dir = scratch("ids");
+    let db = dir.path().join("games.sqlite");
     let id_of = |c: &meeple_server::Created| c.room.lock().unwrap().id().to_string();
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let first = server.create(&CreateArgs::default()).unwrap();
@@ -118,8 +115,8 @@ fn a_game_id_is_never_handed_out_twice() {
 
 #[test]
 fn a_watcher_that_falls_too_far_behind_is_let_go() {
-    let dir = scratch("meeple-behind");
-    let (server, _) = Server::open(&dir.join("games.sqlite"), Vec::new()).unwrap();
+    let dir = scratch("behind");
+    let (server, _) = Server::open(&dir.path().join("games.sqlite"), Vec::new()).unwrap();
     let created = server.create(&CreateArgs { seed: Some(7), ..CreateArgs::default() }).unwrap();
     let id = created.room.lock().unwrap().id().to_string();
     let (tx, rx) = std::sync::mpsc::sync_channel(2);

@@ -1,5 +1,8 @@
 //! What several of the program's test files need.
 
+// Each test file is a crate of its own, and uses only some of these.
+#![allow(dead_code)]
+
 use std::path::Path;
 use std::process::Command;
 
@@ -13,4 +16,10 @@ pub fn build_fixture(package: &str) {
         build.arg("--release");
     }
     assert!(build.status().unwrap().success(), "the fixture {package} builds");
+}
+
+/// An empty folder of the test's own, `meeple-<what>-…` in the temporary folder, removed when the
+/// value is dropped, whether the test passed or not.
+pub fn scratch(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("meeple-{what}-")).tempdir().unwrap()
 }
