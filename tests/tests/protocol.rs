@@ -575,6 +575,10 @@ fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_end
     let bot =
         err(&mut s, json!({"cmd": "playout", "game": "g1", "bots": ["random", 5]}), "bad-request", Some("bots[1]"));
     assert_eq!(bot["error"]["message"], json!("expected a bot's name, \"random\" or \"greedy\"; got integer `5`"));
+    // A bot is its name, not the map serde would read a unit variant from.
+    let map = json!({"cmd": "playout", "game": "g1", "bots": [{"random": null}]});
+    let bot = err(&mut s, map, "bad-request", Some("bots[0]"));
+    assert!(bot["error"]["message"].as_str().unwrap().starts_with("expected a bot's name"), "{bot}");
     err(&mut s, json!({"cmd": "playout", "game": "g9"}), "unknown-game", Some("game"));
     err(&mut s, json!({"cmd": "playout", "game": "g1", "index": 999}), "illegal-action", Some("index"));
     let pass = json!({"cmd": "playout", "game": "g1", "action": {"type": "pass"}});

@@ -21,7 +21,7 @@ pub fn seat_seed(seed: u64, seat: usize) -> u64 {
 }
 
 /// The bots a program can seat, by name (`random`, `greedy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum BotKind {
     /// [`RandomBot`].
@@ -61,6 +61,24 @@ impl BotKind {
             BotKind::Random => Box::new(RandomBot::new(seed)),
             BotKind::Greedy => Box::new(GreedyBot::new()),
         }
+    }
+}
+
+/// Read from its name only: serde's own reading of a unit variant also takes the map
+/// `{"random": null}`, which no one writing a bot's name means.
+impl<'de> serde::Deserialize<'de> for BotKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BotKind, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = BotKind;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a bot's name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<BotKind, E> {
+                BotKind::parse(name).ok_or_else(|| E::unknown_variant(name, &["random", "greedy"]))
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 
