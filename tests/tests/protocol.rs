@@ -1086,7 +1086,7 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     assert_eq!(
         fields,
         [
-            "config.draw",
+            "config.draw[1]",
             "config.players",
             "config.sed",
             "config.base.edition",
@@ -1097,7 +1097,7 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
         "{bad}"
     );
     // A null inside a list has no TOML form: it is left out, and said so among the rest.
-    assert_eq!(lines[0], "config.draw: expected a value; got null, which has no place inside a list or table");
+    assert_eq!(lines[0], "config.draw[1]: expected a value; got null, which has no place inside a list or table");
     assert_eq!(lines[1], "config.players: a game needs 2 to 6 players, not 1");
     assert!(lines[2].contains("did you mean `seed`?"), "{bad}");
     assert!(lines[6].contains("did you mean `traders-builders`?"), "{bad}");
@@ -1106,15 +1106,19 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     let bad = err(&mut s, json!({"cmd": "create", "config": nulls}), "bad-config", Some("config"));
     let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
     assert_eq!(lines.len(), 2, "{bad}");
-    assert!(lines[0].starts_with("config.players: expected a value; got null"), "{bad}");
+    assert!(lines[0].starts_with("config.players[1]: expected a value; got null"), "{bad}");
     assert!(lines[1].starts_with("config.seed: "), "{bad}");
     // A name holding a newline (refused) stays on its line: the fields after it are named right.
     let newline = json!({"players": ["Ann\nBen", "Cy"], "seed": -1, "base": {"edition": "C1"}});
     let bad = err(&mut s, json!({"cmd": "create", "config": newline}), "bad-config", Some("config"));
     let lines: Vec<&str> = bad["error"]["message"].as_str().unwrap().lines().collect();
     assert_eq!(lines.len(), 2, "{bad}");
-    assert!(lines[0].starts_with("config.players: a player name must not hold control"), "{bad}");
+    assert!(lines[0].starts_with("config.players[0]: a player name must not hold control"), "{bad}");
     assert!(lines[1].starts_with("config.seed: "), "{bad}");
+    // An item of a list is named by its place in the list.
+    let long = json!({"players": ["Ann", "B".repeat(41), "Cy"]});
+    let reply = err(&mut s, json!({"cmd": "create", "config": long}), "bad-config", Some("config.players[1]"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("40 characters"), "{reply}");
     // One fault: the error's field is that field.
     let one = json!({"expansions": [{"id": "tollkeepers", "edition": "C1"}]});
     err(&mut s, json!({"cmd": "create", "config": one}), "bad-config", Some("config.expansions[0].edition"));

@@ -49,8 +49,8 @@ pub fn protocol_error(faults: &[ConfigFault], prefix: &str) -> ProtocolError {
 pub struct Text {
     /// The name the text goes by in the reader's reports.
     name: &'static str,
-    /// The text. Every value is written on one line, strings included (with `\n` escaped), so
-    /// that a line's number names its field.
+    /// The text. Every value is written on one line, strings included (with `\n` escaped), and a
+    /// list's items each on a line of their own, so that a line's number names its field.
     toml: String,
     /// `fields[n]`: the field on line n + 1, below `config` (empty: the config as a whole).
     fields: Vec<String>,
@@ -119,10 +119,39 @@ impl Text {
         if value.is_null() {
             return;
         }
-        let mut written = String::new();
-        match inline(value, &mut written) {
-            Ok(()) => self.line(&field, format!("{} = {written}", meeple_toml::key(key))),
-            Err(why) => self.unwritten.push((self.fields.len() + 1, ConfigFault::at(&field, why))),
+        match value {
+            Value::Array(items) if !items.is_empty() => self.list(&field, key, items),
+            _ => self.value(&field, key, value),
+        }
+    }
+
+    /// `key = [`, each item on a line of its own at the field `field[i]`, and `]`: a problem
+    /// with one item (a name too long) is then named by that item. A list with an item no line
+    /// can hold (a null) is left out whole, each such item told: the rest would read as a
+    /// shorter list, wrong for another reason.
+    fn list(&mut self, field: &str, key: &str, items: &[Value]) {
+        let fields: Vec<String> = (0..items.len()).map(|i| format!("{field}[{i}]")).collect();
+        let written: Vec<Result<String, String>> = items.iter().map(inline_text).collect();
+        if written.iter().any(Result::is_err) {
+            let at = self.fields.len() + 1;
+            for (field, why) in fields.iter().zip(written).filter_map(|(f, w)| Some((f, w.err()?))) {
+                self.unwritten.push((at, ConfigFault::at(field, why)));
+            }
+            return;
+        }
+        self.line(field, format!("{} = [", meeple_toml::key(key)));
+        for (field, item) in fields.iter().zip(written) {
+            self.line(field, item.unwrap_or_default() + ",");
+        }
+        self.line(field, "]".to_string());
+    }
+
+    /// `key = value` at `field`; or, for a value no line can hold, the reason, told at the line
+    /// it would have had.
+    fn value(&mut self, field: &str, key: &str, value: &Value) {
+        match inline_text(value) {
+            Ok(written) => self.line(field, format!("{} = {written}", meeple_toml::key(key))),
+            Err(why) => self.unwritten.push((self.fields.len() + 1, ConfigFault::at(field, why))),
         }
     }
 
@@ -165,7 +194,7 @@ impl Text {
         // Stable: problems of one line keep the reader's order.
         faults.sort_by_key(|(line, _)| *line);
         let mut faults: Vec<ConfigFault> = faults.into_iter().map(|(_, f)| f).collect();
-        // Two items of one list on one line, both wrong alike, are one fault of its field.
+        // Two items of a list inside a list share a line: both wrong alike, they are one fault.
         faults.dedup();
         faults
     }
@@ -196,6 +225,12 @@ impl Text {
 /// A list of objects, and nothing else: a list of tables (`[[expansions]]`).
 fn is_table_list(value: &Value) -> bool {
     matches!(value, Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object))
+}
+
+/// A JSON value as an inline TOML value on one line, or what keeps it from being one.
+fn inline_text(value: &Value) -> Result<String, String> {
+    let mut out = String::new();
+    inline(value, &mut out).map(|()| out)
 }
 
 /// Writes a JSON value as an inline TOML value on one line, or says what keeps it from being one
@@ -248,13 +283,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_value_and_key_is_written_on_one_line_and_reads_back_as_given() {
+    fn every_value_and_list_item_is_written_on_a_line_of_its_own_and_reads_back_as_given() {
         let object = serde_json::json!({
             "players": ["Ann\nBen \"the\" \\ 2", "tab\there", "bell\u{7}"],
             "a\nb": {"x.y": [1, -2, 2.5, true, {"k": "v"}, []], "empty": {}},
         });
         let t = Text::of_object("t", object.as_object().unwrap());
         assert_eq!(t.toml.lines().count(), t.fields.len(), "{}", t.toml);
+        let line_of = |field: &str| t.fields.iter().position(|f| f == field).map(|n| t.toml.lines().nth(n).unwrap());
+        assert_eq!(line_of("players[2]"), Some("\"bell\\u0007\","), "{}", t.toml);
         let read: toml::Table = t.toml.parse().unwrap_or_else(|e| panic!("{e}\n{}", t.toml));
         let back = serde_json::to_value(read).unwrap();
         assert_eq!(back["players"], object["players"]);
