@@ -5,6 +5,7 @@ use meeple_core::{Game, GameState, Replay, Rules};
 use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
+use unicode_width::UnicodeWidthStr;
 
 /// Prints a line to stdout. Once stdout cannot be written, nothing more is printed but the
 /// command still does its work (a replay it was asked to write is written): when the reader
@@ -294,21 +295,25 @@ pub fn play_out(game: &mut Game, bots: &mut [Box<dyn Bot + Send>]) -> Result<(),
     Ok(meeple_core::bots::play_out(game, bots)?)
 }
 
-/// The score table with a column per category that anyone scored in.
+/// The score table with a column per category that anyone scored in, lined up by the columns
+/// each name takes on a terminal.
 pub fn score_table(rules: &Rules, st: &GameState, names: &[String]) -> String {
     // Headed as players read them: an expansion's own category by the expansion's name.
     let cats: Vec<&str> = (0..rules.categories().len()).map(|c| rules.category_name(c as u16)).collect();
     let used: Vec<usize> =
         (0..cats.len()).filter(|&c| c < 4 || (0..st.players()).any(|p| st.breakdown(p)[c] != 0)).collect();
-    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(6).max(6);
-    let column = |c: usize| cats[c].chars().count().max(5);
-    let mut out = format!("{:width$}", "");
+    let width = names.iter().map(|n| n.width()).max().unwrap_or(6).max(6);
+    let column = |c: usize| cats[c].width().max(5);
+    let mut out = " ".repeat(width);
     for &c in &used {
-        out += &format!(" {:>w$}", cats[c], w = column(c));
+        out += &" ".repeat(1 + column(c) - cats[c].width());
+        out += cats[c];
     }
     out += " | total\n";
     for p in 0..st.players() {
-        out += &format!("{:width$}", names[p as usize]);
+        let name = &names[p as usize];
+        out += name;
+        out += &" ".repeat(width - name.width());
         for &c in &used {
             out += &format!(" {:>w$}", st.breakdown(p)[c], w = column(c));
         }

@@ -176,3 +176,23 @@ fn the_goods_each_player_keeps_are_told_under_the_scores() {
     // A player without any is said to have none.
     assert!(held.split("; ").any(|h| h.ends_with(" none")), "{held}");
 }
+
+#[test]
+fn the_score_table_lines_up_names_by_the_columns_they_take() {
+    let tmp = support::scratch("widths");
+    let dir = tmp.path();
+    // Each CJK character takes two columns on a terminal: 山田太郎 takes eight, as many as Bartholo.
+    let config = "players = [\"山田太郎\", \"Bartholo\", \"Cy\"]\nseed = 4\ntile_limit = 4\n";
+    std::fs::write(dir.join("game.toml"), config).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(dir)
+        .args(["play", "game.toml", "-q", "-o", "game.json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let table: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("Final scores")).skip(1).take(4).collect();
+    let bar = |row: &str| unicode_width::UnicodeWidthStr::width(row.split(" | ").next().unwrap());
+    assert!(table.iter().all(|row| row.contains(" | ") && bar(row) == bar(table[0])), "{text}");
+    assert!(table[1].starts_with("山田太郎 "), "{text}");
+}
