@@ -1552,3 +1552,49 @@ fn a_feature_tells_the_tags_of_its_segments() {
     }
     assert_eq!(logged, ["inns 1 river 0", "inns 2 river 0", "inns 2 river 0"]);
 }
+
+#[test]
+fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
+    // Segment ids relative to the tile's first (1 for its first segment), so that the board's
+    // records and the tile kind's read alike.
+    let script = "local function show(s, first)\n\
+                  \x20   local function rel(list)\n\
+                  \x20       local out = {}\n\
+                  \x20       for _, c in list do table.insert(out, tostring(c - first + 1)) end\n\
+                  \x20       return table.concat(out, \",\")\n\
+                  \x20   end\n\
+                  \x20   return `{s.index} {s.id} {s.kind} arms={s.arms} goods={s.goods or \"-\"} tags={table.concat(s.tags, \",\")} \
+                  ends={table.concat(s.ends, \",\")} sides={table.concat(s.sides, \",\")} cities={rel(s.cities)} \
+                  field={if s.field then s.field - first + 1 else \"-\"} flanks={rel(s.flanks)}`\n\
+                  end\n\
+                  meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player == nil then return end -- the start tile\n\
+                  \x20   local ids = view:segment_ids(event.index)\n\
+                  \x20   local board, kind = view:segments(event.index), meeple.tile(event.tile).segments\n\
+                  \x20   for i, s in board do\n\
+                  \x20       assert(s.seg == ids[i] and s.tile == event.index and view:segment(ids[i]).id == s.id)\n\
+                  \x20       out:log(show(s, ids[1]) .. \" | \" .. show(kind[i], 1))\n\
+                  \x20   end\n\
+                  end)\n";
+    let mut game = mod_game("segments", "", script, "\"U-garden\", \"U\"", 2);
+    let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let logged: Vec<&str> = events
+        .iter()
+        .filter_map(|e| if let Event::Log { message, .. } = e { Some(message.as_str()) } else { None })
+        .collect();
+    let lines: Vec<(&str, &str)> = logged.iter().map(|l| l.split_once(" | ").unwrap()).collect();
+    assert!(lines.iter().all(|(board, kind)| board == kind), "{logged:#?}");
+    let board: Vec<&str> = lines.iter().map(|(b, _)| *b).collect();
+    // U-garden: a road west–east, the fields north and south of it, a garden in the north one
+    // beside the road.
+    assert_eq!(
+        board,
+        [
+            "1 road road arms=0 goods=- tags= ends=W,E sides=W,E cities= field=- flanks=",
+            "2 north field arms=0 goods=- tags= ends= sides= cities= field=- flanks=",
+            "3 south field arms=0 goods=- tags= ends= sides= cities= field=- flanks=",
+            "4 garden garden arms=0 goods=- tags= ends= sides= cities= field=2 flanks=1",
+        ],
+        "{logged:#?}"
+    );
+}

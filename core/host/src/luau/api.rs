@@ -12,7 +12,7 @@ use super::{Script, fast};
 use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::game::{MAX_NESTING, MAX_OFFERS, MAX_OPTIONS, MAX_POINTS, MAX_TEXT, log_line, too_deep};
 use meeple_core::state::Stage;
-use meeple_core::tileset::{End, SegmentKind, TileDef};
+use meeple_core::tileset::{SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
@@ -363,7 +363,7 @@ pub(crate) fn install(lua: &Lua, script: &Script) -> mlua::Result<()> {
                 if !super::vm::in_hook_call() {
                     return Err(rt("meeple.tile can only be called during a hook call, not while the script loads"));
                 }
-                with_view(lua, |view, _| tile_kind_table(lua, view, &key))
+                with_view(lua, |view, ctx| tile_kind_table(lua, view, ctx, &key))
             })?,
             "sorted_pairs" => lua.load(SORTED_PAIRS).set_name("=meeple.sorted_pairs").eval()?,
             other => panic!("API entry meeple.{other} has no binding"),
@@ -987,20 +987,6 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
             }
         } else {
             match name {
-                "segments" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
-                    with_view(lua, |v, _| {
-                        let t = tile_index_in(v, index)?;
-                        let n = v.rules().tile(t.tile).def.segments.len() as u16;
-                        lua.create_sequence_from(
-                            (0..n)
-                                .map(|i| segment_table(lua, v, t.first_segment + i))
-                                .collect::<mlua::Result<Vec<_>>>()?,
-                        )
-                    })
-                })?,
-                "segment" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
-                    with_view(lua, |v, _| segment_table(lua, v, seg_in(v, seg)?))
-                })?,
                 "goods" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
                         let goods = feature_segment_defs(v, seg_in(v, seg)?).filter_map(|d| d.goods.as_deref());
@@ -1367,40 +1353,6 @@ fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Tab
 }
 
 /// A segment of a tile kind; `first` turns local indices into board segment ids.
-fn def_segment_table(lua: &Lua, def: &TileDef, local: usize, first: Option<u16>) -> mlua::Result<Table> {
-    let s = &def.segments[local];
-    let id = |i: u8| first.map_or(i as i64 + 1, |f| f as i64 + i as i64);
-    let t = records::new(lua, Record::Segment)?;
-    if let Some(f) = first {
-        t.raw_set("seg", f + local as u16)?;
-    }
-    t.raw_set("index", local + 1)?;
-    t.raw_set("id", s.id.as_str())?;
-    t.raw_set("kind", s.kind.name())?;
-    t.raw_set("arms", s.arms)?;
-    t.raw_set("goods", s.goods.as_deref())?;
-    t.raw_set("tags", lua.create_sequence_from(s.tags.iter().map(String::as_str))?)?;
-    let ends = s.ends.iter().map(|e| match e {
-        End::Side(side) => side.name().to_string(),
-        End::Stop { kind, point: Some(p) } => format!("{kind}:{}", def.points[*p as usize].id),
-        End::Stop { kind, point: None } => kind.clone(),
-    });
-    t.raw_set("ends", lua.create_sequence_from(ends)?)?;
-    t.raw_set("sides", lua.create_sequence_from(s.open_sides.iter().map(|x| x.name()))?)?;
-    t.raw_set("cities", lua.create_sequence_from(s.cities.iter().map(|&c| id(c)))?)?;
-    t.raw_set("field", s.field.map(id))?;
-    t.raw_set("flanks", lua.create_sequence_from(s.flanks.iter().map(|&c| id(c)))?)?;
-    Ok(t)
-}
-
-fn segment_table(lua: &Lua, view: &View<'_>, seg: u16) -> mlua::Result<Table> {
-    let info = view.segment(seg);
-    let tile = view.placed(info.tile).expect("segment's tile");
-    let t = def_segment_table(lua, &view.rules().tile(tile.tile).def, info.local as usize, Some(tile.first_segment))?;
-    t.raw_set("tile", info.tile)?;
-    Ok(t)
-}
-
 fn points_table(lua: &Lua, def: &TileDef) -> mlua::Result<Table> {
     let list = lua.create_table()?;
     for (i, p) in def.points.iter().enumerate() {
@@ -1426,7 +1378,7 @@ fn illustrations_table(lua: &Lua, def: &TileDef, first: Option<u16>) -> mlua::Re
     Ok(list)
 }
 
-fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table> {
+fn tile_kind_table(lua: &Lua, view: &View<'_>, ctx: &Ctx, key: &str) -> mlua::Result<Table> {
     let id = view.rules().tile_by_name(key).map_err(rt)?;
     let kind = view.rules().tile(id);
     let def = &kind.def;
@@ -1435,9 +1387,7 @@ fn tile_kind_table(lua: &Lua, view: &View<'_>, key: &str) -> mlua::Result<Table>
     t.raw_set("id", def.id.as_str())?;
     t.raw_set("name", def.name.as_str())?;
     t.raw_set("sides", def.side_letters())?;
-    let segs =
-        (0..def.segments.len()).map(|i| def_segment_table(lua, def, i, None)).collect::<mlua::Result<Vec<_>>>()?;
-    t.raw_set("segments", lua.create_sequence_from(segs)?)?;
+    t.raw_set("segments", fast::tile_kind_segments(lua, ctx, def)?)?;
     t.raw_set("points", points_table(lua, def)?)?;
     t.raw_set("illustrations", illustrations_table(lua, def, None)?)?;
     t.raw_set("tags", lua.create_sequence_from(def.tags.iter().map(String::as_str))?)?;

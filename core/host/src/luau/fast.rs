@@ -14,8 +14,10 @@ use super::records::Record;
 use super::vm::{Ctx, current};
 use meeple_core::features::SegId;
 use meeple_core::figures::{Figure, FigureId, Location};
+use meeple_core::tileset::{End, TileDef};
 use meeple_core::{Pos, TileInfo, View};
 use mlua::ffi::{self, lua_State};
+use mlua::{Lua, Table};
 use std::cell::Cell;
 use std::ffi::{CStr, c_int};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -308,6 +310,123 @@ impl Stack {
     }
 }
 
+impl Stack {
+    /// Room for one `Segment` record and its lists.
+    const SEGMENT_BYTES: usize = 2048;
+
+    /// The segments of a tile as a list of `Segment` records: a placed tile's with their ids
+    /// on the board (`placed`: its first segment and its index), a tile kind's without.
+    fn segments_out(&mut self, def: &TileDef, placed: Option<(SegId, u16)>) -> Result<(), String> {
+        let n = def.segments.len();
+        self.reserve(n.saturating_mul(Self::SEGMENT_BYTES))?;
+        self.segments_push(def, placed);
+        self.pushed += 1;
+        Ok(())
+    }
+
+    /// Pushes the list [`Stack::segments_out`] answers.
+    fn segments_push(&self, def: &TileDef, placed: Option<(SegId, u16)>) {
+        // SAFETY: as in `list_out`; each record is stored in the list as soon as it is built.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, def.segments.len() as c_int, 0)
+        };
+        for local in 0..def.segments.len() {
+            self.segment_push(def, local, placed);
+            // SAFETY: the record is on top, the list below it.
+            #[allow(unsafe_code)]
+            unsafe {
+                ffi::lua_rawseti(self.state, -2, local as i64 + 1)
+            };
+        }
+    }
+
+    /// Pushes segment `local` of a tile as a `Segment` record (`placed` as in `segments_out`).
+    /// Its other segments are named by their ids on the board, or from 1 on a tile kind.
+    fn segment_push(&self, def: &TileDef, local: usize, placed: Option<(SegId, u16)>) {
+        let s = &def.segments[local];
+        let id = |i: u8| placed.map_or(i as i64 + 1, |(first, _)| first as i64 + i as i64);
+        let mut fields = vec![
+            (c"index", Field::Int(local as i64 + 1)),
+            (c"id", Field::Str(&s.id)),
+            (c"kind", Field::Str(s.kind.name())),
+            (c"arms", Field::Int(s.arms as i64)),
+            (c"goods", s.goods.as_deref().map_or(Field::Nil, Field::Str)),
+            (c"field", s.field.map_or(Field::Nil, |f| Field::Int(id(f)))),
+        ];
+        if let Some((first, tile)) = placed {
+            fields.push((c"seg", Field::Int(first as i64 + local as i64)));
+            fields.push((c"tile", Field::Int(tile as i64)));
+        }
+        self.record_push(Record::Segment, &fields);
+        self.strs_set(c"tags", s.tags.iter().map(String::as_str));
+        let ends: Vec<String> = (s.ends.iter())
+            .map(|e| match e {
+                End::Side(side) => side.name().to_string(),
+                End::Stop { kind, point: Some(p) } => format!("{kind}:{}", def.points[*p as usize].id),
+                End::Stop { kind, point: None } => kind.clone(),
+            })
+            .collect();
+        self.strs_set(c"ends", ends.iter().map(String::as_str));
+        self.strs_set(c"sides", s.open_sides.iter().map(|side| side.name()));
+        self.ints_set(c"cities", s.cities.iter().map(|&c| id(c)));
+        self.ints_set(c"flanks", s.flanks.iter().map(|&c| id(c)));
+    }
+
+    /// Stores a list of strings in the table on top, under `key`.
+    fn strs_set<'a>(&self, key: &CStr, items: impl ExactSizeIterator<Item = &'a str>) {
+        // SAFETY: the caller's table is on top; a new list is pushed on it, filled and stored.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, items.len() as c_int, 0);
+            for (i, v) in items.enumerate() {
+                ffi::lua_pushlstring(self.state, v.as_ptr().cast(), v.len());
+                ffi::lua_rawseti(self.state, -2, i as i64 + 1);
+            }
+        }
+        self.set_field(key);
+    }
+
+    /// Stores a list of numbers in the table on top, under `key`.
+    fn ints_set(&self, key: &CStr, items: impl ExactSizeIterator<Item = i64>) {
+        // SAFETY: as in `strs_set`.
+        #[allow(unsafe_code)]
+        unsafe {
+            ffi::lua_createtable(self.state, items.len() as c_int, 0);
+            for (i, v) in items.enumerate() {
+                ffi::lua_pushinteger(self.state, v);
+                ffi::lua_rawseti(self.state, -2, i as i64 + 1);
+            }
+        }
+        self.set_field(key);
+    }
+}
+
+/// A tile kind's segments as a list of `Segment` records, for `meeple.tile`: built as the
+/// view's are, in one protected call.
+pub(crate) fn tile_kind_segments(lua: &Lua, ctx: &Ctx, def: &TileDef) -> mlua::Result<Table> {
+    let limit = ctx.script.limits.hard_memory();
+    let more = def.segments.len().saturating_mul(Stack::SEGMENT_BYTES);
+    if lua.used_memory().saturating_add(ROOM).saturating_add(more) > limit {
+        let held = lua.used_memory() >> 20;
+        return Err(mlua::Error::runtime(format!("the script ran out of memory (its VM holds {held} MiB)")));
+    }
+    let records = ctx.records.get();
+    // SAFETY: `exec_raw` runs the closure as a C function inside a protected call. Nothing in
+    // it raises a Lua error (the room for the records was made sure of above), and a panic is
+    // caught before it could unwind into Luau: the closure then answers nil, which is no table.
+    #[allow(unsafe_code)]
+    unsafe {
+        lua.exec_raw((), |state| {
+            let s = Stack { state, name: "tile", pushed: 0, limit, records };
+            if catch_unwind(AssertUnwindSafe(|| s.segments_push(def, None))).is_err() {
+                ffi::lua_settop(state, 0);
+                ffi::lua_pushnil(state);
+            }
+        })
+    }
+}
+
 /// The last name (of a figure kind or a token) a view function resolved, and its index. Scripts
 /// ask for the same one over and over (`view:supply(player, "builder")` at every tile), and
 /// resolving it (checking the UTF-8, comparing it with every id) costs more than the rest of
@@ -449,6 +568,18 @@ fast_functions! {
         let t = s.placed(1, v)?;
         let n = v.rules().tile(t.tile).def.segments.len() as u16;
         s.list_out((t.first_segment..t.first_segment + n).map(|seg| feature_root(v, seg) as i64))
+    },
+    segments => |s, v, _| {
+        let t = s.placed(1, v)?;
+        s.segments_out(&v.rules().tile(t.tile).def, Some((t.first_segment, t.index)))
+    },
+    segment => |s, v, _| {
+        let info = v.segment(s.seg(1, v)?);
+        let t = v.placed(info.tile).expect("a segment's tile is placed");
+        s.reserve(Stack::SEGMENT_BYTES)?;
+        s.segment_push(&v.rules().tile(t.tile).def, info.local as usize, Some((t.first_segment, t.index)));
+        s.pushed += 1;
+        Ok(())
     },
     segment_kind => |s, v, _| {
         let seg = s.seg(1, v)?;
