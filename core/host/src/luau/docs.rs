@@ -59,7 +59,8 @@ pub fn lua_api_markdown() -> String {
     s += "\n```\n\n";
     s += "A `Target` is `{ kind = \"segment\", seg = … }` (a segment id of the view), `{ kind = \"point\", tile = …,\n";
     s += "point = … }` (a placed tile's index, and its named point by id or by number from 1) or `{ kind = \"figure\",\n";
-    s += "figure = … }`; an offer without a target reads back as `{ kind = \"none\" }`, which scripts cannot give.\n";
+    s += "figure = … }`, or `{ kind = \"none\" }` for an offer that acts on nothing on the board (paying for\n";
+    s += "something); an offer without a target reads back as `{ kind = \"none\" }` too.\n";
     s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number, with its `id`).\n";
     s += "A feature is named by one of its segments: the `feature` of an event or a scoring and a `Feature`'s `id` are\n";
     s += "segment ids, so `view:segment(scoring.feature)` gives a segment of it (and its tile), and `view:feature`,\n";
@@ -69,6 +70,11 @@ pub fn lua_api_markdown() -> String {
     s += "A `Tile` is a placed tile: `index` its place in the order tiles were laid (0, the start tile, first),\n";
     s += "`tile` its kind's key (`base:U`, what `meeple.tile` takes, whose `TileKind` has its `tags` and\n";
     s += "`illustrations`) and `id` the kind's id in its tileset (`U`); a `TileKind`'s `key` and `id` are the same two.\n";
+    s += "A `Turn` is where the game stands: `number` counts turns from 1, `player` is whose turn it is, `part`\n";
+    s += "counts from 1 (a double turn has two), `placed` is the index of the tile placed in this part, nil until\n";
+    s += "it is placed (in `figure_actions`, `view:segments(view:turn().placed)` are the segments of the tile just\n";
+    s += "laid), `tiles_left` the tiles still to draw, and `stage` one of `\"draw\"`, `\"placetile\"`, `\"figure\"`\n";
+    s += "(the figure phase), `\"score\"`, `\"partend\"`, `\"turnend\"`, `\"final\"` (the final scoring), `\"over\"`.\n";
     s += "A `Segment` is one part of a tile kind, as its tileset declares it (`docs/tilesets.md`): `index` counts\n";
     s += "from 1 on its tile kind, `seg` is its id on the board (on a placed tile only). A road or a river has two\n";
     s += "`ends`, each a side it leaves the tile by (`\"N\"`, `\"E\"`, `\"S\"`, `\"W\"`) or what it stops at on the tile\n";
