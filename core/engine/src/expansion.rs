@@ -478,7 +478,7 @@ pub trait Expansion: Send + Sync {
     /// The expansion's id; the namespace of its figures, tokens and storage.
     fn id(&self) -> &str;
 
-    /// The hooks to call.
+    /// The hooks to call: a method whose hook is not listed here is never called.
     fn hooks(&self) -> HookSet;
 
     /// Which calls of its hooks can matter to it in this ruleset; the core skips the others

@@ -304,6 +304,25 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The tileset's definitions of the segments of the feature `seg` belongs to, in ascending
+    /// segment order: where a rule reads what the tiles mark on it (`tags`, `goods`).
+    pub fn feature_segment_defs(&self, seg: SegId) -> Vec<&'a crate::tileset::Segment> {
+        let rules = self.rules;
+        let parts = self.feature_parts(seg);
+        parts.iter().map(|p| &rules.tile(p.tile.tile).def.segments[p.local as usize]).collect()
+    }
+
+    /// The tags of the segments of the feature `seg` belongs to, each with how many of its
+    /// segments carry it, in name order (`{"inn": 2}`: two inns on a road).
+    pub fn feature_tags(&self, seg: SegId) -> std::collections::BTreeMap<&'a str, u32> {
+        counted(self.feature_segment_defs(seg).into_iter().flat_map(|d| d.tags.iter().map(String::as_str)))
+    }
+
+    /// The goods symbols on the feature `seg` belongs to, each with how many, in name order.
+    pub fn goods(&self, seg: SegId) -> std::collections::BTreeMap<&'a str, u32> {
+        counted(self.feature_segment_defs(seg).into_iter().filter_map(|d| d.goods.as_deref()))
+    }
+
     /// The completed cities a field touches (their feature ids, ascending).
     pub fn field_cities(&self, field: SegId) -> Vec<SegId> {
         match self.source {
@@ -462,4 +481,13 @@ impl<'a> View<'a> {
             Source::Remote(_) => true,
         }
     }
+}
+
+/// How many times each word comes, in name order.
+fn counted<'w>(words: impl Iterator<Item = &'w str>) -> std::collections::BTreeMap<&'w str, u32> {
+    let mut counts = std::collections::BTreeMap::new();
+    for w in words {
+        *counts.entry(w).or_default() += 1;
+    }
+    counts
 }

@@ -623,27 +623,6 @@ pub(crate) fn unread_link(dir: &Path, path: &str, id: &str) -> Option<String> {
     }
 }
 
-/// The tileset's definitions of the segments of the feature `seg` belongs to.
-fn feature_segment_defs<'v>(
-    v: &'v View<'_>,
-    seg: meeple_core::features::SegId,
-) -> impl Iterator<Item = &'v meeple_core::tileset::Segment> {
-    v.feature_segments(seg).into_iter().map(move |s| {
-        let info = v.segment(s);
-        let tile = v.placed(info.tile).expect("a segment's tile is placed");
-        &v.rules().tile(tile.tile).def.segments[info.local as usize]
-    })
-}
-
-/// How many times each word comes, in name order.
-fn counted<'w>(words: impl Iterator<Item = &'w str>) -> BTreeMap<&'w str, i64> {
-    let mut counts = BTreeMap::new();
-    for w in words {
-        *counts.entry(w).or_default() += 1;
-    }
-    counts
-}
-
 /// `require(name)`: a module of the expansion's own folder, loaded once per VM.
 pub(crate) fn require(lua: &Lua, name: String) -> mlua::Result<LuaValue> {
     let ctx = context(lua)?;
@@ -989,15 +968,12 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
             match name {
                 "goods" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
-                        let goods = feature_segment_defs(v, seg_in(v, seg)?).filter_map(|d| d.goods.as_deref());
-                        lua.create_table_from(counted(goods))
+                        lua.create_table_from(v.goods(seg_in(v, seg)?))
                     })
                 })?,
                 "feature_tags" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| {
-                        let tags =
-                            feature_segment_defs(v, seg_in(v, seg)?).flat_map(|d| d.tags.iter().map(String::as_str));
-                        lua.create_table_from(counted(tags))
+                        lua.create_table_from(v.feature_tags(seg_in(v, seg)?))
                     })
                 })?,
                 "tile_points" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
