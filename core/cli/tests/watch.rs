@@ -1,7 +1,7 @@
 //! `meeple play --watch`: a script, manifest or tileset edited while a game runs is reloaded
 //! between turns and the game so far replayed on it; one that no longer loads leaves the game
-//! on its old rules; one that changes what only a new game takes starts a new game; one broken
-//! at the start is waited on.
+//! on its old rules; one that changes what only a new game takes (the bag, an action the game so
+//! far took) starts a new game; one broken at the start is waited on.
 
 mod support;
 
@@ -489,4 +489,25 @@ fn a_library_refused_at_the_start_says_a_saved_manifest_is_taken_and_a_rebuild_i
     out.wait_for("meeple · Carcassonne C3 + ");
     assert!(child.0.try_wait().unwrap().is_none(), "it plays");
     drop(child);
+}
+
+#[test]
+fn a_game_with_an_action_the_new_rules_do_not_allow_ends_and_a_new_one_starts() {
+    let tmp = scratch("disallowed");
+    let dir = tmp.path();
+    let script_file = dir.join("mods/watched/init.luau");
+    let bell = "meeple.on(\"figure_actions\", function(view, out)\n    out:offer(1, { kind = \"none\" }, \"ring the bell\")\nend)\n\
+                meeple.on(\"on_action\", function(view, offer, out)\n    out:log(\"rang\")\nend)\n";
+    edit(&script_file, bell);
+    let (_child, mut out) = play(dir);
+    out.wait_for("rang");
+    // The bell is gone: the game so far rang it, which no save of the new rules will take.
+    edit(&script_file, &script("version 2"));
+    let said = out.wait_for("reloaded mods/watched/init.luau");
+    let why =
+        said.strip_prefix("reloaded mods/watched/init.luau; the game so far has an action of turn ").unwrap_or("");
+    assert!(why.contains(" they do not allow (illegal action: no expansion offers an action now)"), "{said}");
+    assert!(said.ends_with(", which only a new game takes: this game ends here and a new one starts"), "{said}");
+    assert_eq!(out.next(), "the replay of the game that ended: game.replaced-1.json");
+    out.wait_for("version 2");
 }

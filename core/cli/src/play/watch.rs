@@ -4,7 +4,7 @@
 
 use super::{Deal, NotStarted, Table, failing_line};
 use crate::common::{CliError, load_config, say};
-use meeple_core::{Game, Rules};
+use meeple_core::{ActionError, Game, ReplayError, Rules};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -221,20 +221,38 @@ impl Watch {
             .or_else(|| start_change(old_rules, new_rules))
             .or_else(|| bag_change(old_rules, new_rules));
         if let Some(why) = why {
-            return match self.deal.table(new) {
-                Ok(next) => Ok(Next::New(next, why)),
-                Err(no) => Err(format!("{why}, which only a new game takes: {}{}", no.error, below(no.line))),
-            };
+            return self.new_game(new, why);
         }
         let game = &table.game;
-        let again = Game::from_actions(new.rules.clone(), game.setup().clone(), game.history()).map_err(|e| {
-            let at = match &e {
-                meeple_core::ReplayError::Action { error, .. } => failing_line(&new, error),
-                _ => None,
-            };
-            format!("the game so far does not replay on the new rules: {e}{}", below(at))
-        })?;
-        Ok(Next::Replayed(new, again))
+        match Game::from_actions(new.rules.clone(), game.setup().clone(), game.history()) {
+            Ok(again) => Ok(Next::Replayed(new, again)),
+            // An action the new rules do not offer (a rule changed what may be done): the game
+            // so far is not one of theirs, and will not become one by a later save.
+            Err(ReplayError::Action { index, error, .. }) if matches!(*error, ActionError::Illegal(_)) => {
+                // Its turn, from the game so far up to it on the rules it was played on.
+                let before =
+                    Game::from_actions(table.loaded.rules.clone(), game.setup().clone(), &game.history()[..index]);
+                let turn = before.map_or_else(|_| String::new(), |g| format!(" of turn {}", g.state().turn().number));
+                let why = format!("the game so far has an action{turn} they do not allow ({error})");
+                self.new_game(new, why)
+            }
+            // A hook failing on the way is a fault to fix: the game waits for the fix.
+            Err(e) => {
+                let at = match &e {
+                    ReplayError::Action { error, .. } => failing_line(&new, error),
+                    _ => None,
+                };
+                Err(format!("the game so far does not replay on the new rules: {e}{}", below(at)))
+            }
+        }
+    }
+
+    /// A new game on the new rules, which `why` says only a new game takes; or why none starts.
+    fn new_game(&self, new: meeple_host::Loaded, why: String) -> Result<Next, String> {
+        match self.deal.table(new) {
+            Ok(next) => Ok(Next::New(next, why)),
+            Err(no) => Err(format!("{why}, which only a new game takes: {}{}", no.error, below(no.line))),
+        }
     }
 
     /// What a reloaded config changes of the running game's setup, if anything.

@@ -967,14 +967,10 @@ pub(crate) fn raw_view(lua: &Lua) -> mlua::Result<Table> {
         } else {
             match name {
                 "goods" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
-                    with_view(lua, |v, _| {
-                        lua.create_table_from(v.goods(seg_in(v, seg)?))
-                    })
+                    with_view(lua, |v, _| lua.create_table_from(v.goods(seg_in(v, seg)?)))
                 })?,
                 "feature_tags" => method(lua, "view", name, |lua, (_self, Int(seg)): (LuaValue, Int<i64>)| {
-                    with_view(lua, |v, _| {
-                        lua.create_table_from(v.feature_tags(seg_in(v, seg)?))
-                    })
+                    with_view(lua, |v, _| lua.create_table_from(v.feature_tags(seg_in(v, seg)?)))
                 })?,
                 "tile_points" => method(lua, "view", name, |lua, (_self, Int(index)): (LuaValue, Int<i64>)| {
                     with_view(lua, |v, _| points_table(lua, &v.rules().tile(tile_index_in(v, index)?.tile).def))

@@ -74,7 +74,8 @@ pub fn lua_api_markdown() -> String {
     s += "counts from 1 (a double turn has two), `placed` is the index of the tile placed in this part, nil until\n";
     s += "it is placed (in `figure_actions`, `view:segments(view:turn().placed)` are the segments of the tile just\n";
     s += "laid), `tiles_left` the tiles still to draw, and `stage` one of `\"draw\"`, `\"placetile\"`, `\"figure\"`\n";
-    s += "(the figure phase), `\"score\"`, `\"partend\"`, `\"turnend\"`, `\"final\"` (the final scoring), `\"over\"`.\n";
+    s +=
+        "(the figure phase), `\"score\"`, `\"partend\"`, `\"turnend\"`, `\"final\"` (the final scoring), `\"over\"`.\n";
     s += "A `Segment` is one part of a tile kind, as its tileset declares it (`docs/tilesets.md`): `index` counts\n";
     s += "from 1 on its tile kind, `seg` is its id on the board (on a placed tile only). A road or a river has two\n";
     s += "`ends`, each a side it leaves the tile by (`\"N\"`, `\"E\"`, `\"S\"`, `\"W\"`) or what it stops at on the tile\n";
