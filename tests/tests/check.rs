@@ -92,6 +92,21 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
 }
 
 #[test]
+fn code_that_registers_no_hook_is_a_warning() {
+    let (_mods, silent) = template_copy("silent", "chapels", |name, text| match name {
+        "init.luau" => "-- the rule is still to be written\n".to_string(),
+        _ => text,
+    });
+    let checked = meeple_host::check::check_mod(&silent, &[]).unwrap();
+    assert_eq!(checked.hooks.as_deref(), Some(&[][..]));
+    assert_eq!(
+        checked.warnings,
+        ["its script registers no hook (with `meeple.on`): none of its code is ever called (a mod of tiles only \
+          needs neither `[script]` nor `[native]`)"]
+    );
+}
+
+#[test]
 fn a_hook_never_called_in_the_games_played_is_a_warning() {
     // An `only` that waits for a storage key the mod never stores.
     let (_mods, waiting) = template_copy("waiting", "chapels", |name, text| match name {

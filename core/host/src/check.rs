@@ -155,6 +155,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         _ => None,
     };
+    warnings.extend(no_hooks(hooks.as_deref(), &manifest.entry));
     warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
     Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings, configs })
@@ -365,6 +366,19 @@ struct Played {
     hooks: Option<Vec<&'static str>>,
     hook_use: Vec<HookUse>,
     warnings: Vec<String>,
+}
+
+/// A script or a library that registers no hook: nothing of its code is ever called, which is
+/// what a mod of tiles only means, and that one needs no code at all.
+fn no_hooks(hooks: Option<&[&str]>, entry: &Entry) -> Option<String> {
+    let how = match entry {
+        Entry::Script(_) => "its script registers no hook (with `meeple.on`)",
+        Entry::Native(_) => "its library's `hooks()` lists no hook",
+        Entry::Builtin(_) | Entry::None => return None,
+    };
+    hooks.is_some_and(<[_]>::is_empty).then(|| {
+        format!("{how}: none of its code is ever called (a mod of tiles only needs neither `[script]` nor `[native]`)")
+    })
 }
 
 /// The hooks the games never called, told in one warning: what a script's `only` (or a plugin's
