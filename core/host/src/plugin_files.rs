@@ -105,13 +105,16 @@ pub fn locate(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
         } else if crate_lib.is_some() {
             format!(
                 "; build it (`cargo build --release --manifest-path {}`), or name the folder holding it in \
-                 MEEPLE_PLUGIN_DIR",
-                display_path(&manifest_dir.join("Cargo.toml"))
+                 MEEPLE_PLUGIN_DIR{}",
+                display_path(&manifest_dir.join("Cargo.toml")),
+                elsewhere_built()
             )
         } else {
-            "; build it (`cargo build --release` in its crate), or name the folder holding it in \
-             MEEPLE_PLUGIN_DIR"
-                .to_string()
+            format!(
+                "; build it (`cargo build --release` in its crate), or name the folder holding it in \
+                 MEEPLE_PLUGIN_DIR{}",
+                elsewhere_built()
+            )
         };
         return Err(format!(
             "native library `{}` not found (looked in: {}){hint}",
@@ -120,6 +123,17 @@ pub fn locate(name: &str, manifest_dir: &Path) -> Result<PathBuf, String> {
         ));
     };
     Ok(path)
+}
+
+/// Where a build may have gone that the search does not look: with `CARGO_TARGET_DIR` set when
+/// the plugin was built, but not for meeple, or a target folder set in Cargo's own config.
+fn elsewhere_built() -> &'static str {
+    if std::env::var_os("CARGO_TARGET_DIR").is_some() {
+        ""
+    } else {
+        " (a build with CARGO_TARGET_DIR set, or with a target folder in Cargo's config, goes to that \
+         folder: set CARGO_TARGET_DIR for meeple too)"
+    }
 }
 
 /// The library name (`[native] library`) of the crate whose `Cargo.toml` is in `dir`, if there
