@@ -1598,3 +1598,21 @@ fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
         "{logged:#?}"
     );
 }
+
+#[test]
+fn an_action_not_on_offer_is_refused_naming_the_offers_that_are() {
+    let script = "meeple.on(\"figure_actions\", function(view, out)\n\
+                  \x20   out:offer(1, { kind = \"none\" }, \"ring the bell\")\n\
+                  end)\n";
+    let mut game = mod_game("bell", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let bell = game.rules().expansions().iter().position(|x| x.id() == "bell").unwrap() as u16;
+    let before = game.state().hash();
+    let wrong = Action::Expansion { expansion: bell, code: 2, target: meeple_core::action::Target::None };
+    let err = game.apply(wrong).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal action: `bell` offers no action 2 on that target now (open: `bell` 1: bell: ring the bell)"
+    );
+    assert_eq!(game.state().hash(), before, "the game is as it was");
+}

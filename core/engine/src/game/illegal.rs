@@ -144,12 +144,24 @@ impl Game {
             let why = format!("no expansion {expansion}: this ruleset has {}", self.rules.expansions().len());
             return Refusal { part: Part::Expansion, why };
         };
-        let open = match self.state.turn.offers.len() {
-            0 => return whole("no expansion offers an action now"),
-            1 => "1 offer is".to_string(),
-            n => format!("{n} offers are"),
-        };
-        whole(format!("`{}` offers no action {code} on that target now ({open} open: see the legal actions)", x.id()))
+        let offers = &self.state.turn.offers;
+        if offers.is_empty() {
+            return whole("no expansion offers an action now");
+        }
+        // The open ones, as they would be taken: a script's author sees what it did offer.
+        const SHOWN: usize = 5;
+        let mut open: Vec<String> = (offers.iter().take(SHOWN))
+            .map(|(e, o)| {
+                let id = self.rules.expansions()[*e as usize].id();
+                let info = self.describe(&Action::Expansion { expansion: *e, code: o.code, target: o.target });
+                format!("`{id}` {}: {info}", o.code)
+            })
+            .collect();
+        if offers.len() > SHOWN {
+            open.push(format!("and {} more", offers.len() - SHOWN));
+        }
+        let open = open.join("; ");
+        whole(format!("`{}` offers no action {code} on that target now (open: {open})", x.id()))
     }
 
     /// The first rule a figure placement breaks, or `None` when it is legal: the one statement
