@@ -1616,3 +1616,19 @@ fn an_action_not_on_offer_is_refused_naming_the_offers_that_are() {
     );
     assert_eq!(game.state().hash(), before, "the game is as it was");
 }
+
+#[test]
+fn a_figure_is_found_by_its_id() {
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player == nil then return end -- the start tile\n\
+                  \x20   local last = view:figures()[#view:figures()]\n\
+                  \x20   local found = view:figure(last.id)\n\
+                  \x20   out:log(`{found.id} {found.kind} {found.owner} {found.at.kind} {view:figure(last.id + 1) == nil}`)\n\
+                  end)\n";
+    let mut game = mod_game("finder", "", script, "\"U\", \"U\"", 2);
+    let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    let logged =
+        events.iter().find_map(|e| if let Event::Log { message, .. } = e { Some(message.clone()) } else { None });
+    // Seven meeples each, all in their supplies: the last is player 2's fourteenth figure.
+    assert_eq!(logged.as_deref(), Some("13 meeple 2 supply true"));
+}

@@ -339,6 +339,14 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The figure with this id, if there is one.
+    pub fn figure(&self, id: FigureId) -> Option<Figure> {
+        match self.source {
+            Source::Local(s) => s.figures().get(id as usize).copied(),
+            _ => self.figures().into_iter().find(|(i, _)| *i == id).map(|(_, f)| f),
+        }
+    }
+
     /// Every figure of a kind, of every player, wherever it is.
     pub fn figures_of_kind(&self, kind: FigureKindId) -> Vec<(FigureId, Figure)> {
         match self.source {

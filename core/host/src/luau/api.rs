@@ -127,6 +127,13 @@ pub const API: &[ApiEntry] = &[
     e(V, "feature_segments", "seg: number", "{number}", "The segments of the feature `seg` belongs to."),
     e(V, "field_cities", "seg: number", "{number}", "The completed cities (feature ids) the field of `seg` touches."),
     e(V, "figures", "", "{Figure}", "Every figure of every player."),
+    e(
+        V,
+        "figure",
+        "id: number",
+        "Figure?",
+        "The figure with this id (a `Figure`'s `id`, a target's `figure`), or nil if there is none.",
+    ),
     e(V, "figures_on", "seg: number", "{Figure}", "The figures on the feature `seg` belongs to."),
     e(
         V,

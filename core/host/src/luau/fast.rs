@@ -262,19 +262,7 @@ impl Stack {
             ffi::lua_createtable(self.state, figures.len() as c_int, 0);
         }
         for (i, (id, f)) in figures.iter().enumerate() {
-            let attached = f.attached_to.map_or(Field::Nil, |a| Field::Int(a as i64));
-            self.record_push(
-                Record::Figure,
-                &[
-                    (c"id", Field::Int(*id as i64)),
-                    (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
-                    (c"owner", Field::Int(f.owner as i64 + 1)),
-                    (c"face", Field::Int(f.face as i64)),
-                    (c"attached_to", attached),
-                ],
-            );
-            self.location_push(view, &f.at);
-            self.set_field(c"at");
+            self.figure_push(view, *id, f);
             // SAFETY: the record is on top, the list below it.
             #[allow(unsafe_code)]
             unsafe {
@@ -283,6 +271,23 @@ impl Stack {
         }
         self.pushed += 1;
         Ok(())
+    }
+
+    /// Pushes a `Figure` record, its `Location` in it.
+    fn figure_push(&self, view: &View<'_>, id: FigureId, f: &Figure) {
+        let attached = f.attached_to.map_or(Field::Nil, |a| Field::Int(a as i64));
+        self.record_push(
+            Record::Figure,
+            &[
+                (c"id", Field::Int(id as i64)),
+                (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
+                (c"owner", Field::Int(f.owner as i64 + 1)),
+                (c"face", Field::Int(f.face as i64)),
+                (c"attached_to", attached),
+            ],
+        );
+        self.location_push(view, &f.at);
+        self.set_field(c"at");
     }
 
     /// Pushes a `Location` record.
@@ -651,6 +656,17 @@ fast_functions! {
     figures => |s, v, _| {
         let figures = v.figures();
         s.figures_out(v, &figures)
+    },
+    figure => |s, v, _| {
+        let id = s.int(1, "the figure id")?;
+        match FigureId::try_from(id).ok().and_then(|id| Some((id, v.figure(id)?))) {
+            Some((id, f)) => {
+                s.figure_push(v, id, &f);
+                s.pushed += 1;
+                Ok(())
+            }
+            None => s.nil_out(),
+        }
     },
     figures_of_kind => |s, v, ctx| {
         let kind = s.figure_kind(1, v, ctx)?;
