@@ -227,7 +227,7 @@ fn a_handler_that_returns_a_value_is_told_that_handlers_return_nothing() {
     // holds it, here the one written in the handler's `meeple.on`.
     attack_fails(
         "return-points",
-        "the handler returned a table, but handlers return nothing: they change the game only through `out`",
+        "the handler that starts here returned a table, but handlers return nothing: they change the game only through `out`",
         "meeple.on(\"figure_placed\"",
     );
 }
@@ -242,7 +242,10 @@ fn a_value_returned_by_a_handler_defined_apart_is_shown_at_its_function() {
     let err = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap_err();
     let ActionError::Hook(e) = &err else { panic!("{err}") };
     assert_eq!(e.location.as_deref(), Some("returning-apart/init.luau:1"), "{err}");
-    assert!(e.message.starts_with("the handler returned a boolean, but handlers return nothing"), "{err}");
+    assert!(
+        e.message.starts_with("the handler that starts here returned a boolean, but handlers return nothing"),
+        "{err}"
+    );
     assert_eq!(game.state().hash(), before);
 }
 
@@ -259,7 +262,10 @@ fn a_value_returned_by_on_action_is_refused_as_one_by_figure_placed_is() {
     let err = game.apply(take).unwrap_err();
     let ActionError::Hook(e) = &err else { panic!("{err}") };
     assert_eq!((e.hook.as_str(), e.location.as_deref()), ("on_action", Some("returning/init.luau:4")), "{err}");
-    assert!(e.message.starts_with("the handler returned a number, but handlers return nothing"), "{err}");
+    assert!(
+        e.message.starts_with("the handler that starts here returned a number, but handlers return nothing"),
+        "{err}"
+    );
     assert_eq!(game.state().hash(), before);
 }
 
@@ -1046,6 +1052,9 @@ fn a_target_or_option_list_of_the_wrong_shape_says_what_is_expected() {
         ("out:place_figure(1, \"meeple\", { seg = 0 })", "target.kind: expected \"segment\", \"point\", \"figure\" or \"none\", got nil"),
         ("out:move_figure(\"x\", { kind = \"segment\", seg = 1 })", "bad argument #1 to `out:move_figure`: expected an integer, got string"),
         ("out:move_figure(1, { kind = \"figure\" })", "target.figure: expected an integer, got nil"),
+        // A field of another name is said, and a figure that does not exist is refused when given.
+        ("out:move_figure(1, { kind = \"figure\", id = 3 })", "target.figure: expected an integer, got nil (the target gives `id`)"),
+        ("out:move_figure(1, { kind = \"figure\", figure = 9999 })", "target.figure: no figure 9999"),
         ("out:ask(1, \"k\", \"yes\")", "bad argument #3 to `out:ask`: expected a list of option strings such as { \"yes\", \"no\" }, got string"),
         ("out:ask(1, \"k\", { \"a\", 3 })", "out:ask: option 2: expected a string, got number"),
     ]

@@ -1263,6 +1263,24 @@ const MAX_COMMANDS: usize = 10_000;
 /// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`,
 /// `{kind="none"}` (an offer on nothing in particular).
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
+    // A field the kind needs, its absence told with the fields given instead (`id` for `figure`).
+    let field = |key: &str| -> mlua::Result<LuaValue> {
+        let v: LuaValue = t.raw_get(key)?;
+        if !v.is_nil() {
+            return Ok(v);
+        }
+        let mut others: Vec<String> = (t.clone().pairs::<LuaValue, LuaValue>())
+            .filter_map(|kv| match kv.ok()?.0 {
+                LuaValue::String(k) if k.to_str().ok()? != "kind" => Some(format!("`{}`", k.to_str().ok()?)),
+                _ => None,
+            })
+            .collect();
+        others.sort();
+        Err(match others.as_slice() {
+            [] => rt(format!("target.{key}: expected an integer, got nil")),
+            given => rt(format!("target.{key}: expected an integer, got nil (the target gives {})", given.join(", "))),
+        })
+    };
     let kind = match t.get::<LuaValue>("kind")? {
         LuaValue::String(s) => s.to_str()?.to_string(),
         other => {
@@ -1272,13 +1290,13 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
     };
     match kind.as_str() {
         "segment" => {
-            let seg = seg_in(view, int_arg(&t.get("seg")?, "target.seg")?)?;
+            let seg = seg_in(view, int_arg(&field("seg")?, "target.seg")?)?;
             let info = view.segment(seg);
             let pos = view.placed(info.tile).expect("segment's tile").pos;
             Ok(Target::Segment { pos, segment: info.local })
         }
         "point" => {
-            let tile = tile_index_in(view, int_arg(&t.get("tile")?, "target.tile")?)?;
+            let tile = tile_index_in(view, int_arg(&field("tile")?, "target.tile")?)?;
             let def = &view.rules().tile(tile.tile).def;
             let point = match t.get::<LuaValue>("point")? {
                 LuaValue::String(s) => {
@@ -1297,9 +1315,12 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
             Ok(Target::Point { pos: tile.pos, point: point as u8 })
         }
         "figure" => {
-            let figure = int_arg(&t.get("figure")?, "target.figure")?;
-            let figure = u16::try_from(figure).map_err(|_| rt(format!("target.figure: no figure {figure}")))?;
-            Ok(Target::Figure { figure })
+            let figure = int_arg(&field("figure")?, "target.figure")?;
+            // Checked when given, not when an offer of it is taken.
+            match u16::try_from(figure).ok().filter(|&f| view.figure(f).is_some()) {
+                Some(figure) => Ok(Target::Figure { figure }),
+                None => Err(rt(format!("target.figure: no figure {figure}"))),
+            }
         }
         "none" => Ok(Target::None),
         other => Err(rt(format!("target kind `{other}`: expected segment, point, figure or none"))),
