@@ -357,6 +357,15 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
     assert_eq!(stale, loaded.stale_libraries());
     assert!(idle.len() == 2 && idle[0].contains("were never called"), "{idle:?}");
     assert!(idle[1].contains("never gave a command"), "{idle:?}");
+    // Rebuilt after its sources last changed, into the later folder: only the copy is told
+    // (rebuilding again would not reach the copy played).
+    for source in [dir.join("src/lib.rs"), dir.join("Cargo.toml")] {
+        let half_hour_before = built_at - std::time::Duration::from_secs(1800);
+        std::fs::File::options().write(true).open(source).unwrap().set_modified(half_hour_before).unwrap();
+    }
+    let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    let [newer] = loaded.stale_libraries().try_into().unwrap_or_else(|w| panic!("{w:?}"));
+    assert!(newer.contains(&format!("{lib} is newer: the first folder of the search")), "{newer}");
     // Rebuilt (a copy as new as its sources, and as the build): nothing to tell.
     std::fs::File::options()
         .write(true)

@@ -154,20 +154,6 @@ pub fn stale(name: &str, manifest_dir: &Path) -> Vec<String> {
     let Ok(found) = played(name, manifest_dir) else { return Vec::new() };
     let Some(built) = modified(&found) else { return Vec::new() };
     let shown = display_path(&found);
-    let mut out = Vec::new();
-    if crate_library(manifest_dir).as_deref() == Some(name) {
-        let mut sources = vec![manifest_dir.join("Cargo.toml")];
-        crate::ruleset::collect_files(&manifest_dir.join("src"), "rs", &mut sources);
-        if let Some((source, _)) =
-            sources.iter().filter_map(|s| Some((s, modified(s)?))).filter(|(_, t)| *t > built).max_by_key(|(_, t)| *t)
-        {
-            out.push(format!(
-                "{shown} was built before {} last changed: rebuild it (`cargo build --release --manifest-path {}`)",
-                display_path(source),
-                display_path(&manifest_dir.join("Cargo.toml"))
-            ));
-        }
-    }
     let file = libloading::library_filename(name);
     // Reversed: of copies as new (a build and its hard link in `deps/`), the first is named.
     let newer = search_dirs(manifest_dir)
@@ -177,6 +163,23 @@ pub fn stale(name: &str, manifest_dir: &Path) -> Vec<String> {
         .filter_map(|p| Some((modified(&p)?, p)))
         .filter(|(t, p)| *t > built && !crate::paths::same_file(p, &found) && !other_profile(p, &found))
         .max_by_key(|(t, _)| *t);
+    let mut out = Vec::new();
+    if crate_library(manifest_dir).as_deref() == Some(name) {
+        let mut sources = vec![manifest_dir.join("Cargo.toml")];
+        crate::ruleset::collect_files(&manifest_dir.join("src"), "rs", &mut sources);
+        let changed =
+            sources.iter().filter_map(|s| Some((s, modified(s)?))).filter(|(_, t)| *t > built).max_by_key(|(_, t)| *t);
+        // Rebuilt since, into a folder the search comes to later: the warning below says so,
+        // and a rebuild would go there again.
+        let rebuilt = |changed: std::time::SystemTime| newer.as_ref().is_some_and(|(t, _)| *t >= changed);
+        if let Some((source, _)) = changed.filter(|(_, t)| !rebuilt(*t)) {
+            out.push(format!(
+                "{shown} was built before {} last changed: rebuild it (`cargo build --release --manifest-path {}`)",
+                display_path(source),
+                display_path(&manifest_dir.join("Cargo.toml"))
+            ));
+        }
+    }
     if let Some((_, newer)) = newer {
         out.push(format!(
             "{shown} is played, but {} is newer: the first folder of the search that holds the library wins \
