@@ -222,10 +222,16 @@ impl Stack {
     /// Pushes a record of type `r`: a table with string keys and its type's metatable (counted
     /// by the caller).
     fn record_push(&self, r: Record, fields: &[(&CStr, Field<'_>)]) {
+        self.record_push_with_room(r, fields, 0);
+    }
+
+    /// [`Stack::record_push`], with room for `more` fields the caller sets next (its lists):
+    /// a table grown past its room is rehashed.
+    fn record_push_with_room(&self, r: Record, fields: &[(&CStr, Field<'_>)], more: usize) {
         // SAFETY: as in `int_out`: a new table, then each value pushed and stored in it.
         #[allow(unsafe_code)]
         unsafe {
-            ffi::lua_createtable(self.state, 0, fields.len() as c_int);
+            ffi::lua_createtable(self.state, 0, (fields.len() + more) as c_int);
             for (key, value) in fields {
                 match *value {
                     Field::Int(v) => ffi::lua_pushinteger(self.state, v),
@@ -276,16 +282,14 @@ impl Stack {
     /// Pushes a `Figure` record, its `Location` in it.
     fn figure_push(&self, view: &View<'_>, id: FigureId, f: &Figure) {
         let attached = f.attached_to.map_or(Field::Nil, |a| Field::Int(a as i64));
-        self.record_push(
-            Record::Figure,
-            &[
-                (c"id", Field::Int(id as i64)),
-                (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
-                (c"owner", Field::Int(f.owner as i64 + 1)),
-                (c"face", Field::Int(f.face as i64)),
-                (c"attached_to", attached),
-            ],
-        );
+        let fields = [
+            (c"id", Field::Int(id as i64)),
+            (c"kind", Field::Str(&view.rules().figure(f.kind).id)),
+            (c"owner", Field::Int(f.owner as i64 + 1)),
+            (c"face", Field::Int(f.face as i64)),
+            (c"attached_to", attached),
+        ];
+        self.record_push_with_room(Record::Figure, &fields, 1);
         self.location_push(view, &f.at);
         self.set_field(c"at");
     }
@@ -363,7 +367,8 @@ impl Stack {
             fields.push((c"seg", Field::Int(first as i64 + local as i64)));
             fields.push((c"tile", Field::Int(tile as i64)));
         }
-        self.record_push(Record::Segment, &fields);
+        // Its five lists follow.
+        self.record_push_with_room(Record::Segment, &fields, 5);
         self.strs_set(c"tags", s.tags.iter().map(String::as_str));
         let ends: Vec<String> = (s.ends.iter())
             .map(|e| match e {
