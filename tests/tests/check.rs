@@ -43,6 +43,7 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     // Code may register hooks by its options: base-c1 registers none with its defaults.
     let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
     assert_eq!(base_c1.hooks, Some(vec![]));
+    assert!(base_c1.warnings.is_empty(), "no hook with its defaults is no mistake: {:?}", base_c1.warnings);
 }
 
 #[test]
@@ -101,8 +102,8 @@ fn code_that_registers_no_hook_is_a_warning() {
     assert_eq!(checked.hooks.as_deref(), Some(&[][..]));
     assert_eq!(
         checked.warnings,
-        ["its script registers no hook (with `meeple.on`): none of its code is ever called (a mod of tiles only \
-          needs neither `[script]` nor `[native]`)"]
+        ["its script registers no hook (with `meeple.on`): none of its code is ever called (a mod that only adds \
+          tiles needs no `[script]` or `[native]`)"]
     );
 }
 

@@ -155,7 +155,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         }
         _ => None,
     };
-    warnings.extend(no_hooks(hooks.as_deref(), &manifest.entry));
+    warnings.extend(no_hooks(&manifest, hooks.as_deref()));
     warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
     Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings, configs })
@@ -369,16 +369,35 @@ struct Played {
 }
 
 /// A script or a library that registers no hook: nothing of its code is ever called, which is
-/// what a mod of tiles only means, and that one needs no code at all.
-fn no_hooks(hooks: Option<&[&str]>, entry: &Entry) -> Option<String> {
-    let how = match entry {
-        Entry::Script(_) => "its script registers no hook (with `meeple.on`)",
+/// what a mod that only adds tiles means, and that one needs no code at all. A script that
+/// registers hooks by its options (`base-c1`, none with its defaults) writes `meeple.on`
+/// somewhere: it is not told.
+fn no_hooks(manifest: &Manifest, hooks: Option<&[&str]>) -> Option<String> {
+    let how = match &manifest.entry {
+        Entry::Script(entry) if !writes_a_hook(manifest, entry) => "its script registers no hook (with `meeple.on`)",
         Entry::Native(_) => "its library's `hooks()` lists no hook",
-        Entry::Builtin(_) | Entry::None => return None,
+        Entry::Script(_) | Entry::Builtin(_) | Entry::None => return None,
     };
     hooks.is_some_and(<[_]>::is_empty).then(|| {
-        format!("{how}: none of its code is ever called (a mod of tiles only needs neither `[script]` nor `[native]`)")
+        format!("{how}: none of its code is ever called (a mod that only adds tiles needs no `[script]` or `[native]`)")
     })
+}
+
+/// The mod alone in its default edition with its default options, as its script is read.
+fn default_selection(manifest: &Manifest) -> Selected {
+    Selected {
+        manifest: manifest.clone(),
+        edition: manifest.default_edition.clone(),
+        options: manifest.default_options(&manifest.default_edition),
+        tiles: Default::default(),
+    }
+}
+
+/// Whether a file of the script calls `meeple.on`, whatever the options it runs with.
+fn writes_a_hook(manifest: &Manifest, entry: &Path) -> bool {
+    let sel = default_selection(manifest);
+    let Ok(script) = Script::read(&sel, entry, Limits::default()) else { return true };
+    script.files.iter().any(|(_, text)| !crate::luau::written::hook_names(text).is_empty())
 }
 
 /// The hooks the games never called, told in one warning: what a script's `only` (or a plugin's
@@ -739,12 +758,7 @@ fn names(x: &dyn Expansion) -> Vec<&'static str> {
 /// Compiles every script file (syntax errors with `file:line`), then, if `run` (the manifest is
 /// sound), runs the entry file to collect the hooks it registers.
 fn script_hooks(manifest: &Manifest, entry: &Path, run: bool) -> Result<Vec<&'static str>, Report> {
-    let sel = Selected {
-        manifest: manifest.clone(),
-        edition: manifest.default_edition.clone(),
-        options: manifest.default_options(&manifest.default_edition),
-        tiles: Default::default(),
-    };
+    let sel = default_selection(manifest);
     let script = Script::read(&sel, entry, Limits::default())?;
     let mut report = Report::default();
     let compiler = mlua::chunk::Compiler::new();
