@@ -38,8 +38,8 @@ pub struct Args {
     quiet: bool,
     /// Reload changed scripts, manifests, tilesets and config between turns, and replay the game
     /// so far on them (or start a new game, when they change its players, seed, draw, tile limit,
-    /// start tile or bag: the replay of the game it replaces is kept beside, as
-    /// NAME.replaced-N.json).
+    /// start tile or bag, or refuse an action it took: the replay of the game it replaces is kept
+    /// beside, as NAME.replaced-N.json).
     #[arg(long)]
     watch: bool,
     /// Wait this many milliseconds after each turn (to follow a game, or edit scripts meanwhile;

@@ -506,7 +506,12 @@ fn a_game_with_an_action_the_new_rules_do_not_allow_ends_and_a_new_one_starts() 
     let said = out.wait_for("reloaded mods/watched/init.luau");
     let why =
         said.strip_prefix("reloaded mods/watched/init.luau; the game so far has an action of turn ").unwrap_or("");
-    assert!(why.contains(" they do not allow (illegal action: no expansion offers an action now)"), "{said}");
+    assert!(
+        why.contains(
+            " (`Watched: ring the bell`) that the new rules refuse: illegal action: no expansion offers an action now"
+        ),
+        "{said}"
+    );
     assert!(said.ends_with(", which only a new game takes: this game ends here and a new one starts"), "{said}");
     assert_eq!(out.next(), "the replay of the game that ended: game.replaced-1.json");
     out.wait_for("version 2");

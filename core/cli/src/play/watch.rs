@@ -139,10 +139,10 @@ impl Watch {
 
     /// Rebuilds the ruleset when one of the files changed, and replays the game on it. When the
     /// game so far cannot be the same game on the new files (other players, seed, draw, tile
-    /// limit, start tile or bag), a new game starts on them instead: a modder who changed those
-    /// wants to see them played, and `--watch` would never reach another game. Rules that no
-    /// longer load, no longer replay the game or cannot start one are told, and the old ones
-    /// play on.
+    /// limit, start tile or bag, or an action taken that they refuse), a new game starts on them
+    /// instead: a modder who changed those wants to see them played, and `--watch` would never
+    /// reach another game. Rules that no longer load, fail on the game so far or cannot start
+    /// one are told, and the old ones play on.
     pub(super) fn reload_if_changed(&mut self, mods: &[PathBuf], table: &mut Table) -> Reloaded {
         self.tell_rebuilt_libraries();
         let changed = self.changed_files();
@@ -229,11 +229,17 @@ impl Watch {
             // An action the new rules do not offer (a rule changed what may be done): the game
             // so far is not one of theirs, and will not become one by a later save.
             Err(ReplayError::Action { index, error, .. }) if matches!(*error, ActionError::Illegal(_)) => {
-                // Its turn, from the game so far up to it on the rules it was played on.
-                let before =
-                    Game::from_actions(table.loaded.rules.clone(), game.setup().clone(), &game.history()[..index]);
-                let turn = before.map_or_else(|_| String::new(), |g| format!(" of turn {}", g.state().turn().number));
-                let why = format!("the game so far has an action{turn} they do not allow ({error})");
+                // Told as it was taken: its turn and its words, from the game up to it on the
+                // rules it was played on (their scripts keep nothing between calls, so replaying
+                // on them leaves the running game as it is).
+                let rules = table.loaded.rules.clone();
+                let taken = Game::from_actions(rules, game.setup().clone(), &game.history()[..index]).ok().map(|g| {
+                    format!(" of turn {} (`{}`)", g.state().turn().number, g.describe(&game.history()[index]))
+                });
+                let why = format!(
+                    "the game so far has an action{} that the new rules refuse: {error}",
+                    taken.unwrap_or_default()
+                );
                 self.new_game(new, why)
             }
             // A hook failing on the way is a fault to fix: the game waits for the fix.
