@@ -1584,6 +1584,12 @@ fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
                   \x20       assert(s.seg == ids[i] and s.tile == event.index and view:segment(ids[i]).id == s.id)\n\
                   \x20       out:log(show(s, ids[1]) .. \" | \" .. show(kind[i], 1))\n\
                   \x20   end\n\
+                  \x20   for _, key in { \"base:A\", \"base:D\" } do\n\
+                  \x20       for _, s in meeple.tile(key).segments do\n\
+                  \x20           assert(rawget(s, \"seg\") == nil and rawget(s, \"tile\") == nil, \"on no board\")\n\
+                  \x20           out:log(key .. \" \" .. show(s, 1))\n\
+                  \x20       end\n\
+                  \x20   end\n\
                   end)\n";
     let mut game = mod_game("segments", "", script, "\"U-garden\", \"U\"", 2);
     let events = game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
@@ -1591,6 +1597,7 @@ fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
         .iter()
         .filter_map(|e| if let Event::Log { message, .. } = e { Some(message.as_str()) } else { None })
         .collect();
+    let (kinds, logged): (Vec<&str>, Vec<&str>) = logged.into_iter().partition(|l| l.starts_with("base:"));
     let lines: Vec<(&str, &str)> = logged.iter().map(|l| l.split_once(" | ").unwrap()).collect();
     assert!(lines.iter().all(|(board, kind)| board == kind), "{logged:#?}");
     let board: Vec<&str> = lines.iter().map(|(b, _)| *b).collect();
@@ -1605,6 +1612,20 @@ fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
             "4 garden garden arms=0 goods=- tags= ends= sides= cities= field=2 flanks=1",
         ],
         "{logged:#?}"
+    );
+    // A: a road from the south stopping at the monastery; D: the field north of the road
+    // touches the city.
+    assert_eq!(
+        kinds,
+        [
+            "base:A 1 monastery monastery arms=0 goods=- tags= ends= sides= cities= field=- flanks=",
+            "base:A 2 road road arms=0 goods=- tags= ends=S,monastery sides=S cities= field=- flanks=",
+            "base:A 3 field field arms=0 goods=- tags= ends= sides= cities= field=- flanks=",
+            "base:D 1 city city arms=0 goods=- tags= ends= sides=N cities= field=- flanks=",
+            "base:D 2 road road arms=0 goods=- tags= ends=W,E sides=W,E cities= field=- flanks=",
+            "base:D 3 north field arms=0 goods=- tags= ends= sides= cities=1 field=- flanks=",
+            "base:D 4 south field arms=0 goods=- tags= ends= sides= cities= field=- flanks=",
+        ]
     );
 }
 
@@ -1621,7 +1642,7 @@ fn an_action_not_on_offer_is_refused_naming_the_offers_that_are() {
     let err = game.apply(wrong).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "illegal action: `bell` offers no action 2 on that target now (open: `bell` 1: bell: ring the bell)"
+        "illegal action: `bell` offers no action 2 on that target now (open: action 1 of `bell` (ring the bell))"
     );
     assert_eq!(game.state().hash(), before, "the game is as it was");
 }

@@ -34,12 +34,12 @@ impl BotKind {
     /// Every kind, in the order they are offered.
     pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
 
+    /// Every kind's name, in the order of [`BotKind::ALL`].
+    pub const NAMES: [&'static str; 2] = ["random", "greedy"];
+
     /// The kind's name in command lines and messages.
     pub fn name(self) -> &'static str {
-        match self {
-            BotKind::Random => "random",
-            BotKind::Greedy => "greedy",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// What the kind plays, in a few words (for a command line's help).
@@ -75,7 +75,7 @@ impl<'de> serde::Deserialize<'de> for BotKind {
                 f.write_str("a bot's name")
             }
             fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<BotKind, E> {
-                BotKind::parse(name).ok_or_else(|| E::unknown_variant(name, &["random", "greedy"]))
+                BotKind::parse(name).ok_or_else(|| E::unknown_variant(name, &BotKind::NAMES))
             }
         }
         deserializer.deserialize_str(Name)

@@ -153,8 +153,12 @@ impl Game {
         let mut open: Vec<String> = (offers.iter().take(SHOWN))
             .map(|(e, o)| {
                 let id = self.rules.expansions()[*e as usize].id();
-                let info = self.describe(&Action::Expansion { expansion: *e, code: o.code, target: o.target });
-                format!("`{id}` {}: {info}", o.code)
+                let at = self.describe(&Action::Expansion { expansion: *e, code: o.code, target: o.target });
+                let words = match at {
+                    crate::describe::ActionInfo::Expansion { at, .. } if !at.is_empty() => format!("{} {at}", o.label),
+                    _ => o.label.to_string(),
+                };
+                format!("action {} of `{id}` ({words})", o.code)
             })
             .collect();
         if offers.len() > SHOWN {

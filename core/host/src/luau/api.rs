@@ -1276,12 +1276,13 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
             })
             .collect();
         others.sort();
+        let expected = if key == "point" { "a point's id or number" } else { "an integer" };
         Err(match others.as_slice() {
-            [] => rt(format!("target.{key}: expected an integer, got nil")),
-            given => rt(format!("target.{key}: expected an integer, got nil (the target gives {})", given.join(", "))),
+            [] => rt(format!("target.{key}: expected {expected}, got nil")),
+            given => rt(format!("target.{key}: expected {expected}, got nil (the target gives {})", given.join(", "))),
         })
     };
-    let kind = match t.get::<LuaValue>("kind")? {
+    let kind = match t.raw_get::<LuaValue>("kind")? {
         LuaValue::String(s) => s.to_str()?.to_string(),
         other => {
             let got = luau_type(&other);
@@ -1298,7 +1299,7 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
         "point" => {
             let tile = tile_index_in(view, int_arg(&field("tile")?, "target.tile")?)?;
             let def = &view.rules().tile(tile.tile).def;
-            let point = match t.get::<LuaValue>("point")? {
+            let point = match field("point")? {
                 LuaValue::String(s) => {
                     let s = s.to_str()?.to_string();
                     def.points
@@ -1352,7 +1353,7 @@ fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Tab
     Ok(t)
 }
 
-/// A segment of a tile kind; `first` turns local indices into board segment ids.
+/// The named points of a tile kind, as `NamedPoint` records numbered from 1.
 fn points_table(lua: &Lua, def: &TileDef) -> mlua::Result<Table> {
     let list = lua.create_table()?;
     for (i, p) in def.points.iter().enumerate() {

@@ -417,24 +417,22 @@ impl Stack {
 pub(crate) fn tile_kind_segments(lua: &Lua, ctx: &Ctx, def: &TileDef) -> mlua::Result<Table> {
     let limit = ctx.script.limits.hard_memory();
     let more = def.segments.len().saturating_mul(Stack::SEGMENT_BYTES);
-    if lua.used_memory().saturating_add(ROOM).saturating_add(more) > limit {
-        let held = lua.used_memory() >> 20;
-        return Err(mlua::Error::runtime(format!("the script ran out of memory (its VM holds {held} MiB)")));
-    }
+    room_below(lua.used_memory(), limit, more).map_err(mlua::Error::runtime)?;
     let records = ctx.records.get();
     // SAFETY: `exec_raw` runs the closure as a C function inside a protected call. Nothing in
     // it raises a Lua error (the room for the records was made sure of above), and a panic is
-    // caught before it could unwind into Luau: the closure then answers nil, which is no table.
+    // caught before it could unwind into Luau: the closure then answers nil.
     #[allow(unsafe_code)]
-    unsafe {
+    let list: Option<Table> = unsafe {
         lua.exec_raw((), |state| {
             let s = Stack { state, name: "tile", pushed: 0, limit, records };
             if catch_unwind(AssertUnwindSafe(|| s.segments_push(def, None))).is_err() {
                 ffi::lua_settop(state, 0);
                 ffi::lua_pushnil(state);
             }
-        })
-    }
+        })?
+    };
+    list.ok_or_else(|| mlua::Error::runtime("meeple.tile: internal error"))
 }
 
 /// The last name (of a figure kind or a token) a view function resolved, and its index. Scripts
@@ -508,6 +506,11 @@ fn room(state: *mut lua_State, limit: usize, more: usize) -> Result<(), String> 
     // SAFETY: asks the running state its size; allocates nothing.
     #[allow(unsafe_code)]
     let used = unsafe { ffi::lua_gc(state, ffi::LUA_GCCOUNT, 0) } as usize * 1024;
+    room_below(used, limit, more)
+}
+
+/// Whether a VM holding `used` bytes has room for `more` besides [`ROOM`] below `limit`.
+fn room_below(used: usize, limit: usize, more: usize) -> Result<(), String> {
     if used.saturating_add(ROOM).saturating_add(more) > limit {
         return Err(format!("the script ran out of memory (its VM holds {} MiB)", used >> 20));
     }

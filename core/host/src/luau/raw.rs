@@ -192,7 +192,7 @@ impl std::fmt::Display for Returned {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the handler that starts here returned a {}, but handlers return nothing: they change the game only through `out` \
+            "the handler returned a {}, but handlers return nothing: they change the game only through `out` \
              (out:set_score, out:add_points, out:forbid, out:offer …; docs/lua-api.md)",
             self.0
         )

@@ -774,8 +774,15 @@ impl Vm {
         let mut error = to_hook_error(script, hook, hook.name(), e);
         if returned && error.location.is_none() {
             // The value's `return` is not known: the function that holds it is the next best
-            // place, else the handler's `meeple.on`.
-            error.location = self.handler_defined(script, hook).or_else(|| self.handler_place(hook));
+            // place, else the handler's `meeple.on`; the message says which it is.
+            let (at, whose) = match self.handler_defined(script, hook) {
+                Some(at) => (Some(at), "the handler that starts here"),
+                None => (self.handler_place(hook), "the handler registered here"),
+            };
+            if at.is_some() {
+                error.message = error.message.replacen("the handler", whose, 1);
+            }
+            error.location = at;
         }
         if let Some(explained) =
             error.location.as_deref().and_then(|at| lent::explain(script, hook, at, &error.message))
