@@ -53,12 +53,7 @@ fn the_title_names_each_option_and_tile_number_played_otherwise_than_its_edition
     let tmp = support::scratch("title");
     let dir = tmp.path();
     let title = |config: &str| {
-        std::fs::write(dir.join("game.toml"), config).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .current_dir(dir)
-            .args(["play", "game.toml", "-q", "-o", "game.json"])
-            .output()
-            .unwrap();
+        let out = play_quietly(dir, config);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         text.lines().next().unwrap_or_default().to_string()
     };
@@ -182,17 +177,21 @@ fn the_score_table_lines_up_names_by_the_columns_they_take() {
     let tmp = support::scratch("widths");
     let dir = tmp.path();
     // Each CJK character takes two columns on a terminal: 山田太郎 takes eight, as many as Bartholo.
-    let config = "players = [\"山田太郎\", \"Bartholo\", \"Cy\"]\nseed = 4\ntile_limit = 4\n";
-    std::fs::write(dir.join("game.toml"), config).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .current_dir(dir)
-        .args(["play", "game.toml", "-q", "-o", "game.json"])
-        .output()
-        .unwrap();
+    let out = play_quietly(dir, "players = [\"山田太郎\", \"Bartholo\", \"Cy\"]\nseed = 4\ntile_limit = 4\n");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let table: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("Final scores")).skip(1).take(4).collect();
     let bar = |row: &str| unicode_width::UnicodeWidthStr::width(row.split(" | ").next().unwrap());
     assert!(table.iter().all(|row| row.contains(" | ") && bar(row) == bar(table[0])), "{text}");
     assert!(table[1].starts_with("山田太郎 "), "{text}");
+}
+
+/// Plays `config` as `game.toml` in `dir` with `-q`, its replay to `game.json`.
+fn play_quietly(dir: &std::path::Path, config: &str) -> std::process::Output {
+    std::fs::write(dir.join("game.toml"), config).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .current_dir(dir)
+        .args(["play", "game.toml", "-q", "-o", "game.json"])
+        .output()
+        .unwrap()
 }
