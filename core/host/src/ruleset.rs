@@ -130,6 +130,9 @@ pub fn read_text(path: &Path) -> Result<String, Report> {
     })
 }
 
+/// What a path names that is there but is no file meeple reads.
+pub(crate) const NOT_A_PLAIN_FILE: &str = "is not a plain file (a device, a pipe or a socket)";
+
 /// The largest text file meeple reads: many times any config, manifest, tileset or script,
 /// and a bound on what a path a client of `meeple serve` names can make it read.
 pub const MAX_TEXT_FILE: u64 = 16 << 20;
@@ -146,7 +149,7 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
         return Err("is a folder, not a file".to_string());
     }
     if !meta.is_file() {
-        return Err("is not a plain file (a device, a pipe or a socket): meeple reads text files".to_string());
+        return Err(format!("{NOT_A_PLAIN_FILE}: meeple reads text files"));
     }
     let too_large = || format!("is larger than {} MiB: meeple reads text files of at most that", MAX_TEXT_FILE >> 20);
     if meta.len() > MAX_TEXT_FILE {

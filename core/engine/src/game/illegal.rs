@@ -110,10 +110,9 @@ impl Game {
         if board.tiles().is_empty() && pos != Pos::new(0, 0) {
             return "the first tile is placed at (0, 0)".to_string();
         }
-        let showing = |tile: TileId, r: Rotation, toward: Side| {
-            let own = Side::ALL.into_iter().find(|s| s.rotated(r) == toward).expect("a turn maps sides one to one");
-            self.rules.tile(tile).def.side(own)
-        };
+        // The side of a tile turned by `r` that faces `toward` is its own side turned back.
+        let showing =
+            |tile: TileId, r: Rotation, toward: Side| self.rules.tile(tile).def.side(toward.rotated(r.inverse()));
         let mut touches = false;
         let mut clashes = Vec::new();
         for side in Side::ALL {

@@ -1263,25 +1263,7 @@ const MAX_COMMANDS: usize = 10_000;
 /// Reads a target table: `{kind="segment", seg=…}`, `{kind="point", tile=…, point=…}`, `{kind="figure", figure=…}`,
 /// `{kind="none"}` (an offer on nothing in particular).
 fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
-    // A field the kind needs, its absence told with the fields given instead (`id` for `figure`).
-    let field = |key: &str| -> mlua::Result<LuaValue> {
-        let v: LuaValue = t.raw_get(key)?;
-        if !v.is_nil() {
-            return Ok(v);
-        }
-        let mut others: Vec<String> = (t.clone().pairs::<LuaValue, LuaValue>())
-            .filter_map(|kv| match kv.ok()?.0 {
-                LuaValue::String(k) if k.to_str().ok()? != "kind" => Some(format!("`{}`", k.to_str().ok()?)),
-                _ => None,
-            })
-            .collect();
-        others.sort();
-        let expected = if key == "point" { "a point's id or number" } else { "an integer" };
-        Err(match others.as_slice() {
-            [] => rt(format!("target.{key}: expected {expected}, got nil")),
-            given => rt(format!("target.{key}: expected {expected}, got nil (the target gives {})", given.join(", "))),
-        })
-    };
+    let field = |key: &str| target_field(t, key);
     let kind = match t.raw_get::<LuaValue>("kind")? {
         LuaValue::String(s) => s.to_str()?.to_string(),
         other => {
@@ -1326,6 +1308,25 @@ fn target_from(view: &View<'_>, t: &Table) -> mlua::Result<Target> {
         "none" => Ok(Target::None),
         other => Err(rt(format!("target kind `{other}`: expected segment, point, figure or none"))),
     }
+}
+
+/// A field a target's kind needs, read raw; its absence is told with the fields given instead
+/// (`id` where `figure` belongs).
+fn target_field(t: &Table, key: &str) -> mlua::Result<LuaValue> {
+    let v: LuaValue = t.raw_get(key)?;
+    if !v.is_nil() {
+        return Ok(v);
+    }
+    let mut given: Vec<String> = (t.clone().pairs::<LuaValue, LuaValue>())
+        .filter_map(|kv| match kv.ok()?.0 {
+            LuaValue::String(k) if k.to_str().ok()? != "kind" => Some(format!("`{}`", k.to_str().ok()?)),
+            _ => None,
+        })
+        .collect();
+    given.sort();
+    let expected = if key == "point" { "a point's id or number" } else { "an integer" };
+    let instead = if given.is_empty() { String::new() } else { format!(" (the target gives {})", given.join(", ")) };
+    Err(rt(format!("target.{key}: expected {expected}, got nil{instead}")))
 }
 
 fn target_table(lua: &Lua, view: &View<'_>, target: &Target) -> mlua::Result<Table> {

@@ -1,6 +1,7 @@
 //! `docs/lua-api.md` and `docs/meeple.d.luau`, generated from the API registry.
 
-use super::api::{API, ApiEntry, HOOKS, Scope, TYPES};
+use super::api::{API, ApiEntry, HOOKS, Scope, TYPES, stage_name};
+use meeple_core::state::Stage;
 use std::fmt::Write;
 
 fn returns(e: &ApiEntry) -> &str {
@@ -73,9 +74,11 @@ pub fn lua_api_markdown() -> String {
     s += "A `Turn` is where the game stands: `number` counts turns from 1, `player` is whose turn it is, `part`\n";
     s += "counts from 1 (a double turn has two), `placed` is the index of the tile placed in this part, nil until\n";
     s += "it is placed (in `figure_actions`, `view:segments(view:turn().placed)` are the segments of the tile just\n";
-    s += "laid), `tiles_left` the tiles still to draw, and `stage` one of `\"draw\"`, `\"placetile\"`, `\"figure\"`\n";
-    s +=
-        "(the figure phase), `\"score\"`, `\"partend\"`, `\"turnend\"`, `\"final\"` (the final scoring), `\"over\"`.\n";
+    s += "laid), `tiles_left` the tiles still to draw, and `stage` one of ";
+    // Named as the view names them, so that the list cannot fall behind the stages.
+    let stages: Vec<String> = Stage::ALL.iter().map(|&st| format!("`\"{}\"`", stage_name(st))).collect();
+    s += &stages.join(", ");
+    s += " (`\"figure\"`: the figure phase; `\"final\"`: the final scoring).\n";
     s += "A `Segment` is one part of a tile kind, as its tileset declares it (`docs/tilesets.md`): `index` counts\n";
     s += "from 1 on its tile kind, `seg` is its id on the board (on a placed tile only). A road or a river has two\n";
     s += "`ends`, each a side it leaves the tile by (`\"N\"`, `\"E\"`, `\"S\"`, `\"W\"`) or what it stops at on the tile\n";

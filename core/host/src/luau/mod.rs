@@ -104,9 +104,7 @@ impl Script {
                 Some(link) => link,
                 None if dir.join(&entry).is_dir() => format!("is a folder in {}", display_path(&dir)),
                 // Only plain files are read as scripts.
-                None if there => {
-                    format!("is not a plain file (a device, a pipe or a socket) in {}", display_path(&dir))
-                }
+                None if there => format!("{} in {}", crate::ruleset::NOT_A_PLAIN_FILE, display_path(&dir)),
                 None => format!("does not exist in {}", display_path(&dir)),
             };
             let mut why = format!("the entry script `{entry}` {what}");
