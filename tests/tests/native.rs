@@ -162,6 +162,18 @@ fn an_error_a_plugin_places_with_here_is_named_at_its_line_in_the_plugins_folder
 }
 
 #[test]
+fn a_command_the_host_refuses_is_named_at_the_plugins_line_that_gave_it() {
+    let e = figure_placed_error("bad-command");
+    assert_eq!((e.expansion.as_str(), e.hook.as_str()), ("native-panicking", "figure_placed"));
+    assert!(e.message.starts_with("invalid command: "), "{e}");
+    assert!(e.message.contains("no-such-token"), "{e}");
+    let source = std::fs::read_to_string(meeple_tests::repo().join("plugins/fixtures/panicking/src/lib.rs")).unwrap();
+    let line =
+        source.lines().position(|l| l.contains("out.push(Command::GiveTokens")).expect("the line that gives it") + 1;
+    assert_eq!(e.location.as_deref(), Some(format!("native-panicking/src/lib.rs:{line}").as_str()), "{e}");
+}
+
+#[test]
 fn a_panic_is_not_given_the_place_of_an_earlier_one() {
     // The plugin caught a panic of its own while taking the ruleset; the one it resumes later
     // has no place of its own to report.

@@ -352,17 +352,27 @@ pub struct Commands<'a> {
     /// Where commands were given, when the code knows (a script's `file:line`), by index: a
     /// command the core refuses is applied after the hook returned, far from its line.
     origins: Vec<(usize, Box<str>)>,
+    /// The source line of each [`Commands::push`], for a native plugin's SDK to send its host
+    /// (which names it as [`Commands::given_at`] would); the core itself never reads them.
+    pushed_at: Vec<&'static std::panic::Location<'static>>,
 }
 
 impl<'a> Commands<'a> {
     /// A sink; `stream` is the expansion's random stream in the game state.
     pub fn new(stream: Option<&'a GameRng>) -> Commands<'a> {
-        Commands { list: Vec::new(), stream, rng: None, origins: Vec::new() }
+        Commands { list: Vec::new(), stream, rng: None, origins: Vec::new(), pushed_at: Vec::new() }
     }
 
-    /// Adds a command.
+    /// Adds a command, noting the line that adds it ([`Commands::pushed_at`]).
+    #[track_caller]
     pub fn push(&mut self, c: Command) {
         self.list.push(c);
+        self.pushed_at.push(std::panic::Location::caller());
+    }
+
+    /// The source line of each command's [`Commands::push`], by index.
+    pub fn pushed_at(&self) -> &[&'static std::panic::Location<'static>] {
+        &self.pushed_at
     }
 
     /// Notes where the last command was given (`file:line`), for the error if it is refused.

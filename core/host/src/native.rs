@@ -365,8 +365,20 @@ impl NativeExpansion {
         if reply.is_empty() {
             return Ok(());
         }
-        self.reply(hook, reply)?.commands.into_iter().for_each(|c| out.push(c));
+        let Reply { commands, given_at, .. } = self.reply(hook, reply)?;
+        for (i, c) in commands.into_iter().enumerate() {
+            out.push(c);
+            if let Some(at) = given_at.get(i) {
+                out.given_at(self.place(at));
+            }
+        }
         Ok(())
+    }
+
+    /// A place the plugin gives (`file:line`), named as `id/src/lib.rs:24` when the file is in
+    /// the manifest's folder, as it is.
+    fn place(&self, at: &str) -> String {
+        at.rsplit_once(':').and_then(|(file, line)| self.own_place(file, line)).unwrap_or_else(|| at.to_string())
     }
 
     /// The decoded reply of a call, or an empty one without decoding anything.
@@ -376,9 +388,7 @@ impl NativeExpansion {
         }
         decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?.map_err(|mut e| {
             // A place the plugin gave (`HookError::here`) named as a panic's is.
-            if let Some((file, line)) = e.location.as_deref().and_then(|at| at.rsplit_once(':')) {
-                e.location = self.own_place(file, line).or(e.location.take());
-            }
+            e.location = e.location.as_deref().map(|at| self.place(at));
             e
         })
     }

@@ -326,10 +326,21 @@ fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Resul
         }
         _ => return Err(bad()),
     };
+    let given_at = given_at(host, &out);
     let commands = out.into_parts().0;
     let done = done.and_then(|()| storable(e, hook, &commands));
-    encode_reply_into(&done.map(|()| Reply { commands, ..Reply::default() }), &mut s.reply);
+    encode_reply_into(&done.map(|()| Reply { commands, given_at, ..Reply::default() }), &mut s.reply);
     Ok(())
+}
+
+/// Where each command was given, as `file:line`, for a host that reads it (ABI minor 7 or
+/// later): the host names the line when it refuses the command, as it names a script's.
+fn given_at(host: *const HostV1, out: &Commands<'_>) -> Vec<String> {
+    // SAFETY: the table the host passed to this call.
+    if out.is_empty() || unsafe { HostV1::minor(host) } < 7 {
+        return Vec::new();
+    }
+    out.pushed_at().iter().map(|at| format!("{}:{}", at.file(), at.line())).collect()
 }
 
 /// Refuses a stored value nested deeper than the host takes, which would otherwise arrive as
@@ -384,14 +395,14 @@ fn run_message(host: *const HostV1, number: u32, call: Call, s: &mut Scratch) ->
     }
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
     let source = HostSource::new(host, None);
-    let result = dispatch(inst.expansion.as_ref(), &View::remote(rules, &source, *index), call);
+    let result = dispatch(host, inst.expansion.as_ref(), &View::remote(rules, &source, *index), call);
     encode_reply_into(&result, &mut s.reply);
     Ok(())
 }
 
 /// Runs a hook given as a [`Call`]. The hot hooks come this way only from a host that sends
 /// every call as a message; they are kept for it.
-fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
+fn dispatch(host: *const HostV1, e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
     let mut out = Commands::new(None);
     let mut reply = Reply::default();
     let hook = call.hook();
@@ -412,6 +423,7 @@ fn dispatch(e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
         Call::FinalScoring => e.final_scoring(view, &mut out),
     };
     done?;
+    reply.given_at = given_at(host, &out);
     reply.commands = out.into_parts().0;
     if let Some(hook) = hook {
         storable(e, hook, &reply.commands)?;

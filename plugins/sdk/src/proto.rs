@@ -210,6 +210,11 @@ pub struct Reply {
     pub forbidden: Vec<u32>,
     /// `figure_actions`: the offers.
     pub offers: Vec<Offer>,
+    /// Where each command was given in the plugin's sources (`src/lib.rs:24`), by index, for
+    /// the host to name when it refuses one. Sent only to hosts of ABI minor 7 or later; empty
+    /// from older plugins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given_at: Vec<String>,
 }
 
 /// The reply of `call`: the hook's result. An empty reply means `Ok(Reply::default())`;
@@ -227,6 +232,9 @@ pub mod reply {
     /// A MessagePack `Interest` follows: the reply to the ruleset, to hosts of ABI minor 2 or
     /// later, from an expansion that does not want every call (an empty reply means every call).
     pub const INTEREST: u8 = 3;
+    /// Wire commands follow, then the place each was given at ([`super::Reply::given_at`]): as
+    /// [`COMMANDS`], to hosts of ABI minor 7 or later.
+    pub const COMMANDS_AT: u8 = 4;
 }
 
 /// The first byte of a query's answer says how the rest is encoded.
@@ -324,9 +332,15 @@ pub fn encode_reply_into(result: &CallResult, w: &mut Writer) {
             w.0.push(reply::OFFERS);
             w.offers(&r.offers);
         }
-        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
+        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() && r.given_at.is_empty() => {
             w.0.push(reply::COMMANDS);
             w.commands(&r.commands);
+        }
+        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
+            w.0.push(reply::COMMANDS_AT);
+            w.commands(&r.commands);
+            w.put(r.given_at.len() as i64);
+            r.given_at.iter().for_each(|place| w.str(place));
         }
         other => {
             w.0.push(reply::MESSAGE);
@@ -354,6 +368,11 @@ pub fn decode_reply(bytes: &[u8]) -> Result<CallResult, String> {
         }
         Some((&reply::COMMANDS, rest)) => read_whole(rest, "commands reply", Reader::commands)
             .map(|commands| Ok(Reply { commands, ..Reply::default() })),
+        Some((&reply::COMMANDS_AT, rest)) => read_whole(rest, "commands reply", |r| {
+            let commands = r.commands()?;
+            let given_at = (0..r.count()?).map(|_| r.str()).collect::<Option<_>>()?;
+            Some(Ok(Reply { commands, given_at, ..Reply::default() }))
+        }),
         Some((t, _)) => Err(format!("a reply with unknown tag {t}")),
     }
 }
@@ -378,6 +397,37 @@ pub mod tag {
 impl Reply {
     /// True when the hook produced nothing (sent as an empty reply).
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty() && self.forbidden.is_empty() && self.offers.is_empty()
+        self.commands.is_empty() && self.forbidden.is_empty() && self.offers.is_empty() && self.given_at.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_survive_the_round_trip_in_each_form() {
+        let add = |points| Command::AddPoints { player: 1, points, category: "inns".into() };
+        let replies = [
+            Reply::default(),
+            Reply { commands: vec![add(2), add(3)], ..Reply::default() },
+            Reply { commands: vec![add(2)], given_at: vec!["src/lib.rs:24".into()], ..Reply::default() },
+            Reply { forbidden: vec![0, 4], ..Reply::default() },
+        ];
+        for r in replies {
+            let bytes = encode_reply(&Ok(r.clone()));
+            assert_eq!(decode_reply(&bytes), Ok(Ok(r)));
+        }
+        let refused = Err(HookError::new("inns", HookKind::TurnEnd, "no"));
+        assert_eq!(decode_reply(&encode_reply(&refused)), Ok(refused));
+    }
+
+    #[test]
+    fn commands_with_their_places_have_a_tag_of_their_own() {
+        let place =
+            Reply { commands: vec![Command::ExtraTurnPart], given_at: vec!["src/lib.rs:7".into()], ..Reply::default() };
+        assert_eq!(encode_reply(&Ok(place))[0], reply::COMMANDS_AT);
+        let bare = Reply { commands: vec![Command::ExtraTurnPart], ..Reply::default() };
+        assert_eq!(encode_reply(&Ok(bare))[0], reply::COMMANDS, "older hosts read these");
     }
 }
