@@ -104,7 +104,9 @@ def default_program():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+    )
     parser.add_argument("config", nargs="?", help="a game config (TOML); default: the base game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--meeple", default=default_program(),

@@ -71,11 +71,15 @@ impl Expansion for Commander {
             out.push(Commander::roadman_to_the_city(view));
             return Ok(());
         }
+        if self.case == "zero-points" {
+            out.push(Command::AddPoints { player: 1, points: 2, category: "commander".into() });
+        }
         out.push(match self.case.as_str() {
             "set-score" => Command::SetScore { player: 0, points: 1 },
             "ask-forever" => Commander::ask(),
             "face-of-nobody" => Command::SetFigureFace { figure: 999, face: 1 },
             "move-nobody" => Command::MoveFigure { figure: 999, to: start },
+            "zero-points" => Command::AddPoints { player: 0, points: 0, category: "commander".into() },
             _ => return Ok(()),
         });
         Ok(())

@@ -2,7 +2,7 @@
 //! limit, setup errors, and actions described for clients.
 
 use meeple_core::bots::Bot;
-use meeple_core::{Action, ActionError, Game, Stage};
+use meeple_core::{Action, ActionError, Event, Game, Stage};
 use meeple_tests::load_toml;
 
 #[test]
@@ -201,6 +201,25 @@ fn the_final_scoring_asks_nothing_and_grants_no_extra_turn() {
         assert_eq!(game.state().hash(), before, "{command}: the game is as it was");
         assert!(!game.is_over(), "{command}");
     }
+}
+
+#[test]
+fn no_points_added_is_no_event() {
+    // A pig beside no completed city scores 0: a change of nothing, not worth a line in a log.
+    let mut game = commanded("zero-points").unwrap();
+    let place = Action::PlaceTile { pos: meeple_core::Pos::new(1, 0), rotation: meeple_core::Rotation::new(0) };
+    let added: Vec<(u8, i32)> = game
+        .apply(place)
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            Event::PointsAdded { player, points, .. } => Some((*player, *points)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(added, [(1, 2)]);
+    assert_eq!(game.state().score(0), 0);
+    assert_eq!(game.state().score(1), 2);
 }
 
 /// A base game with `commander` giving the bad command of `case`, at its first tile.

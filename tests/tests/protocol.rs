@@ -1126,6 +1126,10 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     let listed = json!({"base": [{"edition": "C3"}]});
     let reply = err(&mut s, json!({"cmd": "create", "config": listed}), "bad-config", Some("config.base"));
     assert_eq!(reply["error"]["message"], json!("config.base: `base` must be a table, found an array"));
+    // So is a misspelt key that holds a list of tables.
+    let misspelt = json!({"expansion": [{"id": "traders-builders"}]});
+    let reply = err(&mut s, json!({"cmd": "create", "config": misspelt}), "bad-config", Some("config.expansion"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("did you mean `expansions`?"), "{reply}");
     let huge = json!({"seed": u64::MAX});
     let reply = err(&mut s, json!({"cmd": "create", "config": huge}), "bad-config", Some("config.seed"));
     assert!(reply["error"]["message"].as_str().unwrap().contains("is too large"), "{reply}");

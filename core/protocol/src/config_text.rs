@@ -214,11 +214,14 @@ impl Text {
         }
     }
 
-    /// The key of the list a diagnostic is about, when it is about a list of tables as a whole:
-    /// on the list's first line, naming the list's key.
+    /// The key of the list a diagnostic is about, when it is about a list of tables as a whole
+    /// (of the wrong type, or a key the config does not know): on the list's first line, naming
+    /// the list's key.
     fn list_as_a_whole(&self, d: &meeple_toml::Diagnostic) -> Option<&str> {
         let (_, key) = self.lists.iter().find(|(line, _)| *line == d.line)?;
-        d.message.starts_with(&format!("`{key}` ")).then_some(key.as_str())
+        let whole =
+            d.message.starts_with(&format!("`{key}` ")) || d.message.starts_with(&format!("unknown key `{key}`"));
+        whole.then_some(key.as_str())
     }
 }
 

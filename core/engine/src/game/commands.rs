@@ -94,6 +94,10 @@ impl Game {
         if points.unsigned_abs() > MAX_POINTS.unsigned_abs() {
             return refuse(format!("at most {MAX_POINTS} points either way, not {points}"));
         }
+        // No points (a pig beside no completed city) change nothing: no event tells of them.
+        if points == 0 {
+            return Ok(());
+        }
         let st = &mut self.state;
         let sum = &mut st.points[player as usize * st.categories as usize + cat as usize];
         *sum = sum.saturating_add(points);
