@@ -18,6 +18,7 @@ use crate::tileset::SegmentKind;
 use crate::value::Value;
 pub use crate::view::View;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The hooks, in the order they are documented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -351,39 +352,65 @@ pub struct Commands<'a> {
     rng: Option<Box<GameRng>>,
     /// Where commands were given, when the code knows (a script's `file:line`), by index: a
     /// command the core refuses is applied after the hook returned, far from its line.
-    origins: Vec<(usize, Box<str>)>,
-    /// The source line of each [`Commands::push`], for a native plugin's SDK to send its host
-    /// (which names it as [`Commands::given_at`] would); the core itself never reads them.
-    pushed_at: Vec<&'static std::panic::Location<'static>>,
+    origins: Vec<(usize, Cow<'static, str>)>,
+    /// The source line of each [`Commands::push`], when the sink notes them
+    /// ([`Commands::noting_places`]), in a list the caller lends (a native plugin's SDK reuses
+    /// one, and sends the lines to its host).
+    pushed_at: Option<&'a mut Vec<&'static std::panic::Location<'static>>>,
 }
 
 impl<'a> Commands<'a> {
     /// A sink; `stream` is the expansion's random stream in the game state.
     pub fn new(stream: Option<&'a GameRng>) -> Commands<'a> {
-        Commands { list: Vec::new(), stream, rng: None, origins: Vec::new(), pushed_at: Vec::new() }
+        Commands { list: Vec::new(), stream, rng: None, origins: Vec::new(), pushed_at: None }
     }
 
-    /// Adds a command, noting the line that adds it ([`Commands::pushed_at`]).
+    /// A sink that notes the source line of each [`Commands::push`] ([`Commands::pushed_at`])
+    /// in `places`, which it empties first.
+    pub fn noting_places(
+        stream: Option<&'a GameRng>,
+        places: &'a mut Vec<&'static std::panic::Location<'static>>,
+    ) -> Commands<'a> {
+        places.clear();
+        Commands { pushed_at: Some(places), ..Commands::new(stream) }
+    }
+
+    /// Adds a command (noting the line that adds it, in a sink made with
+    /// [`Commands::noting_places`]).
     #[track_caller]
     pub fn push(&mut self, c: Command) {
         self.list.push(c);
-        self.pushed_at.push(std::panic::Location::caller());
-    }
-
-    /// The source line of each command's [`Commands::push`], by index.
-    pub fn pushed_at(&self) -> &[&'static std::panic::Location<'static>] {
-        &self.pushed_at
-    }
-
-    /// Notes where the last command was given (`file:line`), for the error if it is refused.
-    pub fn given_at(&mut self, place: impl Into<Box<str>>) {
-        if let Some(last) = self.list.len().checked_sub(1) {
-            self.origins.push((last, place.into()));
+        if let Some(places) = self.pushed_at.as_deref_mut() {
+            places.push(std::panic::Location::caller());
         }
     }
 
-    /// Where the commands were given, by index, as [`Commands::given_at`] noted it.
-    pub(crate) fn take_origins(&mut self) -> Vec<(usize, Box<str>)> {
+    /// The source line of each command's [`Commands::push`], by index (none unless the sink
+    /// was made with [`Commands::noting_places`]).
+    pub fn pushed_at(&self) -> &[&'static std::panic::Location<'static>] {
+        self.pushed_at.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// Notes where the last command was given (`file:line`), for the error if it is refused.
+    pub fn given_at(&mut self, place: impl Into<String>) {
+        self.note_origin(Cow::Owned(place.into()));
+    }
+
+    /// Notes where the last command was given, as [`Commands::given_at`] does, with a place
+    /// that lasts (a native plugin's host names each of its lines once, not each command).
+    pub fn given_at_lasting(&mut self, place: &'static str) {
+        self.note_origin(Cow::Borrowed(place));
+    }
+
+    fn note_origin(&mut self, place: Cow<'static, str>) {
+        if let Some(last) = self.list.len().checked_sub(1) {
+            self.origins.push((last, place));
+        }
+    }
+
+    /// Where the commands were given, by index, as [`Commands::given_at`] and
+    /// [`Commands::given_at_lasting`] noted it.
+    pub(crate) fn take_origins(&mut self) -> Vec<(usize, Cow<'static, str>)> {
         std::mem::take(&mut self.origins)
     }
 

@@ -18,14 +18,35 @@ use meeple_core::{
 };
 use meeple_plugin_sdk::abi::{self, Bytes, HostV1, PluginV1, vec_sink};
 use meeple_plugin_sdk::proto::{
-    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_interest, decode_query, decode_reply, encode,
-    encode_answer, encode_wire_answer_into, tag, tagged_message,
+    Call, Created, PROTO, Reply, RulesData, Settings, decode, decode_commands_at, decode_interest, decode_query,
+    decode_reply, encode, encode_answer, encode_wire_answer_into, reply, tag, tagged_message,
 };
 use meeple_plugin_sdk::wire::Writer;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
+
+/// A place a plugin gave (its file's name as bytes, a line) and the place the host names.
+type KnownPlace = (Box<[u8]>, u32, &'static str);
+
+/// A text that lasts as long as the program, made once per distinct text: the places plugins
+/// give their commands at, a few lines each, never freed (as plugin libraries never are). Past
+/// a bound (a plugin giving a new place at every command), `None`.
+fn lasting(text: String) -> Option<&'static str> {
+    const MOST: usize = 10_000;
+    static TEXTS: Mutex<std::collections::BTreeSet<&'static str>> = Mutex::new(std::collections::BTreeSet::new());
+    let mut texts = TEXTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&kept) = texts.get(text.as_str()) {
+        return Some(kept);
+    }
+    if texts.len() >= MOST {
+        return None;
+    }
+    let kept: &'static str = Box::leak(text.into_boxed_str());
+    texts.insert(kept);
+    Some(kept)
+}
 
 /// An opened plugin library.
 pub struct PluginLib {
@@ -260,6 +281,10 @@ pub struct NativeExpansion {
     own_kinds: OnceLock<Vec<FigureKindId>>,
     /// The folder of its manifest, where its crate's files are: a panic's place is found there.
     dir: PathBuf,
+    /// The places its commands were given at, as it gives them (a file's name as bytes, a
+    /// line), each with the place the host names ([`NativeExpansion::own_place`]): found once
+    /// per place, not per command, since finding a file looks at the file system.
+    places: Mutex<Vec<KnownPlace>>,
 }
 
 impl NativeExpansion {
@@ -317,6 +342,7 @@ impl NativeExpansion {
             interest: OnceLock::new(),
             own_kinds: OnceLock::new(),
             dir: sel.manifest.dir().to_path_buf(),
+            places: Mutex::new(Vec::new()),
         };
         for name in &created.hooks {
             let hook = HookKind::parse(name).ok_or_else(|| format!("{}: unknown hook `{name}`", lib.id))?;
@@ -365,20 +391,32 @@ impl NativeExpansion {
         if reply.is_empty() {
             return Ok(());
         }
-        let Reply { commands, given_at, .. } = self.reply(hook, reply)?;
+        if reply.first() != Some(&reply::COMMANDS_AT) {
+            self.reply(hook, reply)?.commands.into_iter().for_each(|c| out.push(c));
+            return Ok(());
+        }
+        let (commands, places) = decode_commands_at(reply).map_err(|m| HookError::new(&self.id, hook, m))?;
         for (i, c) in commands.into_iter().enumerate() {
             out.push(c);
-            if let Some(at) = given_at.get(i) {
-                out.given_at(self.place(at));
+            if let Some(place) = places.get(i).and_then(|&(file, line)| self.place(file, line)) {
+                out.given_at_lasting(place);
             }
         }
         Ok(())
     }
 
-    /// A place the plugin gives (`file:line`), named as `id/src/lib.rs:24` when the file is in
-    /// the manifest's folder, as it is.
-    fn place(&self, at: &str) -> String {
-        at.rsplit_once(':').and_then(|(file, line)| self.own_place(file, line)).unwrap_or_else(|| at.to_string())
+    /// A place the plugin gives, as `id/src/lib.rs:24` when the file is in the manifest's
+    /// folder, else as the plugin gives it (`None` for a name that is not UTF-8).
+    fn place(&self, file: &[u8], line: u32) -> Option<&'static str> {
+        let mut places = self.places.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(&(_, _, place)) = places.iter().find(|(f, l, _)| *l == line && **f == *file) {
+            return Some(place);
+        }
+        let file_text = std::str::from_utf8(file).ok()?;
+        let named = self.own_place(file_text, &line.to_string()).unwrap_or_else(|| format!("{file_text}:{line}"));
+        let place = lasting(named)?;
+        places.push((file.into(), line, place));
+        Some(place)
     }
 
     /// The decoded reply of a call, or an empty one without decoding anything.
@@ -388,7 +426,9 @@ impl NativeExpansion {
         }
         decode_reply(reply).map_err(|m| HookError::new(&self.id, hook, m))?.map_err(|mut e| {
             // A place the plugin gave (`HookError::here`) named as a panic's is.
-            e.location = e.location.as_deref().map(|at| self.place(at));
+            if let Some((file, line)) = e.location.as_deref().and_then(|at| at.rsplit_once(':')) {
+                e.location = self.own_place(file, line).or(e.location.take());
+            }
             e
         })
     }
@@ -479,10 +519,15 @@ impl NativeExpansion {
     /// as `id/src/lib.rs:24` when the file is in the manifest's folder.
     fn own_place(&self, file: &str, line: &str) -> Option<String> {
         line.parse::<u32>().ok()?;
+        Some(format!("{}:{line}", self.own_file(file)?))
+    }
+
+    /// A source file the plugin names, as `id/src/lib.rs` when it is in the manifest's folder.
+    fn own_file(&self, file: &str) -> Option<String> {
         let own = crate::plugin_files::in_folder(Path::new(file), &self.dir)?;
         // With `/` on every system, as a script's place is written.
         let own: Vec<String> = own.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-        Some(format!("{}/{}:{line}", self.id, own.join("/")))
+        Some(format!("{}/{}", self.id, own.join("/")))
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {

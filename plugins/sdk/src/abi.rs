@@ -20,7 +20,7 @@
 //!   instance (older plugins keep every instance); 5 added the query `ScoreBeforeFinal`, which
 //!   an older host refuses (the call that asked it fails), so a plugin that asks it needs a
 //!   host of 5 or later; 6 added the query `PlayerName`, likewise; 7 added where each command was given
-//!   (`Reply::given_at`, reply tag `COMMANDS_AT`), sent only to hosts that announce 7.
+//!   (reply tag `COMMANDS_AT`), sent only to hosts that announce 7.
 
 use std::ffi::c_void;
 

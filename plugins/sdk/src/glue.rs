@@ -3,8 +3,8 @@
 
 use crate::abi::{Bytes, ERROR, Facts, HostV1, OK, PANICKED, Sink, vec_sink};
 use crate::proto::{
-    self, Call, CallResult, Created, PROTO, Reply, decode, decode_answer, encode, encode_reply_into, reply, tag,
-    tagged_message,
+    self, Call, Created, PROTO, Reply, decode, decode_answer, encode, encode_commands_at_into, encode_reply_into,
+    reply, tag, tagged_message,
 };
 use crate::wire::{OwnFigures, Reader, Writer};
 use meeple_core::Value;
@@ -118,6 +118,8 @@ struct Scratch {
     offers: Vec<Offer>,
     candidates: Vec<Placement>,
     allowed: Vec<bool>,
+    /// Where each command of a call was given, sent to hosts that read it.
+    places: Vec<&'static std::panic::Location<'static>>,
 }
 
 impl Scratch {
@@ -128,6 +130,7 @@ impl Scratch {
             offers: Vec::new(),
             candidates: Vec::new(),
             allowed: Vec::new(),
+            places: Vec::new(),
         }
     }
 }
@@ -274,7 +277,7 @@ fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Resul
     let bad = || format!("a malformed call (tag {t})");
     let e = inst.expansion.as_ref();
     let mut r = Reader::new(rest);
-    let mut out = Commands::new(None);
+    let mut out = Commands::noting_places(None, &mut s.places);
     let (hook, done) = match t {
         tag::EVENT => {
             let (&hook, words) = rest.split_first().ok_or_else(bad)?;
@@ -326,21 +329,39 @@ fn run(host: *const HostV1, number: u32, input: &[u8], s: &mut Scratch) -> Resul
         }
         _ => return Err(bad()),
     };
-    let given_at = given_at(host, &out);
-    let commands = out.into_parts().0;
-    let done = done.and_then(|()| storable(e, hook, &commands));
-    encode_reply_into(&done.map(|()| Reply { commands, given_at, ..Reply::default() }), &mut s.reply);
+    encode_commands_into(host, e, hook, done, out, &mut s.reply);
     Ok(())
 }
 
-/// Where each command was given, as `file:line`, for a host that reads it (ABI minor 7 or
-/// later): the host names the line when it refuses the command, as it names a script's.
-fn given_at(host: *const HostV1, out: &Commands<'_>) -> Vec<String> {
-    // SAFETY: the table the host passed to this call.
-    if out.is_empty() || unsafe { HostV1::minor(host) } < 7 {
-        return Vec::new();
+/// Encodes the reply of a hook that answers with commands: with the place each was given at,
+/// to a host that reads it.
+fn encode_commands_into(
+    host: *const HostV1,
+    e: &dyn Expansion,
+    hook: HookKind,
+    done: HookResult,
+    out: Commands<'_>,
+    w: &mut Writer,
+) {
+    let done = done.and_then(|()| if out.is_empty() { Ok(()) } else { storable(e, hook, out.commands()) });
+    match done {
+        // Most calls command nothing: an empty reply.
+        Ok(()) if out.is_empty() => {}
+        Ok(()) if reads_places(host) => encode_commands_at_into(out.commands(), places(&out), w),
+        done => encode_reply_into(&done.map(|()| Reply { commands: out.into_parts().0, ..Reply::default() }), w),
     }
-    out.pushed_at().iter().map(|at| format!("{}:{}", at.file(), at.line())).collect()
+}
+
+/// Whether the host reads where each command was given (ABI minor 7 or later): it names the
+/// line when it refuses the command, as it names a script's.
+fn reads_places(host: *const HostV1) -> bool {
+    // SAFETY: the table the host passed to this call.
+    unsafe { HostV1::minor(host) >= 7 }
+}
+
+/// The file and line of each command's `push`.
+fn places<'a>(out: &'a Commands<'_>) -> impl ExactSizeIterator<Item = (&'a str, u32)> {
+    out.pushed_at().iter().map(|at| (at.file(), at.line()))
 }
 
 /// Refuses a stored value nested deeper than the host takes, which would otherwise arrive as
@@ -395,17 +416,16 @@ fn run_message(host: *const HostV1, number: u32, call: Call, s: &mut Scratch) ->
     }
     let (rules, index) = inst.rules.get().ok_or("the host called a hook before sending the ruleset")?;
     let source = HostSource::new(host, None);
-    let result = dispatch(host, inst.expansion.as_ref(), &View::remote(rules, &source, *index), call);
-    encode_reply_into(&result, &mut s.reply);
+    dispatch(host, inst.expansion.as_ref(), &View::remote(rules, &source, *index), call, s);
     Ok(())
 }
 
-/// Runs a hook given as a [`Call`]. The hot hooks come this way only from a host that sends
-/// every call as a message; they are kept for it.
-fn dispatch(host: *const HostV1, e: &dyn Expansion, view: &View<'_>, call: Call) -> CallResult {
-    let mut out = Commands::new(None);
+/// Runs a hook given as a [`Call`], writing its reply. The hot hooks come this way only from
+/// a host that sends every call as a message; they are kept for it.
+fn dispatch(host: *const HostV1, e: &dyn Expansion, view: &View<'_>, call: Call, s: &mut Scratch) {
+    let mut out = Commands::noting_places(None, &mut s.places);
     let mut reply = Reply::default();
-    let hook = call.hook();
+    let Some(hook) = call.hook() else { return };
     let done: HookResult = match call {
         Call::Rules { .. } | Call::Release => Ok(()),
         Call::Setup => e.setup(view, &mut out),
@@ -422,13 +442,11 @@ fn dispatch(host: *const HostV1, e: &dyn Expansion, view: &View<'_>, call: Call)
         Call::ModifyScore { scoring } => e.modify_score(view, &scoring, &mut out),
         Call::FinalScoring => e.final_scoring(view, &mut out),
     };
-    done?;
-    reply.given_at = given_at(host, &out);
-    reply.commands = out.into_parts().0;
-    if let Some(hook) = hook {
-        storable(e, hook, &reply.commands)?;
+    if matches!(hook, HookKind::CanPlaceTile | HookKind::FigureActions) {
+        encode_reply_into(&done.map(|()| reply), &mut s.reply);
+    } else {
+        encode_commands_into(host, e, hook, done, out, &mut s.reply);
     }
-    Ok(reply)
 }
 
 /// The view's questions, asked of the host; those the call's facts and own figures answer,

@@ -210,11 +210,6 @@ pub struct Reply {
     pub forbidden: Vec<u32>,
     /// `figure_actions`: the offers.
     pub offers: Vec<Offer>,
-    /// Where each command was given in the plugin's sources (`src/lib.rs:24`), by index, for
-    /// the host to name when it refuses one. Sent only to hosts of ABI minor 7 or later; empty
-    /// from older plugins.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub given_at: Vec<String>,
 }
 
 /// The reply of `call`: the hook's result. An empty reply means `Ok(Reply::default())`;
@@ -232,8 +227,9 @@ pub mod reply {
     /// A MessagePack `Interest` follows: the reply to the ruleset, to hosts of ABI minor 2 or
     /// later, from an expansion that does not want every call (an empty reply means every call).
     pub const INTEREST: u8 = 3;
-    /// Wire commands follow, then the place each was given at ([`super::Reply::given_at`]): as
-    /// [`COMMANDS`], to hosts of ABI minor 7 or later.
+    /// Wire commands follow, then the file and line each was given at in the plugin's sources
+    /// ([`super::encode_commands_at_into`]): as [`COMMANDS`], to hosts of ABI minor 7 or later,
+    /// which name the line when they refuse a command.
     pub const COMMANDS_AT: u8 = 4;
 }
 
@@ -332,21 +328,50 @@ pub fn encode_reply_into(result: &CallResult, w: &mut Writer) {
             w.0.push(reply::OFFERS);
             w.offers(&r.offers);
         }
-        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() && r.given_at.is_empty() => {
+        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
             w.0.push(reply::COMMANDS);
             w.commands(&r.commands);
-        }
-        Ok(r) if r.offers.is_empty() && r.forbidden.is_empty() => {
-            w.0.push(reply::COMMANDS_AT);
-            w.commands(&r.commands);
-            w.put(r.given_at.len() as i64);
-            r.given_at.iter().for_each(|place| w.str(place));
         }
         other => {
             w.0.push(reply::MESSAGE);
             rmp_serde::encode::write(&mut w.0, other).expect("meeple messages always encode");
         }
     }
+}
+
+/// Encodes commands with the file and line each was given at (reply tag `COMMANDS_AT`), after
+/// what the writer holds. The places are written as the plugin has them, so a call that gives
+/// a command allocates nothing for its place.
+pub fn encode_commands_at_into<'a>(
+    commands: &[Command],
+    at: impl ExactSizeIterator<Item = (&'a str, u32)>,
+    w: &mut Writer,
+) {
+    w.0.push(reply::COMMANDS_AT);
+    w.commands(commands);
+    w.put(at.len() as i64);
+    for (file, line) in at {
+        w.put(line as i64);
+        w.str(file);
+    }
+}
+
+/// A file and a line, as a reply gives them: the file's name as bytes, not yet checked to be
+/// UTF-8, so that a host can look up the names it has seen before without checking them again.
+pub type RawPlace<'a> = (&'a [u8], u32);
+
+/// Decodes a reply of tag `COMMANDS_AT`: the commands, and the file and line each was given
+/// at, the files borrowed from the bytes.
+pub fn decode_commands_at(bytes: &[u8]) -> Result<(Vec<Command>, Vec<RawPlace<'_>>), String> {
+    let rest = bytes.strip_prefix(&[reply::COMMANDS_AT]).ok_or("not a reply of commands with their places")?;
+    read_whole(rest, "commands reply", |r| {
+        let commands = r.commands()?;
+        let at = (0..r.count()?)
+            .map(|_| Some((u32::try_from(r.get()?).ok()?, r.str_bytes()?)))
+            .map(|place| place.map(|(line, file)| (file, line)))
+            .collect::<Option<Vec<_>>>()?;
+        Some((commands, at))
+    })
 }
 
 /// Decodes the reply to the ruleset: what the expansion wants (empty: every call).
@@ -368,11 +393,10 @@ pub fn decode_reply(bytes: &[u8]) -> Result<CallResult, String> {
         }
         Some((&reply::COMMANDS, rest)) => read_whole(rest, "commands reply", Reader::commands)
             .map(|commands| Ok(Reply { commands, ..Reply::default() })),
-        Some((&reply::COMMANDS_AT, rest)) => read_whole(rest, "commands reply", |r| {
-            let commands = r.commands()?;
-            let given_at = (0..r.count()?).map(|_| r.str()).collect::<Option<_>>()?;
-            Some(Ok(Reply { commands, given_at, ..Reply::default() }))
-        }),
+        // Read without the places, which only the host's own reading of commands keeps.
+        Some((&reply::COMMANDS_AT, _)) => {
+            decode_commands_at(bytes).map(|(commands, _)| Ok(Reply { commands, ..Reply::default() }))
+        }
         Some((t, _)) => Err(format!("a reply with unknown tag {t}")),
     }
 }
@@ -397,7 +421,7 @@ pub mod tag {
 impl Reply {
     /// True when the hook produced nothing (sent as an empty reply).
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty() && self.forbidden.is_empty() && self.offers.is_empty() && self.given_at.is_empty()
+        self.commands.is_empty() && self.forbidden.is_empty() && self.offers.is_empty()
     }
 }
 
@@ -411,7 +435,6 @@ mod tests {
         let replies = [
             Reply::default(),
             Reply { commands: vec![add(2), add(3)], ..Reply::default() },
-            Reply { commands: vec![add(2)], given_at: vec!["src/lib.rs:24".into()], ..Reply::default() },
             Reply { forbidden: vec![0, 4], ..Reply::default() },
         ];
         for r in replies {
@@ -423,11 +446,14 @@ mod tests {
     }
 
     #[test]
-    fn commands_with_their_places_have_a_tag_of_their_own() {
-        let place =
-            Reply { commands: vec![Command::ExtraTurnPart], given_at: vec!["src/lib.rs:7".into()], ..Reply::default() };
-        assert_eq!(encode_reply(&Ok(place))[0], reply::COMMANDS_AT);
-        let bare = Reply { commands: vec![Command::ExtraTurnPart], ..Reply::default() };
-        assert_eq!(encode_reply(&Ok(bare))[0], reply::COMMANDS, "older hosts read these");
+    fn commands_keep_the_places_they_were_given_at() {
+        let commands = [Command::ExtraTurnPart, Command::Log { message: "hi".into() }];
+        let mut w = Writer::default();
+        encode_commands_at_into(&commands, [("src/lib.rs", 7), ("src/roads.rs", 40)].into_iter(), &mut w);
+        let (read, at) = decode_commands_at(&w.0).unwrap();
+        assert_eq!(read, commands);
+        assert_eq!(at, [(&b"src/lib.rs"[..], 7), (&b"src/roads.rs"[..], 40)]);
+        // Read as any reply: the commands alone.
+        assert_eq!(decode_reply(&w.0), Ok(Ok(Reply { commands: commands.to_vec(), ..Reply::default() })));
     }
 }

@@ -385,9 +385,20 @@ impl<'a> Reader<'a> {
 
     /// The next `len` bytes as UTF-8.
     fn text(&mut self, len: usize) -> Option<&'a str> {
+        std::str::from_utf8(self.raw(len)?).ok()
+    }
+
+    /// A string's bytes, not yet checked to be UTF-8 (for a reader that looks them up first).
+    pub(crate) fn str_bytes(&mut self) -> Option<&'a [u8]> {
+        let len = self.count()?;
+        self.raw(len)
+    }
+
+    /// The next `len` bytes.
+    fn raw(&mut self, len: usize) -> Option<&'a [u8]> {
         let bytes = self.bytes.get(self.at..self.at.checked_add(len)?)?;
         self.at += len;
-        std::str::from_utf8(bytes).ok()
+        Some(bytes)
     }
 
     pub(crate) fn value(&mut self, depth: u32) -> Option<Value> {

@@ -22,6 +22,7 @@ use crate::rules::{CITIES, FIELDS, MONASTERIES, ROADS, Rules, TileId};
 use crate::state::{GameState, Stage, Taken, Turn};
 use crate::tileset::SegmentKind;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -166,7 +167,7 @@ pub struct Game {
     commanding: Option<u16>,
     /// Where the command being applied was given (a script's `file:line`), if known: the
     /// place its error names.
-    given_at: Option<Box<str>>,
+    given_at: Option<Cow<'static, str>>,
     has_dependents: bool,
     restore_point: Option<Arc<RestorePoint>>,
     /// Reused for the verdicts of `can_place_tile` on the candidate placements.
@@ -1181,6 +1182,13 @@ fn reset_part(t: &mut Turn) {
     t.taken.clear();
 }
 
+/// Where command `i` was given, if the sink noted it. Taken out, as each command is applied
+/// once; the sink notes commands in the order given, so the list is sorted.
+fn origin(origins: &mut [(usize, Cow<'static, str>)], i: usize) -> Option<Cow<'static, str>> {
+    let at = origins.binary_search_by_key(&i, |(at, _)| *at).ok()?;
+    Some(std::mem::take(&mut origins[at].1))
+}
+
 fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> {
     let players = setup.players.len() as u8;
     let kinds = rules.figures();
@@ -1260,13 +1268,6 @@ fn initial_state(rules: &Rules, setup: &Setup) -> Result<GameState, SetupError> 
         token_kinds: rules.tokens().len() as u16,
         final_base: Vec::new(),
     })
-}
-
-/// Where command `i` was given, if the sink noted it. Taken out, as each command is applied
-/// once; the sink notes commands in the order given, so the list is sorted.
-fn origin(origins: &mut [(usize, Box<str>)], i: usize) -> Option<Box<str>> {
-    let at = origins.binary_search_by_key(&i, |(at, _)| *at).ok()?;
-    Some(std::mem::take(&mut origins[at].1))
 }
 
 #[cfg(test)]
