@@ -94,6 +94,24 @@ pub fn check_output(path: &Path, flag: &str) -> Result<(), CliError> {
     }
 }
 
+/// Whether a file can be written at `path`, tried before a long job whose result goes there (a
+/// game played to its end, then lost to a folder that takes no files): a file made beside it and
+/// removed, its folders made if missing. What is not a plain file (a device) is left to the
+/// write.
+pub fn check_writable(path: &Path, what: &str) -> Result<(), CliError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(());
+    }
+    let cannot = |e: std::io::Error| CliError::Usage(format!("{}: cannot write {what} there: {e}", path.display()));
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let probe = dir.join(format!(".{name}.{}.probe", std::process::id()));
+    std::fs::File::create(&probe).map_err(cannot)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// Every folder of mods named (`--mods`, `$MEEPLE_MODS`) must be one, and one holding no
 /// expansion is warned of: a mistyped folder would otherwise only show as "unknown expansion".
 pub fn check_mod_folders(mods: &[PathBuf]) -> Result<(), CliError> {
@@ -246,20 +264,33 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
     Ok(loaded)
 }
 
-/// A saved game given where a config goes (`meeple play replays/game-7.json`) is named as one.
+/// A saved game given where a config goes (`meeple simulate replays/game-7.json`) is named as
+/// one.
 fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
-    let is_replay =
-        || meeple_host::ruleset::read_text(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
-    if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_replay() {
+    if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_saved_game(path)
+    {
         let p = path.display();
-        return CliError::Usage(format!("{report}\n{p} is a saved game: `meeple replay {p}` plays it back"));
+        return CliError::Usage(format!(
+            "{report}\n{p} is a saved game: `meeple play {p}` goes on with it, `meeple replay {p}` plays it back"
+        ));
     }
     report.into()
+}
+
+/// Whether a file holds a saved game (a replay, as `meeple play` writes it) rather than a config.
+pub fn is_saved_game(path: &Path) -> bool {
+    meeple_host::ruleset::read_text(path)
+        .is_ok_and(|text| text.trim_start().starts_with('{') && serde_json::from_str::<Replay>(&text).is_ok())
 }
 
 /// A replay file played back: its config checked as a config file is, its ruleset built, every
 /// recorded hash checked. Each problem names the file (and, in the config, the field).
 pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
+    play_back_with_rules(file, mods).map(|(replay, _, game)| (replay, game))
+}
+
+/// [`play_back`], with the ruleset the game plays.
+pub fn play_back_with_rules(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Loaded, Game), CliError> {
     // A replay that cannot be read is bad input, as a config that cannot be read is.
     let text = meeple_host::ruleset::read_text(file)?;
     let replay: Replay =
@@ -270,7 +301,7 @@ pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliErr
     })?;
     let game = Game::from_replay(loaded.rules.clone(), &replay)
         .map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
-    Ok((replay, game))
+    Ok((replay, loaded, game))
 }
 
 /// `--bots`' values: the engine's bot kinds by name, each with its help line.

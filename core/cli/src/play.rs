@@ -15,7 +15,9 @@ mod watch;
 /// Arguments of `meeple play`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Game config (TOML). Without one: two players, the base game.
+    /// Game config (TOML), or a saved game to go on with (a replay `meeple play` wrote, as when
+    /// a game was stopped with q: its replay is written back there unless `-o` says otherwise).
+    /// Without one: two players, the base game.
     config: Option<PathBuf>,
     /// Seed of the draws (overrides the config's; default: from the clock).
     #[arg(long, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
@@ -57,15 +59,25 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone(), humans };
     let stdin = std::io::stdin();
     let mut terminal = Terminal::new(stdin.lock(), !std::io::IsTerminal::is_terminal(&stdin));
-    let (mut table, mut watched) = if args.watch {
+    let saved = args.config.as_deref().filter(|p| crate::common::is_saved_game(p));
+    let (mut table, mut watched) = if let Some(saved) = saved {
+        (resumed(saved, &args, &deal, mods)?, None)
+    } else if args.watch {
         let (watch, table) = Watch::start(args.config.as_deref(), deal, mods)?;
         (table, Some(watch))
     } else {
         (deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?, None)
     };
+    // A saved game goes back where it came from.
+    let out = args.replay.clone().or(saved.map(Path::to_path_buf));
+    // Checked before the game: a replay that cannot be written at its end loses the game.
+    crate::common::check_writable(&replay_path(out.as_deref(), table.seed), "the replay")?;
     let mut story = Story::new(table.names.clone(), args.quiet);
-    story.begin(&table);
-    keep_on_interrupt(args.replay.clone());
+    match saved {
+        Some(file) => story.resume(&table, file),
+        None => story.begin(&table),
+    }
+    keep_on_interrupt(out.clone());
 
     // A bot's action a hook failed on, taken again once the rules are fixed: asking the bot
     // again would draw another choice, and the game would go otherwise than unwatched.
@@ -83,7 +95,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
             match terminal.choose(game, names, p) {
                 Ok(action) => action,
-                Err(why) => return stop(&mut table, &mut story, why, args.replay.as_deref()),
+                Err(why) => return stop(&mut table, &mut story, why, out.as_deref()),
             }
         } else {
             bots[p as usize].choose(game)
@@ -112,7 +124,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                     story.lines.push("pass".into());
                 }
                 let heading = format!("{}, whose last action stopped the game", names[p as usize]);
-                let kept = keep_so_far(&mut table, &mut story, &heading, args.replay.as_deref())?;
+                let kept = keep_so_far(&mut table, &mut story, &heading, out.as_deref())?;
                 // Told in the order it is read: what stopped, where, and what was kept.
                 crate::common::tell(&CliError::from(e.clone()));
                 say_failing_line(&table.loaded, &e);
@@ -134,7 +146,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 if !humans.contains(&p) {
                     retry = Some((p, action));
                 }
-                while !reload(w, mods, &mut table, &mut story, args.replay.as_deref()) {
+                while !reload(w, mods, &mut table, &mut story, out.as_deref()) {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
                 // Replayed on the new rules, or a new game: what Ctrl-C keeps from now on.
@@ -149,7 +161,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
             }
             if let Some(w) = &mut watched
-                && reload(w, mods, &mut table, &mut story, args.replay.as_deref())
+                && reload(w, mods, &mut table, &mut story, out.as_deref())
             {
                 note_so_far(&table.game, &mut table.loaded, table.seed);
             }
@@ -161,9 +173,27 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     say!("\n{}", outcome(game, names));
 
-    let (path, note) = save_replay(game, loaded, *seed, args.replay.as_deref())?;
+    let (path, note) = save_replay(game, loaded, *seed, out.as_deref())?;
     say!("Replay written to {}{note}", path.display());
     Ok(())
+}
+
+/// The table of a saved game, at its last action, to go on with: its players and seed are the
+/// saved ones, the seats this command's (`--human`, `--bots`, whose bots start afresh).
+fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Table, CliError> {
+    let refused = |flag: &str, why: &str| CliError::Usage(format!("{flag}: {} is a saved game, {why}", file.display()));
+    if args.seed.is_some() {
+        return Err(refused("--seed", "dealt from its own seed"));
+    }
+    if args.watch {
+        return Err(refused("--watch", "whose rules are those it was played with; watch a config"));
+    }
+    let (replay, loaded, game) = crate::common::play_back_with_rules(file, mods)?;
+    let names = replay.setup.players.clone();
+    let seed = replay.setup.seed;
+    let bots = make_bots(&deal.bots, names.len(), seed)?;
+    deal.check_humans(names.len())?;
+    Ok(Table { loaded, seed, names, bots, humans: deal.humans.clone(), game })
 }
 
 /// Tells an action a hook failed on, which the game did not take: named with its turn and
@@ -467,6 +497,17 @@ impl Story {
 
     /// Tells who plays with which bot, on what and with which seed, and what the setup did.
     fn begin(&mut self, table: &Table) {
+        self.header(table);
+        // A game whose bag is empty ends in its setup: the setup is told before its final scoring.
+        let events = table.game.events();
+        let end = events.iter().position(|e| matches!(e, Event::FinalScoring)).unwrap_or(events.len());
+        self.events(&table.game, &events[..end]);
+        self.flush("setup");
+        self.events(&table.game, &events[end..]);
+    }
+
+    /// The game's rules, seats and seed, and how to read the board for a person at the table.
+    fn header(&self, table: &Table) {
         let seats: Vec<String> = (self.names.iter().zip(&table.bots).enumerate())
             .map(|(p, (n, b))| format!("{n} ({})", if table.humans.contains(&(p as u8)) { "you" } else { b.name() }))
             .collect();
@@ -474,12 +515,19 @@ impl Story {
         if !table.humans.is_empty() {
             say!("{}", human::LEGEND);
         }
-        // A game whose bag is empty ends in its setup: the setup is told before its final scoring.
-        let events = table.game.events();
-        let end = events.iter().position(|e| matches!(e, Event::FinalScoring)).unwrap_or(events.len());
-        self.events(&table.game, &events[..end]);
-        self.flush("setup");
-        self.events(&table.game, &events[end..]);
+    }
+
+    /// Opens a saved game gone on with: where it stands.
+    fn resume(&mut self, table: &Table, file: &Path) {
+        self.header(table);
+        let (game, turn) = (&table.game, table.game.state().turn());
+        let actions = game.history().len();
+        if game.is_over() {
+            say!("{}: the game is over ({actions} actions)", file.display());
+            return;
+        }
+        let player = &self.names[turn.player as usize];
+        say!("{}: {actions} actions in, going on at turn {} ({player}'s)", file.display(), turn.number);
     }
 
     fn who(&self, players: impl IntoIterator<Item = u8>) -> String {

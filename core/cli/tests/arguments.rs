@@ -84,13 +84,16 @@ fn a_saved_game_given_for_a_config_is_named_as_one() {
     let saved = saved.to_str().unwrap();
     let (code, stderr) = run(&["play", "--seed", "7", "-q", "-o", saved], &[]);
     assert_eq!(code, Some(0), "{stderr}");
+    // `play` goes on with it (here, a game already over); others name it.
     let (code, stderr) = run(&["play", saved, "-q"], &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = run(&["simulate", saved, "-n", "1"], &[]);
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(
         stderr.trim(),
         format!(
             "{saved}:1:1: this is JSON (it starts with `{{`), not TOML\n\
-             {saved} is a saved game: `meeple replay {saved}` plays it back"
+             {saved} is a saved game: `meeple play {saved}` goes on with it, `meeple replay {saved}` plays it back"
         )
     );
     // Another file is told in a screenful, not line by line.

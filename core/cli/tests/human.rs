@@ -76,6 +76,54 @@ fn a_wrong_answer_is_asked_again_and_q_stops_with_the_replay_kept() {
     assert!(dir.path().join("game.json").exists());
 }
 
+/// `meeple play ARGS…` in `dir`, with nothing typed.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Output, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple")).current_dir(dir).args(args).stdin(Stdio::null()).output();
+    let out = out.unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out, text)
+}
+
+/// The number of actions a replay file holds.
+fn actions_in(file: &std::path::Path) -> usize {
+    let replay: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    replay["actions"].as_array().unwrap().len()
+}
+
+#[test]
+fn a_stopped_game_goes_on_from_its_replay_and_is_saved_back_there() {
+    let (out, text, dir) = play("resume", SHORT, &["--human", "1"], b"1\n1\nq\n");
+    assert!(out.status.success(), "{text}");
+    let saved = dir.path().join("game.json");
+    let before = actions_in(&saved);
+    assert!(before >= 2, "{text}");
+
+    // Given where a config goes, the saved game is played on, by bots this time, to its end.
+    let (out, text) = run_in(dir.path(), &["play", "game.json", "--bots", "random"]);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("game.json: {before} actions in, going on at turn 3 (Ann's)")), "{text}");
+    assert!(text.contains("Replay written to game.json"), "{text}");
+    assert!(actions_in(&saved) > before, "the replay holds the whole game now");
+    let (out, text) = run_in(dir.path(), &["replay", "game.json"]);
+    assert!(out.status.success() && text.contains("verified"), "{text}");
+
+    // A saved game is dealt from its own seed.
+    let (out, text) = run_in(dir.path(), &["play", "game.json", "--seed", "9"]);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("--seed: game.json is a saved game, dealt from its own seed"), "{text}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_replay_that_could_not_be_written_is_told_before_the_game() {
+    let dir = support::scratch("human-unwritable");
+    std::fs::write(dir.path().join("game.toml"), SHORT).unwrap();
+    let (out, text) = run_in(dir.path(), &["play", "game.toml", "-o", "/proc/meeple.json"]);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("/proc/meeple.json: cannot write the replay there"), "{text}");
+    assert!(!text.contains("turn   1"), "no turn is played: {text}");
+}
+
 #[test]
 fn input_that_ends_ends_the_game_where_it_stands() {
     let (out, text, _) = play("eof", SHORT, &["--human", "2"], b"");
