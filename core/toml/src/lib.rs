@@ -611,6 +611,13 @@ fn slipped<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
         5..=8 => 2,
         _ => 3,
     };
+    if allowed == 0 {
+        // A key pressed twice is a slip even in a short name (`UU` for the tile `U`).
+        let doubled: Vec<&str> = known.iter().filter(|k| typed_twice(&word, &k.to_lowercase())).copied().collect();
+        if (1..=3).contains(&doubled.len()) {
+            return doubled;
+        }
+    }
     let distances: Vec<(usize, &str)> =
         known.iter().map(|k| (slips(&word, &k.to_lowercase()), *k)).filter(|(d, _)| *d <= allowed).collect();
     let Some(best) = distances.iter().map(|(d, _)| *d).min() else { return Vec::new() };
@@ -621,6 +628,13 @@ fn slipped<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
         return Vec::new();
     }
     nearest
+}
+
+/// Whether `word` is `name` with one of its characters typed twice.
+fn typed_twice(word: &str, name: &str) -> bool {
+    let w: Vec<char> = word.chars().collect();
+    w.len() == name.chars().count() + 1
+        && (0..w.len() - 1).any(|i| w[i] == w[i + 1] && w[..i].iter().chain(&w[i + 1..]).copied().eq(name.chars()))
 }
 
 /// The one name of `known` that shares with `word` a beginning of six characters or more, and
@@ -686,6 +700,10 @@ mod tests {
         assert_eq!(did_you_mean("x", &keys), "");
         assert_eq!(did_you_mean("ofer", &keys), "did you mean `offer`? ");
         assert_eq!(did_you_mean("C4", &["C1", "C2"]), "");
+        // A key pressed twice, even in a name of a letter.
+        assert_eq!(did_you_mean("UU", &["U", "V", "U-garden"]), "did you mean `U`? ");
+        assert_eq!(did_you_mean("C33", &["C1", "C2", "C3"]), "did you mean `C3`? ");
+        assert_eq!(did_you_mean("UV", &["U", "V"]), "", "not a key pressed twice");
         // Equally near names are all given.
         assert_eq!(did_you_mean("cat", &["bat", "hat", "cattle"]), "did you mean `bat` or `hat`? ");
         assert_eq!(did_you_mean("cat", &["bat", "hat", "mat", "rat"]), "", "too many to be a hint");

@@ -105,10 +105,15 @@ enum Answer {
 }
 
 fn parse(typed: &str, choices: usize) -> Answer {
-    match typed {
+    // Commands in any case: `Q` with Caps Lock on stops as `q` does.
+    match typed.to_lowercase().as_str() {
         "b" | "board" => Answer::Board,
-        "q" | "quit" => Answer::Quit,
+        "q" | "quit" | "exit" => Answer::Quit,
         "" => Answer::Again(String::new()),
+        "?" | "h" | "help" => Answer::Again(format!(
+            "type the number of a choice (1 to {choices}), b to see the board again, or q to stop (the replay so \
+             far is kept)"
+        )),
         _ => match typed.parse::<usize>() {
             Ok(n) if (1..=choices).contains(&n) => Answer::Choice(n - 1),
             _ => Answer::Again(format!("`{typed}`: type a number from 1 to {choices}, b or q")),
@@ -293,6 +298,8 @@ mod tests {
         assert_eq!(parse("3", 5), Answer::Choice(2));
         assert_eq!(parse("b", 5), Answer::Board);
         assert_eq!(parse("q", 5), Answer::Quit);
+        assert_eq!(parse("Q", 5), Answer::Quit);
+        assert!(matches!(parse("help", 5), Answer::Again(why) if why.contains("b to see the board again")));
         assert!(matches!(parse("0", 5), Answer::Again(why) if why.contains("from 1 to 5")));
         assert!(matches!(parse("6", 5), Answer::Again(_)));
         assert!(matches!(parse("north", 5), Answer::Again(_)));
