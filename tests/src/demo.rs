@@ -92,6 +92,7 @@ impl Expansion for HookDemo {
                     kind: "hook-demo:tip".into(),
                     options: vec!["take 1 point".into(), "decline".into()],
                     data: Value::Null,
+                    about: None,
                 });
                 Ok(())
             }

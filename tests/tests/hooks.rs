@@ -222,6 +222,32 @@ fn no_points_added_is_no_event() {
     assert_eq!(game.state().score(1), 2);
 }
 
+#[test]
+fn a_question_says_what_it_is_about() {
+    // The builder's question names the road or city where the builder stands, in the state and
+    // in the words of each answer; random games until one asks it.
+    let config = "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C2\"\n";
+    let loaded = load_toml("builder.toml", config).unwrap();
+    for seed in 1..40 {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
+        let mut bot = meeple_core::bots::RandomBot::new(seed);
+        while !game.is_over() {
+            if let Some(d) = game.state().pending().first() {
+                assert_eq!(d.kind, "builder-double-turn");
+                let Some(meeple_core::Target::Segment { pos, .. }) = d.about else { panic!("about a segment: {d:?}") };
+                let about = game.decision_about(d);
+                assert!(about == format!("the road at {pos}") || about == format!("the city at {pos}"), "{about}");
+                let answer = game.describe(&Action::Choose { option: 0 }).to_string();
+                assert_eq!(answer, format!("builder-double-turn ({about}): draw a second tile after this one"));
+                return;
+            }
+            let action = bot.choose(&game);
+            game.apply(action).unwrap();
+        }
+    }
+    panic!("no game asked the builder's question");
+}
+
 /// A base game with `commander` giving the bad command of `case`, at its first tile.
 fn commanded(case: &str) -> Result<Game, meeple_core::SetupError> {
     let config = format!(

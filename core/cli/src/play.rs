@@ -106,7 +106,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             // then names who gave it.
             let who = if game.state().turn().player != p { format!("{} ", names[p as usize]) } else { String::new() };
             story.lines.push(match game.describe(&action) {
-                ActionInfo::Choose { decision, option } => format!("{who}chose: {option} ({decision})"),
+                ActionInfo::Choose { decision, option, .. } => format!("{who}chose: {option} ({decision})"),
                 said => said.to_string(),
             });
         }

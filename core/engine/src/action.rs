@@ -105,6 +105,10 @@ pub struct Decision {
     pub options: Vec<String>,
     /// Whatever the expansion needs to remember about the question.
     pub data: Value,
+    /// What the question is about, for a player to find on the board (the farmer a pig leaves),
+    /// if the expansion says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<Target>,
 }
 
 /// Something that happened. `apply` returns the events of an action, hooks react to them.

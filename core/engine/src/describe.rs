@@ -1,7 +1,7 @@
 //! Actions described for people and for clients that do not know the rules: which tile, which
 //! feature, which ports on the board.
 
-use crate::action::{Action, Target};
+use crate::action::{Action, Decision, Target};
 use crate::expansion::Command;
 use crate::figures::Location;
 use crate::game::Game;
@@ -68,6 +68,10 @@ pub enum ActionInfo {
         decision: String,
         /// The answer.
         option: String,
+        /// What the question is about, for people (`Ann's meeple on the field at (1, 2)`);
+        /// empty when the expansion does not say.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        about: String,
     },
 }
 
@@ -104,7 +108,8 @@ impl std::fmt::Display for ActionInfo {
             ActionInfo::Expansion { name, label, at, .. } if at.is_empty() => write!(f, "{name}: {label}"),
             ActionInfo::Expansion { name, label, at, .. } => write!(f, "{name}: {label} {at}"),
             ActionInfo::Pass => write!(f, "pass"),
-            ActionInfo::Choose { decision, option } => write!(f, "{decision}: {option}"),
+            ActionInfo::Choose { decision, option, about } if about.is_empty() => write!(f, "{decision}: {option}"),
+            ActionInfo::Choose { decision, option, about } => write!(f, "{decision} ({about}): {option}"),
         }
     }
 }
@@ -134,6 +139,12 @@ impl Game {
                 None => self.figure_name(figure, for_people),
             },
         }
+    }
+
+    /// What a decision is about, for people (`Ann's meeple on the field at (1, 2)`); empty when
+    /// its expansion does not say.
+    pub fn decision_about(&self, d: &Decision) -> String {
+        d.about.map(|t| self.target_name(t, true)).unwrap_or_default()
     }
 
     /// A figure by its kind and owner. For people, by its owner's name and its kind's name
@@ -258,6 +269,7 @@ impl Game {
                         .and_then(|d| d.options.get(option as usize))
                         .cloned()
                         .unwrap_or_else(|| format!("option {option}")),
+                    about: d.map(|d| self.decision_about(d)).unwrap_or_default(),
                 }
             }
         }

@@ -333,6 +333,9 @@ pub enum Command {
         options: Vec<String>,
         /// Anything the expansion wants back with the answer.
         data: Value,
+        /// What the question is about (a figure, a segment, a point), shown with it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        about: Option<Target>,
     },
     /// A message for the game log.
     Log {

@@ -5,7 +5,7 @@
 use meeple_core::describe::ActionInfo;
 use meeple_core::figures::Location;
 use meeple_core::tileset::SideLetters;
-use meeple_core::{Action, Game, Pos, Rotation, SegmentKind, Stage};
+use meeple_core::{Action, Game, Pos, Rotation, SegmentKind, Stage, Target};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -165,6 +165,13 @@ pub struct PendingView {
     pub kind: String,
     /// The answers.
     pub options: Vec<String>,
+    /// What the question is about (the figure, segment or point it concerns), when its
+    /// expansion says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub about: Option<Target>,
+    /// The same in words (`Ann's meeple on the field at (1, 2)`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// A legal action.
@@ -224,6 +231,8 @@ impl StateView {
                 player: d.player,
                 kind: d.kind.clone(),
                 options: d.options.clone(),
+                about: d.about,
+                at: d.about.map(|_| game.decision_about(d)),
             }),
             legal: match brief {
                 true => game

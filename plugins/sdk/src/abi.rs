@@ -20,14 +20,16 @@
 //!   instance (older plugins keep every instance); 5 added the query `ScoreBeforeFinal`, which
 //!   an older host refuses (the call that asked it fails), so a plugin that asks it needs a
 //!   host of 5 or later; 6 added the query `PlayerName`, likewise; 7 added where each command was given
-//!   (reply tag `COMMANDS_AT`), sent only to hosts that announce 7.
+//!   (reply tag `COMMANDS_AT`), sent only to hosts that announce 7; 8 added what a question is
+//!   about (`Command::Ask`'s `about`), which an older host cannot read (the call that asks it
+//!   fails), so a plugin that gives it needs a host of 8 or later.
 
 use std::ffi::c_void;
 
 /// The major version; it is part of the entry symbol's name.
 pub const ABI_MAJOR: u32 = 1;
 /// The minor version of this SDK's tables.
-pub const ABI_MINOR: u32 = 7;
+pub const ABI_MINOR: u32 = 8;
 /// The entry symbol of ABI version 1.
 pub const ENTRY: &str = "meeple_plugin_v1";
 

@@ -143,12 +143,17 @@ impl Writer {
                     self.value(value);
                 }
                 Command::SetScore { player, points } => self.words(&[10, *player as i64, *points as i64]),
-                Command::Ask { player, kind, options, data } => {
-                    self.words(&[11, *player as i64]);
+                Command::Ask { player, kind, options, data, about } => {
+                    // A question about something has a tag of its own (ABI minor 8): older hosts
+                    // read the other form, word for word as before.
+                    self.words(&[if about.is_some() { 13 } else { 11 }, *player as i64]);
                     self.str(kind);
                     self.put(options.len() as i64);
                     options.iter().for_each(|o| self.str(o));
                     self.value(data);
+                    if let Some(about) = about {
+                        self.target(about);
+                    }
                 }
                 Command::Log { message } => {
                     self.put(12);
@@ -441,10 +446,12 @@ impl<'a> Reader<'a> {
                 8 => Command::ExtraTurn { player: self.get()? as u8 },
                 9 => Command::SetStorage { key: self.str()?, value: self.value(0)? },
                 10 => Command::SetScore { player: self.get()? as u8, points: self.get()? as i32 },
-                11 => {
+                tag @ (11 | 13) => {
                     let (player, kind, n) = (self.get()? as u8, self.str()?, self.count()?);
                     let options = (0..n).map(|_| self.str()).collect::<Option<_>>()?;
-                    Command::Ask { player, kind, options, data: self.value(0)? }
+                    let data = self.value(0)?;
+                    let about = if tag == 13 { Some(self.target()?) } else { None };
+                    Command::Ask { player, kind, options, data, about }
                 }
                 12 => Command::Log { message: self.str()? },
                 _ => return None,
@@ -748,6 +755,14 @@ mod tests {
                 kind: "pig-farmer".into(),
                 options: vec!["yes".into(), "no".into()],
                 data: Value::Str("é".into()),
+                about: None,
+            },
+            Command::Ask {
+                player: 0,
+                kind: "builder-extra-turn".into(),
+                options: vec!["take it".into()],
+                data: Value::Null,
+                about: Some(Target::Figure { figure: 7 }),
             },
             Command::Log { message: "hello".into() },
         ];

@@ -265,7 +265,10 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
     if let Some(d) = state.pending().first() {
         let rules = game.rules();
         let id = rules.expansions().get(d.expansion as usize).map_or("", |e| e.id());
-        text.push_str(&format!("{} asks: {}\n", rules.expansion_name(id), d.kind.replace(['-', '_'], " ")));
+        let question = d.kind.replace(['-', '_'], " ");
+        let about = game.decision_about(d);
+        let about = if about.is_empty() { about } else { format!(", about {about}") };
+        text.push_str(&format!("{} asks: {question}{about}\n", rules.expansion_name(id)));
     }
     for (i, a) in actions.iter().enumerate() {
         let said = match (a, state.pending().first()) {

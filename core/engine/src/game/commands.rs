@@ -50,7 +50,7 @@ impl Game {
             }
             Command::SetStorage { key, value } => self.set_storage(e, key, value),
             Command::SetScore { .. } => refuse("set_score is only allowed in modify_score"),
-            Command::Ask { player, kind, options, data } => self.ask(
+            Command::Ask { player, kind, options, data, about } => self.ask(
                 hook,
                 Decision {
                     player: *player,
@@ -58,6 +58,7 @@ impl Game {
                     kind: kind.clone(),
                     options: options.clone(),
                     data: data.clone(),
+                    about: *about,
                 },
             ),
             Command::Log { message } => {
@@ -229,6 +230,11 @@ impl Game {
                 "a decision has at most {MAX_OPTIONS} options, its kind and each option {MAX_TEXT} bytes"
             ));
         }
+        if let Some(about) = d.about
+            && !self.exists(about)
+        {
+            return refuse("what a decision is about must be on the board: a figure, or a segment or point of a tile");
+        }
         if self.state.turn.decisions >= MAX_DECISIONS {
             return refuse(format!("a turn asks at most {MAX_DECISIONS} decisions (does an answer ask again?)"));
         }
@@ -236,6 +242,16 @@ impl Game {
         let requested = Event::DecisionRequested { player: d.player, kind: d.kind.clone() };
         self.state.pending.push(d);
         Ok(self.emit(requested)?)
+    }
+
+    /// Whether a target names something there is: a figure, or a segment or point of a placed
+    /// tile (`none` names nothing, and is not one).
+    fn exists(&self, t: Target) -> bool {
+        match t {
+            Target::Figure { figure } => (figure as usize) < self.state.figures.len(),
+            Target::None => false,
+            board => self.location(&board).is_some(),
+        }
     }
 
     /// Resolves a target on the board to a figure location.

@@ -233,9 +233,9 @@ pub const API: &[ApiEntry] = &[
     e(
         O,
         "ask",
-        "player: number, kind: string, options: {string}, data: any?",
+        "player: number, kind: string, options: {string}, data: any?, about: Target?",
         "()",
-        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision`.",
+        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision`. `about` says what the question is about (the figure, segment or point it concerns): people see it named with the question, and a frontend can show it on the board.",
     ),
     e(O, "log", "message: string", "()", "A message for the game log (its first 4 KiB)."),
     e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
@@ -1114,12 +1114,13 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                 "out",
                 name,
                 |lua,
-                 (_self, p, Bytes(kind), OptionList(options), data): (
+                 (_self, p, Bytes(kind), OptionList(options), data, about): (
                     LuaValue,
                     PlayerNo,
                     Bytes,
                     OptionList,
                     Option<LuaValue>,
+                    Option<TargetArg>,
                 )| {
                     let kind = short_text(&kind, "out:ask: the kind")?;
                     let options = option_texts(&options)?;
@@ -1130,7 +1131,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     };
                     charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
                     with_out(lua, |out, v, ctx| {
-                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data })
+                        let about = about.as_ref().map(|TargetArg(t)| target_from(v, t)).transpose()?;
+                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data, about })
                     })
                 },
             )?,
