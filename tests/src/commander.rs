@@ -44,7 +44,7 @@ impl Commander {
     }
 
     fn ask() -> Command {
-        Command::Ask { player: 0, kind: "again".into(), options: vec!["yes".into()], data: Value::Null, about: None }
+        Command::ask(0, "again", vec!["yes".into()], Value::Null)
     }
 }
 

@@ -87,13 +87,12 @@ impl Expansion for HookDemo {
         match *event {
             Event::FeatureCompleted { kind: SegmentKind::City, completer, .. } if self.ask_on_city => {
                 let player = (completer + 1) % view.players();
-                out.push(Command::Ask {
+                out.push(Command::ask(
                     player,
-                    kind: "hook-demo:tip".into(),
-                    options: vec!["take 1 point".into(), "decline".into()],
-                    data: Value::Null,
-                    about: None,
-                });
+                    "hook-demo:tip",
+                    vec!["take 1 point".into(), "decline".into()],
+                    Value::Null,
+                ));
                 Ok(())
             }
             Event::TurnEnd { turn, .. } if turn == self.fail_at_turn => {

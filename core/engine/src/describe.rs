@@ -195,7 +195,7 @@ impl Game {
             Command::ExtraTurn { player } => format!("an extra turn for player {}", player + 1),
             Command::SetStorage { key, .. } => format!("store `{key}`"),
             Command::SetScore { player, points } => format!("set the points of player {} to {points}", player + 1),
-            Command::Ask { player, kind, .. } => format!("ask player {} `{kind}`", player + 1),
+            Command::Ask(q) => format!("ask player {} `{}`", q.player + 1, q.kind),
             Command::Log { .. } => "a log line".to_string(),
         }
     }

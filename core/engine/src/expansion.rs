@@ -323,25 +323,37 @@ pub enum Command {
         /// The new points.
         points: i32,
     },
-    /// Ask a player to choose; the answer reaches `on_decision`.
-    Ask {
-        /// Who answers.
-        player: u8,
-        /// The expansion's name for the question.
-        kind: String,
-        /// The answers, for people.
-        options: Vec<String>,
-        /// Anything the expansion wants back with the answer.
-        data: Value,
-        /// What the question is about (a figure, a segment, a point), shown with it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        about: Option<Target>,
-    },
+    /// Ask a player to choose; the answer reaches `on_decision`. Boxed: questions are rare, and
+    /// every command takes the room of the largest.
+    Ask(Box<Question>),
     /// A message for the game log.
     Log {
         /// The message.
         message: String,
     },
+}
+
+/// A question for a player ([`Command::Ask`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    /// Who answers.
+    pub player: u8,
+    /// The expansion's name for the question.
+    pub kind: String,
+    /// The answers, for people.
+    pub options: Vec<String>,
+    /// Anything the expansion wants back with the answer.
+    pub data: Value,
+    /// What the question is about (a figure, a segment, a point), shown with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<Target>,
+}
+
+impl Command {
+    /// [`Command::Ask`] a question that says nothing of what it is about.
+    pub fn ask(player: u8, kind: impl Into<String>, options: Vec<String>, data: Value) -> Command {
+        Command::Ask(Box::new(Question { player, kind: kind.into(), options, data, about: None }))
+    }
 }
 
 /// Where a hook writes its commands. Also hands out the expansion's own random stream, copied

@@ -45,7 +45,9 @@ pub mod view;
 
 pub use action::{Action, Decision, Event, Offer, Target};
 pub use board::Placement;
-pub use expansion::{Command, Commands, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Scoring, View};
+pub use expansion::{
+    Command, Commands, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Question, Scoring, View,
+};
 pub use figures::{Figure, FigureKind, Location};
 pub use game::{ActionError, Game, Setup, SetupError};
 pub use geometry::{Port, Pos, Rotation, Side};

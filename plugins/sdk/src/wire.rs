@@ -28,7 +28,7 @@
 
 use meeple_core::action::{Offer, Target};
 use meeple_core::figures::{Figure, FigureId, FigureKindId, Location};
-use meeple_core::{Command, Event, Placement, Pos, Rotation, Scoring, SegmentKind, Value};
+use meeple_core::{Command, Event, Placement, Pos, Question, Rotation, Scoring, SegmentKind, Value};
 use std::sync::Arc;
 
 /// The most items a count read from the bytes reserves room for at once: the count could lie,
@@ -143,15 +143,15 @@ impl Writer {
                     self.value(value);
                 }
                 Command::SetScore { player, points } => self.words(&[10, *player as i64, *points as i64]),
-                Command::Ask { player, kind, options, data, about } => {
+                Command::Ask(q) => {
                     // A question about something has a tag of its own (ABI minor 8): older hosts
                     // read the other form, word for word as before.
-                    self.words(&[if about.is_some() { 13 } else { 11 }, *player as i64]);
-                    self.str(kind);
-                    self.put(options.len() as i64);
-                    options.iter().for_each(|o| self.str(o));
-                    self.value(data);
-                    if let Some(about) = about {
+                    self.words(&[if q.about.is_some() { 13 } else { 11 }, q.player as i64]);
+                    self.str(&q.kind);
+                    self.put(q.options.len() as i64);
+                    q.options.iter().for_each(|o| self.str(o));
+                    self.value(&q.data);
+                    if let Some(about) = &q.about {
                         self.target(about);
                     }
                 }
@@ -451,7 +451,7 @@ impl<'a> Reader<'a> {
                     let options = (0..n).map(|_| self.str()).collect::<Option<_>>()?;
                     let data = self.value(0)?;
                     let about = if tag == 13 { Some(self.target()?) } else { None };
-                    Command::Ask { player, kind, options, data, about }
+                    Command::Ask(Box::new(Question { player, kind, options, data, about }))
                 }
                 12 => Command::Log { message: self.str()? },
                 _ => return None,
@@ -750,20 +750,14 @@ mod tests {
             Command::SetStorage { key: "villages".into(), value: Value::Map(map.clone()) },
             Command::SetStorage { key: "gone".into(), value: Value::Null },
             Command::SetScore { player: 0, points: 12 },
-            Command::Ask {
-                player: 1,
-                kind: "pig-farmer".into(),
-                options: vec!["yes".into(), "no".into()],
-                data: Value::Str("é".into()),
-                about: None,
-            },
-            Command::Ask {
+            Command::ask(1, "pig-farmer", vec!["yes".into(), "no".into()], Value::Str("é".into())),
+            Command::Ask(Box::new(Question {
                 player: 0,
                 kind: "builder-extra-turn".into(),
                 options: vec!["take it".into()],
                 data: Value::Null,
                 about: Some(Target::Figure { figure: 7 }),
-            },
+            })),
             Command::Log { message: "hello".into() },
         ];
         let mut w = Writer::default();

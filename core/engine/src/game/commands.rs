@@ -50,15 +50,15 @@ impl Game {
             }
             Command::SetStorage { key, value } => self.set_storage(e, key, value),
             Command::SetScore { .. } => refuse("set_score is only allowed in modify_score"),
-            Command::Ask { player, kind, options, data, about } => self.ask(
+            Command::Ask(q) => self.ask(
                 hook,
                 Decision {
-                    player: *player,
+                    player: q.player,
                     expansion: e,
-                    kind: kind.clone(),
-                    options: options.clone(),
-                    data: data.clone(),
-                    about: *about,
+                    kind: q.kind.clone(),
+                    options: q.options.clone(),
+                    data: q.data.clone(),
+                    about: q.about,
                 },
             ),
             Command::Log { message } => {

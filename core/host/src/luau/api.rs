@@ -13,7 +13,7 @@ use meeple_core::action::{Decision, Offer, Target};
 use meeple_core::game::{MAX_NESTING, MAX_OFFERS, MAX_OPTIONS, MAX_POINTS, MAX_TEXT, log_line, too_deep};
 use meeple_core::state::Stage;
 use meeple_core::tileset::{SegmentKind, TileDef};
-use meeple_core::{Command, Commands, HookKind, Interest, TileInfo, Value, View};
+use meeple_core::{Command, Commands, HookKind, Interest, Question, TileInfo, Value, View};
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -1132,7 +1132,8 @@ pub(crate) fn raw_out(lua: &Lua) -> mlua::Result<Table> {
                     charge(lua, kind.len() + options.iter().map(String::len).sum::<usize>() + data.size())?;
                     with_out(lua, |out, v, ctx| {
                         let about = about.as_ref().map(|TargetArg(t)| target_from(v, t)).transpose()?;
-                        give(lua, out, ctx, Command::Ask { player: player_in(v, p)?, kind, options, data, about })
+                        let question = Question { player: player_in(v, p)?, kind, options, data, about };
+                        give(lua, out, ctx, Command::Ask(Box::new(question)))
                     })
                 },
             )?,
