@@ -519,15 +519,10 @@ impl NativeExpansion {
     /// as `id/src/lib.rs:24` when the file is in the manifest's folder.
     fn own_place(&self, file: &str, line: &str) -> Option<String> {
         line.parse::<u32>().ok()?;
-        Some(format!("{}:{line}", self.own_file(file)?))
-    }
-
-    /// A source file the plugin names, as `id/src/lib.rs` when it is in the manifest's folder.
-    fn own_file(&self, file: &str) -> Option<String> {
         let own = crate::plugin_files::in_folder(Path::new(file), &self.dir)?;
         // With `/` on every system, as a script's place is written.
         let own: Vec<String> = own.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-        Some(format!("{}/{}", self.id, own.join("/")))
+        Some(format!("{}/{}:{line}", self.id, own.join("/")))
     }
 
     fn call_commands(&self, view: &View<'_>, hook: HookKind, bytes: &[u8], out: &mut Commands<'_>) -> HookResult {
