@@ -101,15 +101,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             bots[p as usize].choose(game)
         };
         let told = !matches!(action, Action::Pass);
-        if told {
-            // An answer may come from another player than the turn's (pig owners in turn): it
-            // then names who gave it.
-            let who = if game.state().turn().player != p { format!("{} ", names[p as usize]) } else { String::new() };
-            story.lines.push(match game.describe(&action) {
-                ActionInfo::Choose { decision, option, .. } => format!("{who}chose: {option} ({decision})"),
-                said => said.to_string(),
-            });
-        }
+        story.action(game, p, &action);
         let events = match (game.apply(action), &mut watched) {
             (Ok(events), _) => events.to_vec(),
             // A person chose it: the game is as it was before, and they choose again.
@@ -194,6 +186,23 @@ fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Ta
     let bots = make_bots(&deal.bots, names.len(), seed)?;
     deal.check_humans(names.len())?;
     Ok(Table { loaded, seed, names, bots, humans: deal.humans.clone(), game })
+}
+
+/// Tells a saved game turn by turn, as `meeple play` told it (`meeple replay --log`).
+pub fn retell(replay: &meeple_core::Replay, loaded: &meeple_host::Loaded) -> Result<(), CliError> {
+    let mut game = Game::new(loaded.rules.clone(), replay.setup.clone())?;
+    let mut story = Story::new(replay.setup.players.clone(), false);
+    story.setup(&game);
+    for &action in &replay.actions {
+        let p = game.to_act().unwrap_or_default();
+        story.action(&game, p, &action);
+        let events = game.apply(action)?.to_vec();
+        story.events(&game, &events);
+    }
+    // A game stopped before its end: what its last turn did so far.
+    let turn = game.state().turn();
+    story.flush(&format!("turn {:>3} · {}, so far", turn.number, story.names[turn.player as usize]));
+    Ok(())
 }
 
 /// Tells an action a hook failed on, which the game did not take: named with its turn and
@@ -498,12 +507,31 @@ impl Story {
     /// Tells who plays with which bot, on what and with which seed, and what the setup did.
     fn begin(&mut self, table: &Table) {
         self.header(table);
+        self.setup(&table.game);
+    }
+
+    /// Tells what a game's setup did.
+    fn setup(&mut self, game: &Game) {
         // A game whose bag is empty ends in its setup: the setup is told before its final scoring.
-        let events = table.game.events();
+        let events = game.events();
         let end = events.iter().position(|e| matches!(e, Event::FinalScoring)).unwrap_or(events.len());
-        self.events(&table.game, &events[..end]);
+        self.events(game, &events[..end]);
         self.flush("setup");
-        self.events(&table.game, &events[end..]);
+        self.events(game, &events[end..]);
+    }
+
+    /// Notes an action player `p` chose, before it is taken (a pass is told by what follows).
+    fn action(&mut self, game: &Game, p: u8, action: &Action) {
+        if matches!(action, Action::Pass) {
+            return;
+        }
+        // An answer may come from another player than the turn's (pig owners in turn): it then
+        // names who gave it.
+        let who = if game.state().turn().player != p { format!("{} ", self.names[p as usize]) } else { String::new() };
+        self.lines.push(match game.describe(action) {
+            ActionInfo::Choose { decision, option, .. } => format!("{who}chose: {option} ({decision})"),
+            said => said.to_string(),
+        });
     }
 
     /// The game's rules, seats and seed, and how to read the board for a person at the table.

@@ -122,3 +122,22 @@ fn a_finished_game_plays_back_to_its_winner() {
     let title = if won.len() > 1 { "Shared win" } else { "Winner" };
     assert!(stdout.contains(&format!("{title}: {}", won.join(", "))), "{stdout}");
 }
+
+#[test]
+fn a_saved_game_is_told_again_turn_by_turn_as_it_was_played() {
+    let tmp = support::scratch("replay-log");
+    let file = tmp.path().join("game.json");
+    let file = file.to_str().unwrap();
+    let played = run(&["play", "configs/traders-builders.toml", "--seed", "3", "-o", file]);
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let told = run(&["replay", file, "--log"]);
+    assert!(told.status.success(), "{}", String::from_utf8_lossy(&told.stderr));
+    // The turns, and the setup before them, read the same.
+    let turns = |out: &std::process::Output| -> Vec<String> {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().filter(|l| l.starts_with("turn ") || l.starts_with("setup:")).map(str::to_string).collect()
+    };
+    let (played, told) = (turns(&played), turns(&told));
+    assert!(played.len() > 20, "{played:?}");
+    assert_eq!(told, played);
+}
