@@ -1126,6 +1126,17 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     let listed = json!({"base": [{"edition": "C3"}]});
     let reply = err(&mut s, json!({"cmd": "create", "config": listed}), "bad-config", Some("config.base"));
     assert_eq!(reply["error"]["message"], json!("config.base: `base` must be a table, found an array"));
+    // Several problems are listed one by one as well, each with its field.
+    let several =
+        json!({"players": 1, "expansions": [{"id": "trader-builders"}, {"id": "tollkeepers", "edition": "C9"}]});
+    let reply = err(&mut s, json!({"cmd": "create", "config": several}), "bad-config", Some("config"));
+    let problems = reply["error"]["problems"].as_array().expect("a list of problems");
+    let fields: Vec<&str> = problems.iter().map(|p| p["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["config.players", "config.expansions[0].id", "config.expansions[1].edition"], "{reply}");
+    assert!(problems[1]["message"].as_str().unwrap().contains("did you mean `traders-builders`?"), "{reply}");
+    // One problem: its field is the error's, and no list.
+    let one = err(&mut s, json!({"cmd": "create", "config": {"players": 1}}), "bad-config", Some("config.players"));
+    assert!(one["error"].get("problems").is_none(), "{one}");
     // So is a misspelt key that holds a list of tables.
     let misspelt = json!({"expansion": [{"id": "traders-builders"}]});
     let reply = err(&mut s, json!({"cmd": "create", "config": misspelt}), "bad-config", Some("config.expansion"));

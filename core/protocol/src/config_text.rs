@@ -42,7 +42,14 @@ pub fn protocol_error(faults: &[ConfigFault], prefix: &str) -> ProtocolError {
         _ => format!("{prefix}config"),
     };
     let lines: Vec<String> = faults.iter().map(|f| format!("{prefix}{f}")).collect();
-    ProtocolError::new(Code::BadConfig, lines.join("\n"), Some(&field))
+    let mut error = ProtocolError::new(Code::BadConfig, lines.join("\n"), Some(&field));
+    if faults.len() > 1 {
+        error.problems = faults
+            .iter()
+            .map(|f| crate::error::Problem { field: format!("{prefix}{}", f.field), message: f.message.clone() })
+            .collect();
+    }
+    error
 }
 
 /// A config as TOML text, with the field each line holds.

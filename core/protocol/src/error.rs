@@ -58,6 +58,34 @@ pub struct ProtocolError {
     /// The request field at fault, if one is (a path such as `action.pos.x` inside it).
     #[serde(serialize_with = "bounded_field")]
     pub field: Option<String>,
+    /// A config's problems one by one, when it has several (`bad-config`): each with its field,
+    /// for a form to mark each (the message holds them too, a line each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", serialize_with = "bounded_problems")]
+    pub problems: Vec<Problem>,
+}
+
+/// One problem of a config given as data: its field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Problem {
+    /// The field's path (`config.expansions[1].edition`; `config` for the config as a whole).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The most problems a reply lists one by one (the message is bounded as well).
+const MAX_PROBLEMS: usize = 100;
+
+fn bounded_problems<S: serde::Serializer>(problems: &[Problem], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let shown = &problems[..problems.len().min(MAX_PROBLEMS)];
+    let mut seq = s.serialize_seq(Some(shown.len()))?;
+    for p in shown {
+        let field = bounded(&p.field, MAX_FIELD);
+        let message = bounded(&p.message, MAX_ERROR_MESSAGE / 16);
+        seq.serialize_element(&Problem { field: field.into_owned(), message: message.into_owned() })?;
+    }
+    seq.end()
 }
 
 /// The longest message a reply carries. A request of up to 8 MiB could otherwise be answered
@@ -99,7 +127,7 @@ fn bounded_field<S: serde::Serializer>(field: &Option<String>, s: S) -> Result<S
 impl ProtocolError {
     /// An error.
     pub fn new(code: Code, message: impl Into<String>, field: Option<&str>) -> ProtocolError {
-        ProtocolError { code, message: message.into(), field: field.map(str::to_string) }
+        ProtocolError { code, message: message.into(), field: field.map(str::to_string), problems: Vec::new() }
     }
 
     /// A config, or an expansion it chooses, with problems.

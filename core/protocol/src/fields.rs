@@ -177,7 +177,7 @@ fn fault(mut path: Vec<Step>, error: &serde_json::Error) -> ProtocolError {
     }
     let message = plain(&text, &path);
     let field = (!path.is_empty()).then(|| dotted(&path));
-    ProtocolError { code: Code::BadRequest, message, field }
+    ProtocolError { code: Code::BadRequest, message, field, problems: Vec::new() }
 }
 
 /// A path as the protocol writes it: `action.pos.x`, `replay.actions[3]`.
