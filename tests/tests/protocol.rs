@@ -1137,6 +1137,10 @@ fn every_problem_of_a_config_object_is_named_by_its_field() {
     // One problem: its field is the error's, and no list.
     let one = err(&mut s, json!({"cmd": "create", "config": {"players": 1}}), "bad-config", Some("config.players"));
     assert!(one["error"].get("problems").is_none(), "{one}");
+    // A whole entry of `legal` sent as the action is told so.
+    let entry = json!({"index": 0, "action": {"type": "pass"}, "text": "pass"});
+    let reply = err(&mut s, json!({"cmd": "act", "game": "nope", "action": entry}), "bad-request", Some("action.type"));
+    assert!(reply["error"]["message"].as_str().unwrap().contains("an entry of `legal`: send its `action`"), "{reply}");
     // So is a misspelt key that holds a list of tables.
     let misspelt = json!({"expansion": [{"id": "traders-builders"}]});
     let reply = err(&mut s, json!({"cmd": "create", "config": misspelt}), "bad-config", Some("config.expansion"));

@@ -25,13 +25,19 @@ pub fn fields<T: DeserializeOwned>(request: &Value) -> Result<T, ProtocolError> 
     }
     let fields = serde_path_to_error::deserialize::<_, T>(request).map_err(|e| {
         let mut path = steps(e.path());
-        match action_at(request, &path).map(inner_fault) {
+        let action = action_at(request, &path);
+        let mut refused = match action.map(inner_fault) {
             Some(Some((inner, error))) => {
                 path.extend(inner);
                 fault(path, &error)
             }
             _ => fault(path, e.inner()),
+        };
+        // A whole entry of a state's `legal`, sent where its `action` goes.
+        if action.is_some_and(|a| a.get("type").is_none() && a.get("action").is_some_and(Value::is_object)) {
+            refused.message.push_str(" (this is an entry of `legal`: send its `action`, or its `index` as `index`)");
         }
+        refused
     })?;
     extra_in_actions(request)?;
     Ok(fields)
