@@ -659,6 +659,7 @@ impl Story {
 
     /// Tells the turn so far under `title`, quiet or not, and forgets it.
     fn tell(&mut self, title: &str) {
+        drop_empty_part(&mut self.lines);
         if !self.lines.is_empty() {
             let mut text = String::new();
             for line in &counted(&self.lines) {
@@ -675,6 +676,14 @@ impl Story {
 
 /// The lines with each run of equal ones told once, with its count: a final scoring's many
 /// fields without points read `field: no points (×5)`.
+/// Leaves out the heading of a part begun with nothing in it yet (a game stopped as its second
+/// part starts), which would end the turn's line with `part 2:`.
+fn drop_empty_part(lines: &mut Vec<String>) {
+    if lines.last().is_some_and(|l| l.starts_with("part ") && l.ends_with(':')) {
+        lines.pop();
+    }
+}
+
 fn counted(lines: &[String]) -> Vec<String> {
     let mut out: Vec<(String, usize)> = Vec::new();
     for line in lines {
@@ -703,8 +712,21 @@ pub(crate) fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::{counted, holds_other_game, replaced_path};
+    use super::{counted, drop_empty_part, holds_other_game, replaced_path};
     use std::path::Path;
+
+    #[test]
+    fn a_part_with_nothing_in_it_is_not_told() {
+        let mut lines = vec!["place a tile".to_string(), "part 2:".to_string()];
+        drop_empty_part(&mut lines);
+        assert_eq!(lines, ["place a tile"]);
+        let mut lines = vec!["part 2:".to_string(), "place a tile".to_string()];
+        drop_empty_part(&mut lines);
+        assert_eq!(lines.len(), 2, "a part with an action is told");
+        let mut lines = vec!["log: my mod says:".to_string()];
+        drop_empty_part(&mut lines);
+        assert_eq!(lines.len(), 1, "only a part's heading");
+    }
 
     #[test]
     fn a_name_under_a_file_holds_no_other_game() {
