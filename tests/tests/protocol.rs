@@ -364,6 +364,10 @@ fn every_bad_request_gets_its_code_and_changes_nothing() {
 fn a_figure_action_naming_what_the_game_lacks_is_refused_at_that_field() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 3\n"}));
+    // An expansion the game lacks is named before the stage, which would refuse any other action.
+    let early = json!({"cmd": "act", "game": "g1", "action": {"type": "expansion", "expansion": 9, "code": 1, "target": {"kind": "none"}}});
+    let early = err(&mut s, early, "illegal-action", Some("action.expansion"));
+    assert_eq!(early["error"]["message"], "illegal action: no expansion 9: this ruleset has 0");
     ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
     let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
     let figure = |figure: u8, segment: u8, with: Option<u8>| json!({"cmd": "act", "game": "g1", "action": {"type": "place-figure", "figure": figure, "segment": segment, "with": with}});

@@ -71,6 +71,12 @@ impl Game {
     /// Says why `action` is not legal now (it is not).
     pub(super) fn refused(&self, action: &Action) -> Refusal {
         let st = &self.state;
+        // An expansion the ruleset lacks is named at any moment: no stage would take its action.
+        if let Action::Expansion { expansion, code, .. } = action
+            && *expansion as usize >= self.rules.expansions().len()
+        {
+            return self.why_no_offer(*expansion, *code);
+        }
         if let Some(d) = st.pending.first() {
             let last = d.options.len().saturating_sub(1);
             if let Action::Choose { option } = action {
