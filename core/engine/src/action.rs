@@ -77,6 +77,20 @@ pub enum Target {
     },
 }
 
+impl Target {
+    /// The target as four words: its kind (0 none, 1 point, 2 segment, 3 figure) and its
+    /// fields, as a plugin's wire and the public hash write it.
+    #[inline]
+    pub fn words(&self) -> [i32; 4] {
+        match *self {
+            Target::None => [0, 0, 0, 0],
+            Target::Point { pos, point } => [1, pos.x, pos.y, point as i32],
+            Target::Segment { pos, segment } => [2, pos.x, pos.y, segment as i32],
+            Target::Figure { figure } => [3, figure as i32, 0, 0],
+        }
+    }
+}
+
 /// An action an expansion offers in the figure phase, with a label for people. The label says
 /// what the action does and the core names the target after it
 /// ([`crate::describe::ActionInfo`]): `move the tollhouse to` + `the village at (2, 1)`. One

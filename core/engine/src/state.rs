@@ -1,7 +1,7 @@
 //! All the state of one game. Plain data: cloning it forks the game (AI search), and nothing of
 //! a game lives anywhere else (expansions keep theirs in [`GameState::storage`]).
 
-use crate::action::{Decision, Offer, Target};
+use crate::action::{Decision, Offer};
 use crate::board::{Board, Placement};
 use crate::features::{FeatureGraph, SegId};
 use crate::figures::{Figure, FigureId, FigureKindId, Location};
@@ -536,13 +536,7 @@ impl GameState {
                 d.data.hash_into(&mut h);
                 // Only when given: the public hashes of earlier games still hold.
                 if let Some(about) = d.about {
-                    let words = match about {
-                        Target::None => [0, 0, 0, 0],
-                        Target::Point { pos, point } => [1, pos.x, pos.y, point as i32],
-                        Target::Segment { pos, segment } => [2, pos.x, pos.y, segment as i32],
-                        Target::Figure { figure } => [3, figure as i32, 0, 0],
-                    };
-                    words.into_iter().for_each(|w| h.u64(w as u32 as u64));
+                    about.words().into_iter().for_each(|w| h.u64(w as u32 as u64));
                 }
             }
         }

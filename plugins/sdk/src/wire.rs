@@ -79,7 +79,7 @@ impl Writer {
     }
 
     fn target(&mut self, t: &Target) {
-        target_words(t).into_iter().for_each(|n| self.put(n as i64));
+        t.words().into_iter().for_each(|n| self.put(n as i64));
     }
 
     pub(crate) fn str(&mut self, s: &str) {
@@ -281,7 +281,7 @@ impl Writer {
         for o in offers {
             let same = previous.is_some_and(|p| Arc::ptr_eq(p, &o.label) || *p == o.label);
             // Code, target and the label's length (-1: the label before) as six words at once.
-            let [kind, a, b, c] = target_words(&o.target);
+            let [kind, a, b, c] = o.target.words();
             let label = if same { -1 } else { o.label.len() as i32 };
             self.record([o.code as i32, kind, a, b, c, label]);
             if !same {
@@ -318,16 +318,6 @@ fn location_words(at: &Location) -> [i32; 3] {
         Location::Segment { segment } => [1, segment as i32, 0],
         Location::Point { tile, point } => [2, tile as i32, point as i32],
         Location::Aside => [3, 0, 0],
-    }
-}
-
-/// A target as four words: its kind (0 none, 1 point, 2 segment, 3 figure) and its fields.
-fn target_words(t: &Target) -> [i32; 4] {
-    match *t {
-        Target::None => [0, 0, 0, 0],
-        Target::Point { pos, point } => [1, pos.x, pos.y, point as i32],
-        Target::Segment { pos, segment } => [2, pos.x, pos.y, segment as i32],
-        Target::Figure { figure } => [3, figure as i32, 0, 0],
     }
 }
 
