@@ -225,15 +225,21 @@ fn no_points_added_is_no_event() {
 #[test]
 fn a_question_says_what_it_is_about() {
     // The builder's question names the road or city where the builder stands, in the state and
-    // in the words of each answer; random games until one asks it.
+    // in the event that asks it and in the words of each answer; random games until one asks it.
     let config = "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C2\"\n";
     let loaded = load_toml("builder.toml", config).unwrap();
     for seed in 1..40 {
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).unwrap();
         let mut bot = meeple_core::bots::RandomBot::new(seed);
+        let mut events = Vec::new();
         while !game.is_over() {
             if let Some(d) = game.state().pending().first() {
                 assert_eq!(d.kind, "builder-double-turn");
+                let asked = events.iter().find_map(|e| match e {
+                    Event::DecisionRequested { kind, about, .. } if *kind == d.kind => Some(*about),
+                    _ => None,
+                });
+                assert_eq!(asked, Some(d.about), "the event that asked: {events:?}");
                 let Some(meeple_core::Target::Segment { pos, .. }) = d.about else { panic!("about a segment: {d:?}") };
                 let about = game.decision_about(d);
                 assert!(about == format!("the road at {pos}") || about == format!("the city at {pos}"), "{about}");
@@ -242,7 +248,7 @@ fn a_question_says_what_it_is_about() {
                 return;
             }
             let action = bot.choose(&game);
-            game.apply(action).unwrap();
+            events = game.apply(action).unwrap().to_vec();
         }
     }
     panic!("no game asked the builder's question");

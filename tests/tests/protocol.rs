@@ -1395,6 +1395,7 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     let created = ok(&mut s, json!({"cmd": "create", "config": TB}));
     let builder = created["names"]["figures"].as_array().unwrap().iter().position(|f| f == "traders-builders:builder");
     let mut state = created["state"].clone();
+    let mut events = json!([]);
     // The builder out, tiles placed until one extends its feature: its owner is asked.
     for k in 0.. {
         assert!(k < 400 && state["over"] == json!(false), "no question was asked");
@@ -1405,8 +1406,13 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
         let places_builder = |a: &&Value| a["action"]["figure"].as_u64().map(|f| f as usize) == builder;
         let index =
             legal.iter().find(places_builder).map_or(k * 7 % legal.len(), |a| a["index"].as_u64().unwrap() as usize);
-        state = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": index}))["state"].clone();
+        let reply = ok(&mut s, json!({"cmd": "act", "game": "g1", "index": index}));
+        (state, events) = (reply["state"].clone(), reply["events"].clone());
     }
+    // The event that asked says what about, as the pending question does: a segment target.
+    let asked = events.as_array().unwrap().iter().find(|e| e["event"] == json!("decision-requested")).unwrap();
+    assert_eq!(asked["about"]["kind"], json!("segment"), "{asked}");
+    assert_eq!(asked["about"], state["pending"]["about"]);
     let seat = state["pending"]["player"].clone();
     let choose = |option: u16| json!({"cmd": "act", "game": "g1", "player": seat, "action": {"type": "choose", "option": option}});
     let reply = err(&mut s, choose(99), "illegal-action", Some("action.option"));

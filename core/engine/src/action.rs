@@ -236,6 +236,10 @@ pub enum Event {
         player: u8,
         /// The expansion's name for the question.
         kind: String,
+        /// What the question is about, when the expansion said (the pending decision has it
+        /// too): a UI can point at the figure or feature as the question comes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        about: Option<Target>,
     },
     /// A decision was answered.
     DecisionMade {

@@ -49,7 +49,7 @@ pub fn event_text(game: &Game, names: &[String], e: &Event) -> String {
         Event::TokensChanged { player, token, delta } => {
             format!("{} {delta:+} {}", who(*player), rules.tokens()[*token as usize].id)
         }
-        Event::DecisionRequested { player, kind } => format!("{} decides {kind}", who(*player)),
+        Event::DecisionRequested { player, kind, .. } => format!("{} decides {kind}", who(*player)),
         Event::DecisionMade { player, option } => format!("{} chose {option}", who(*player)),
         Event::Log { message, .. } => format!("log: {message}"),
         Event::TurnPartEnd { part, .. } => format!("end of part {part}"),
