@@ -182,6 +182,8 @@ fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     assert_eq!(placed["events"][0]["event"], json!("tile-placed"));
     assert_eq!(placed["state"]["turn"]["stage"], json!("figure"));
     assert_eq!(placed["state"]["board"].as_array().unwrap().len(), 2);
+    assert!(state.get("undo").is_none(), "nothing to take back at the start: {state}");
+    assert_eq!(placed["state"]["undo"], json!(0), "seat 0's placement can be taken back");
 
     let undone = ok(&mut s, json!({"cmd": "undo", "game": "g1"}));
     assert_eq!(without_seq(&undone["state"]), without_seq(&state), "back to the state before the placement");
@@ -192,6 +194,7 @@ fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     ok(&mut s, json!({"cmd": "act", "game": "g1", "action": place}));
     let passed = ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
     assert_eq!(passed["state"]["turn"]["number"], json!(2));
+    assert!(passed["state"].get("undo").is_none(), "the pass drew a tile: {}", passed["state"]);
     err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));
 }
 
@@ -461,7 +464,11 @@ fn a_fork_plays_on_apart_from_its_game_and_a_reseeded_one_draws_anew() {
     let mut copies = Vec::new();
     for seed in 1..=8u64 {
         let forked = ok(&mut s, json!({"cmd": "fork", "game": "g1", "reseed": seed}));
-        assert_eq!(without_id(&forked["state"]), without_id(&at), "seed {seed}");
+        // Undo does not take a reseeded copy back past the fork: only the game has an action to undo.
+        let (mut copy, mut game) = (without_id(&forked["state"]), without_id(&at));
+        assert_eq!((copy.as_object_mut().unwrap().remove("undo"), game["undo"].clone()), (None, json!(1)));
+        game.as_object_mut().unwrap().remove("undo");
+        assert_eq!(copy, game, "seed {seed}");
         copies.push(forked["game"].as_str().unwrap().to_string());
     }
     let next = drawn(&mut s, "g1");

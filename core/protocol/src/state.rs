@@ -57,6 +57,11 @@ pub struct StateView {
     pub unseen: Option<BTreeMap<Arc<str>, u32>>,
     /// The question waiting for an answer, if any.
     pub pending: Option<PendingView>,
+    /// The seat whose action `undo` would take back now, when there is one: absent when no
+    /// action was taken since the last tile was drawn (the action that draws cannot be taken
+    /// back), and once the game is over. For a UI's undo button.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<u8>,
     /// Every legal action, with its description; act with `index` or `action`.
     pub legal: Vec<LegalAction>,
 }
@@ -227,6 +232,7 @@ impl StateView {
             features: (!brief).then(|| features(game)),
             figures: (!brief).then(|| figures(game)),
             unseen: (!brief).then(|| unseen(game)),
+            undo: None,
             pending: st.pending().first().map(|d| PendingView {
                 player: d.player,
                 kind: d.kind.clone(),

@@ -89,7 +89,18 @@ impl Table {
 
     /// The game's state as clients see it, whole or brief.
     pub fn view(&self, id: &str, brief: bool) -> StateView {
-        if brief { StateView::brief(id, &self.game, self.seq) } else { StateView::of(id, &self.game, self.seq) }
+        let mut view =
+            if brief { StateView::brief(id, &self.game, self.seq) } else { StateView::of(id, &self.game, self.seq) };
+        view.undo = self.undoable_by();
+        view
+    }
+
+    /// The seat whose action [`Table::undo`] would take back now, if any.
+    fn undoable_by(&self) -> Option<u8> {
+        if self.game.is_over() {
+            return None;
+        }
+        self.since.last().and_then(|&(_, actor)| actor)
     }
 
     /// The steps taken so far, actions and undos.
