@@ -16,16 +16,18 @@ mod watch;
 #[derive(clap::Args)]
 pub struct Args {
     /// Game config (TOML), or a saved game to go on with (a replay `meeple play` wrote, as when
-    /// a game was stopped with q: its replay is written back there unless `-o` says otherwise).
+    /// a game was stopped with q: its replay is written back there unless `-o` says otherwise,
+    /// and its seats are played as they were; `--human` names the seats people play instead,
+    /// `--bots` the bots, and without `--human` hands every seat to a bot).
     /// Without one: two players, the base game.
     config: Option<PathBuf>,
     /// Seed of the draws (overrides the config's; default: from the clock).
     #[arg(long, value_parser = clap::value_parser!(u64).range(..=meeple_host::config::MAX_SEED))]
     seed: Option<u64>,
     /// Bots for the players in turn order, repeated as needed (a seat you play yourself:
-    /// `--human`).
-    #[arg(long, value_delimiter = ',', default_value = "greedy,random", value_parser = crate::common::bot_kind())]
-    bots: Vec<BotKind>,
+    /// `--human`) [default: greedy,random]
+    #[arg(long, value_delimiter = ',', value_parser = crate::common::bot_kind())]
+    bots: Option<Vec<BotKind>>,
     /// Play seat SEAT yourself (1: the first player), at the terminal: the board drawn in text,
     /// the legal actions numbered, your choice typed (q, or the end of the input, stops the game
     /// and keeps its replay so far). Repeat for more seats.
@@ -56,7 +58,8 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         crate::common::check_output(path, "-o")?;
     }
     let humans = args.human.iter().map(|seat| seat - 1).collect();
-    let deal = Deal { seed: args.seed, clock: clock_seed(), bots: args.bots.clone(), humans };
+    let bots = args.bots.clone().unwrap_or_else(|| DEFAULT_BOTS.to_vec());
+    let deal = Deal { seed: args.seed, clock: clock_seed(), bots, humans };
     let stdin = std::io::stdin();
     let mut terminal = Terminal::new(stdin.lock(), !std::io::IsTerminal::is_terminal(&stdin));
     let saved = args.config.as_deref().filter(|p| crate::common::is_saved_game(p));
@@ -83,7 +86,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     // again would draw another choice, and the game would go otherwise than unwatched.
     let mut retry: Option<(u8, Action)> = None;
     while let Some(p) = table.game.to_act() {
-        let Table { game, bots, humans, names, loaded, seed, .. } = &mut table;
+        let Table { game, bots, humans, names, loaded, .. } = &mut table;
         let again = retry.take().filter(|(seat, action)| *seat == p && game.legal_actions().contains(action));
         let action = if let Some((_, action)) = again {
             action
@@ -142,12 +145,12 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                     std::thread::sleep(std::time::Duration::from_millis(250));
                 }
                 // Replayed on the new rules, or a new game: what Ctrl-C keeps from now on.
-                note_so_far(&table.game, &mut table.loaded, table.seed);
+                note_so_far(&mut table);
                 continue;
             }
         };
         story.events(game, &events);
-        note_so_far(game, loaded, *seed);
+        note_so_far(&mut table);
         if events.iter().any(|e| matches!(e, Event::TurnEnd { .. })) {
             if args.delay > 0 {
                 std::thread::sleep(std::time::Duration::from_millis(args.delay));
@@ -155,23 +158,26 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             if let Some(w) = &mut watched
                 && reload(w, mods, &mut table, &mut story, out.as_deref())
             {
-                note_so_far(&table.game, &mut table.loaded, table.seed);
+                note_so_far(&mut table);
             }
         }
     }
 
-    let Table { game, names, loaded, seed, .. } = &mut table;
     // Written below: Ctrl-C from now on has nothing more to keep.
     SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-    say!("\n{}", outcome(game, names));
+    say!("\n{}", outcome(&table.game, &table.names));
 
-    let (path, note) = save_replay(game, loaded, *seed, out.as_deref())?;
+    let (path, note) = save_replay(&mut table, out.as_deref())?;
     say!("Replay written to {}{note}", path.display());
     Ok(())
 }
 
+/// The bots of `meeple play` without `--bots`, in turn order, repeated as needed.
+const DEFAULT_BOTS: [BotKind; 2] = [BotKind::Greedy, BotKind::Random];
+
 /// The table of a saved game, at its last action, to go on with: its players and seed are the
-/// saved ones, the seats this command's (`--human`, `--bots`, whose bots start afresh).
+/// saved ones, its seats too unless this command names them (`--human` the people's, `--bots`
+/// the bots, and every seat a bot's without `--human`). The bots start afresh.
 fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Table, CliError> {
     let refused = |flag: &str, why: &str| CliError::Usage(format!("{flag}: {} is a saved game, {why}", file.display()));
     if args.seed.is_some() {
@@ -183,9 +189,26 @@ fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Ta
     let (replay, loaded, game) = crate::common::play_back_with_rules(file, mods)?;
     let names = replay.setup.players.clone();
     let seed = replay.setup.seed;
-    let bots = make_bots(&deal.bots, names.len(), seed)?;
+    let saved = |p: usize| replay.seats.get(p).map(String::as_str);
     deal.check_humans(names.len())?;
-    Ok(Table { loaded, seed, names, bots, humans: deal.humans.clone(), game })
+    let humans = if args.human.is_empty() && args.bots.is_none() {
+        (0..names.len()).filter(|&p| saved(p) == Some(HUMAN)).map(|p| p as u8).collect()
+    } else {
+        deal.humans.clone()
+    };
+    // A seat's saved bot, else the default one of its place in turn order (a seat saved as a
+    // person's and played by a bot now, or a replay that does not say).
+    let kinds: Vec<BotKind> = match &args.bots {
+        Some(given) => given.clone(),
+        None => (0..names.len())
+            .map(|p| {
+                let kind = BotKind::ALL.into_iter().find(|k| saved(p) == Some(k.name()));
+                kind.unwrap_or(DEFAULT_BOTS[p % DEFAULT_BOTS.len()])
+            })
+            .collect(),
+    };
+    let bots = make_bots(&kinds, names.len(), seed)?;
+    Ok(Table { loaded, seed, names, bots, humans, game })
 }
 
 /// Tells a saved game turn by turn, as `meeple play` told it (`meeple replay --log`).
@@ -240,10 +263,9 @@ fn stop(table: &mut Table, story: &mut Story, why: Stopped, given: Option<&Path>
 /// Tells the turn so far under `heading` (after the turn's number) and saves the replay of a
 /// game that ends before its end; where it went, as said to people.
 fn keep_so_far(table: &mut Table, story: &mut Story, heading: &str, given: Option<&Path>) -> Result<String, CliError> {
-    let Table { game, loaded, seed, .. } = table;
     // Told even under `--quiet`: the turn where the game ended early is where to look.
-    story.tell(&format!("turn {:>3} · {heading}", game.state().turn().number));
-    let (path, note) = save_replay(game, loaded, *seed, given)?;
+    story.tell(&format!("turn {:>3} · {heading}", table.game.state().turn().number));
+    let (path, note) = save_replay(table, given)?;
     Ok(format!("{}{note}", path.display()))
 }
 
@@ -286,6 +308,29 @@ struct Table {
     humans: Vec<u8>,
     game: Game,
 }
+
+impl Table {
+    /// Who plays each seat, as a replay keeps it: `human`, or the bot's name.
+    fn seats(&self) -> Vec<String> {
+        let seat = |p: usize, bot: &dyn Bot| {
+            if self.humans.contains(&(p as u8)) { HUMAN.to_string() } else { bot.name().to_string() }
+        };
+        self.bots.iter().enumerate().map(|(p, bot)| seat(p, bot.as_ref())).collect()
+    }
+
+    /// The game so far as a replay, in the JSON written to its file.
+    fn replay_json(&mut self) -> String {
+        let mut replay = self.game.replay();
+        // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
+        self.loaded.config.seed = Some(self.seed);
+        replay.config = self.loaded.config.to_value();
+        replay.seats = self.seats();
+        serde_json::to_string_pretty(&replay).expect("replays serialise") + "\n"
+    }
+}
+
+/// A seat a person plays, in a replay's `seats`.
+const HUMAN: &str = "human";
 
 /// What a game starts from besides its config: `--seed`, a seed from the clock for a config
 /// without one (drawn once, so that a new game under `--watch` keeps it), and `--bots`.
@@ -350,9 +395,9 @@ impl Deal {
 static SO_FAR: std::sync::Mutex<Option<(String, u64)>> = std::sync::Mutex::new(None);
 
 /// Keeps the replay of the game so far after each action, for Ctrl-C.
-fn note_so_far(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64) {
-    let text = replay_json(game, loaded, seed);
-    *SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((text, seed));
+fn note_so_far(table: &mut Table) {
+    let text = table.replay_json();
+    *SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((text, table.seed));
 }
 
 /// Makes Ctrl-C end the program as `q` ends a game: the replay so far is written where the
@@ -386,13 +431,8 @@ fn replay_path(given: Option<&Path>, seed: u64) -> PathBuf {
 /// seed's, which another config or other bots play too: a file holding another game is kept,
 /// and this one goes to the first of `game-SEED-2.json`, `-3`, … that is free or holds this very
 /// game (the same command again writes over its own game, losing nothing).
-fn save_replay(
-    game: &Game,
-    loaded: &mut meeple_host::Loaded,
-    seed: u64,
-    given: Option<&Path>,
-) -> Result<(PathBuf, String), CliError> {
-    write_replay(&replay_json(game, loaded, seed), seed, given)
+fn save_replay(table: &mut Table, given: Option<&Path>) -> Result<(PathBuf, String), CliError> {
+    write_replay(&table.replay_json(), table.seed, given)
 }
 
 /// Writes a replay's text as [`save_replay`] does.
@@ -430,7 +470,7 @@ fn holds_other_game(path: &Path, text: &[u8]) -> bool {
 /// the new game plays on.
 fn keep_replaced(ended: &mut Table, given: Option<&Path>) {
     let path = replaced_path(&replay_path(given, ended.seed));
-    let text = replay_json(&ended.game, &mut ended.loaded, ended.seed);
+    let text = ended.replay_json();
     match crate::common::write_file(&path, text.as_bytes()) {
         Ok(()) => say!("the replay of the game that ended: {}", path.display()),
         Err(e) => say!("the replay of the game that ended is not kept: {e}"),
@@ -450,15 +490,6 @@ fn replaced_path(path: &Path) -> PathBuf {
         .map(|n| path.with_file_name(format!("{stem}.replaced-{n}{ext}")))
         .find(|p| !p.exists())
         .expect("some number is free")
-}
-
-/// The game so far as a replay, in the JSON written to its file.
-fn replay_json(game: &Game, loaded: &mut meeple_host::Loaded, seed: u64) -> String {
-    let mut replay = game.replay();
-    // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
-    loaded.config.seed = Some(seed);
-    replay.config = loaded.config.to_value();
-    serde_json::to_string_pretty(&replay).expect("replays serialise") + "\n"
 }
 
 fn clock_seed() -> u64 {

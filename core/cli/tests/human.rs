@@ -92,11 +92,20 @@ fn actions_in(file: &std::path::Path) -> usize {
 
 #[test]
 fn a_stopped_game_goes_on_from_its_replay_and_is_saved_back_there() {
-    let (out, text, dir) = play("resume", SHORT, &["--human", "1"], b"1\n1\nq\n");
+    let (out, text, dir) = play("resume", SHORT, &["--human", "1", "--bots", "greedy"], b"1\n1\nq\n");
     assert!(out.status.success(), "{text}");
+    assert!(text.starts_with("meeple · Carcassonne C3 · Ann (you), Bob (greedy) · seed 3"), "{text}");
     let saved = dir.path().join("game.json");
     let before = actions_in(&saved);
     assert!(before >= 2, "{text}");
+
+    // Without seats named, the game goes on with those it was played with: Ann is asked again
+    // (and the input has ended), Bob is greedy still (the default for a second seat is random).
+    let (out, text) = run_in(dir.path(), &["play", "game.json"]);
+    assert!(out.status.success(), "{text}");
+    assert!(text.starts_with("meeple · Carcassonne C3 · Ann (you), Bob (greedy) · seed 3"), "{text}");
+    assert!(text.contains("the input ended at turn 3"), "{text}");
+    assert_eq!(actions_in(&saved), before, "nobody acted");
 
     // Given where a config goes, the saved game is played on, by bots this time, to its end.
     let (out, text) = run_in(dir.path(), &["play", "game.json", "--bots", "random"]);

@@ -33,6 +33,11 @@ pub struct Replay {
     pub checkpoints: Vec<Checkpoint>,
     /// State hash after the last action.
     pub state_hash: String,
+    /// Who played each seat, as the program that played the game names them (`meeple play`
+    /// writes `human`, `random` or `greedy`), so that a stopped game goes on with the same
+    /// players. The engine does not read it, nor does any hash cover it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<String>,
 }
 
 /// Why a replay could not be played back.
@@ -110,6 +115,7 @@ impl Game {
             actions: self.history().to_vec(),
             checkpoints: self.checkpoints().to_vec(),
             state_hash: hash_hex(self.state().hash()),
+            seats: Vec::new(),
         }
     }
 
