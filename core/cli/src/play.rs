@@ -105,10 +105,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         };
         let told = !matches!(action, Action::Pass);
         story.action(game, p, &action);
+        // A failing action of a person's is chosen again only if there is another choice.
+        let another = humans.contains(&p) && game.legal_actions().len() > 1;
         let events = match (game.apply(action), &mut watched) {
             (Ok(events), _) => events.to_vec(),
-            // A person chose it: the game is as it was before, and they choose again.
-            (Err(e), None) if humans.contains(&p) => {
+            // A person chose it: the game is as it was before, and they choose again (a figure
+            // phase with nothing but a pass, which they were not even asked, stops as a bot's).
+            (Err(e), None) if another => {
                 not_taken(&mut story, game, names, loaded, told, &e);
                 say!("the game is as it was: choose again (q stops it and keeps the replay)");
                 continue;

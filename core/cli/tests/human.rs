@@ -266,3 +266,24 @@ fn an_action_a_hook_fails_on_is_not_taken_and_the_person_chooses_again() {
     assert!(text.contains("turn   1 · Ann: place base:B at (0, -1) turned 0° (FFFF)\n"), "{text}");
     assert!(text.contains("Replay written to game.json"), "{text}");
 }
+
+#[test]
+fn a_failing_action_that_was_the_only_one_stops_the_game_as_a_bots_does() {
+    // Ann's last meeple stands on her monastery: in turn 3 she can only pass, and the turn's end
+    // fails. Choosing again could change nothing; the game stops with its replay kept.
+    let manifest = "[expansion]\nid = \"grumpy\"\nname = \"Grumpy\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+    let script = "meeple.on(\"turn_end\", function(view, event, out)\n    \
+                  if event.turn == 3 then error(\"not in turn 3\") end\nend)\n";
+    let files = [("mods/grumpy/expansion.toml", manifest), ("mods/grumpy/init.luau", script)];
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\", \"B\"]\n\
+                  [base]\noptions = { meeples = 1 }\n\n[[expansions]]\nid = \"grumpy\"\n";
+    let typed = "1\n".repeat(20);
+    let (out, text, dir) = play_with("only", &files, config, &["--mods", "mods", "--human", "1"], typed.as_bytes());
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("turn   3 · Ann, whose last action stopped the game"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("grumpy/init.luau:2: not in turn 3"), "{err}");
+    assert!(!text.contains("choose again"), "{text}");
+    assert_eq!(actions_in(&dir.path().join("game.json")), 5, "the actions before the pass: {text}");
+}
