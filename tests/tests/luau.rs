@@ -742,6 +742,15 @@ fn storage_is_bounded() {
 }
 
 #[test]
+fn a_stored_table_is_a_list_or_a_map_and_the_key_that_is_neither_is_named() {
+    let gap = "a stored table is a list (keys 1, 2, 3, … with no gap) or a map with string keys: key 2 is \
+               neither (for a value per player, use string keys: `tostring(player)`)";
+    attack_fails("storage-gap", gap, "out:set_storage(\"by-player\"");
+    let mixed = "a stored table is a list or a map with string keys, not both: this one has number and string keys";
+    attack_fails("storage-mixed", mixed, "out:set_storage(\"mixed\"");
+}
+
+#[test]
 fn points_beyond_a_million_are_refused() {
     for (attack, points) in [("points-overflow", "2147483647"), ("points-underflow", "-2147483648")] {
         let mut game = sandbox_game(attack);

@@ -221,7 +221,7 @@ pub const API: &[ApiEntry] = &[
         "set_storage",
         "key: string, value: any",
         "()",
-        "Stores a value (nil removes it); booleans, integers, strings and tables of them, at most 64 KiB in all.",
+        "Stores a value (nil removes it); booleans, integers, strings and tables of them, each a list (keys 1 to n) or a map with string keys (for a value per player, `tostring(player)`), at most 64 KiB in all.",
     ),
     e(
         O,
@@ -1478,14 +1478,27 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
             let len = t.raw_len();
             let mut map = BTreeMap::new();
             let mut count = 0;
+            // A number key that is not one of a list's (1 to its length), to name in the error.
+            let mut off_list = None;
             for pair in t.pairs::<LuaValue, LuaValue>() {
                 let (k, val) = pair?;
                 count += 1;
-                if let LuaValue::String(s) = &k {
-                    spend(left, s.as_bytes().len())?;
-                    map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1, left)?);
-                } else if !matches!(k, LuaValue::Integer(_) | LuaValue::Number(_)) {
-                    return Err(rt("stored tables may only have string keys or be arrays"));
+                match &k {
+                    LuaValue::String(s) => {
+                        spend(left, s.as_bytes().len())?;
+                        map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1, left)?);
+                    }
+                    LuaValue::Integer(_) | LuaValue::Number(_) => {
+                        let n = match k {
+                            LuaValue::Integer(i) => i as f64,
+                            LuaValue::Number(n) => n,
+                            _ => unreachable!("a number"),
+                        };
+                        if !(n.fract() == 0.0 && n >= 1.0 && n <= len as f64) {
+                            off_list = off_list.or(Some(n));
+                        }
+                    }
+                    _ => return Err(rt("stored tables may only have string keys or be lists")),
                 }
             }
             if map.is_empty() && count == len {
@@ -1496,8 +1509,14 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
                 )
             } else if map.len() == count {
                 Value::Map(map)
+            } else if let (true, Some(key)) = (map.is_empty(), off_list) {
+                return Err(rt(format!(
+                    "a stored table is a list (keys 1, 2, 3, … with no gap) or a map with string keys: key {key} \
+                     is neither (for a value per player, use string keys: `tostring(player)`)"
+                )));
             } else {
-                return Err(rt("stored tables may not mix array entries and string keys"));
+                return Err(rt("a stored table is a list or a map with string keys, not both: this one has number \
+                     and string keys"));
             }
         }
         other => {
