@@ -1254,6 +1254,17 @@ fn each_refused_command_says_why_and_the_action_is_undone() {
 }
 
 #[test]
+fn a_token_in_a_game_without_tokens_says_where_tokens_are_declared() {
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:give_tokens(1, \"gold\", 1) end\n\
+                  end)\n";
+    let mut game = mod_game("tokenless", "", script, "\"U\", \"U\"", 2);
+    let why = "unknown token `gold`: this game has no tokens (an expansion declares its own in its expansion.toml, \
+               as `[[tokens]]`)";
+    assert_eq!(placing_fails(&mut game, why), format!("tokenless: tile_placed: tokenless/init.luau:2: {why}"));
+}
+
+#[test]
 fn figures_of_a_kind_are_every_players_wherever_they_are() {
     let manifest = "[[figures]]\nid = \"lantern\"\nper_player = 1\nstands_on = [\"city\"]\n";
     let script = "meeple.on(\"figure_placed\", function(view, event, out)\n\

@@ -109,6 +109,12 @@ impl Game {
         self.player_exists(player)?;
         let Some(t) = self.rules.token_named_by(self.expansion_id(e), token) else {
             let known: Vec<&str> = self.rules.tokens().iter().map(|t| t.id.as_str()).collect();
+            if known.is_empty() {
+                return refuse(
+                    "unknown token kind: this game has no tokens (an expansion declares its own in its \
+                               expansion.toml, as `[[tokens]]`)",
+                );
+            }
             return refuse(format!("unknown token kind; known: {}", known.join(", ")));
         };
         let st = &mut self.state;

@@ -860,6 +860,13 @@ pub(crate) fn resolve<'a>(
         return Ok(i);
     }
     let known: Vec<&str> = ids.collect();
+    if known.is_empty() {
+        // Only tokens can be none at all: every game has the meeple.
+        return Err(rt(format!(
+            "unknown {what} `{name}`: this game has no {what}s (an expansion declares its own in its \
+             expansion.toml, as `[[tokens]]`)"
+        )));
+    }
     Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known, own), known.join(", "))))
 }
 
