@@ -264,7 +264,7 @@ pub const HOOKS: &[HookDoc] = &[
     HookDoc {
         name: "on_action",
         params: "view: View, offer: OfferInfo, out: Out",
-        doc: "The player took one of this expansion's offers.",
+        doc: "The player took one of this expansion's offers (the player to act: `view:turn().player`).",
     },
     HookDoc {
         name: "on_decision",
