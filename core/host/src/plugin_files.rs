@@ -24,8 +24,10 @@ fn dirs_in_order(
     let mut dirs =
         vec![manifest_dir.to_path_buf(), manifest_dir.join("target/release"), manifest_dir.join("target/debug")];
     dirs.extend(extra);
-    // Beside the running program (target/<profile>/…), then the source tree's builds; each with
-    // its deps/ folder, where Cargo leaves the plugins that are dependencies of meeple.
+    // Beside the running program, as an installed meeple keeps its plugins; its build folder
+    // (target/<profile>/…), then the source tree's builds: each build with its deps/ folder,
+    // where Cargo leaves the plugins that are dependencies of meeple.
+    dirs.extend(exe.and_then(Path::parent).map(Path::to_path_buf));
     let mut builds = Vec::new();
     if let Some(profile) = exe.and_then(|e| {
         e.ancestors().find(|a| matches!(a.file_name().and_then(|n| n.to_str()), Some("debug" | "release")))
@@ -303,5 +305,7 @@ mod tests {
         assert!(at(&elsewhere.join("release")).is_some() && at(&elsewhere.join("release")) < at(&own), "{dirs:?}");
         assert!(at(&own).is_some() && at(&own.join("deps")).is_some(), "{dirs:?}");
         assert_eq!(dirs[..3], [PathBuf::from("mods/x"), "mods/x/target/release".into(), "mods/x/target/debug".into()]);
+        // An installed program's plugins are beside it, before any build.
+        assert_eq!(dirs[3], PathBuf::from("/usr/local/bin"), "{dirs:?}");
     }
 }
