@@ -360,7 +360,8 @@ fn tokens_held(rules: &Rules, st: &GameState, names: &[String]) -> String {
         return String::new();
     }
     let held = |p: u8| format!("{} {}", names[p as usize], tokens_of(rules, st, p).unwrap_or_else(|| "none".into()));
-    format!("Held at the end: {}\n", (0..st.players()).map(held).collect::<Vec<_>>().join("; "))
+    let when = if st.is_over() { "at the end" } else { "so far" };
+    format!("Held {when}: {}\n", (0..st.players()).map(held).collect::<Vec<_>>().join("; "))
 }
 
 /// The tokens (goods) a player holds, counted (`2 wine, 1 cloth`); `None` when none.

@@ -590,6 +590,32 @@ impl Story {
         }
         let player = &self.names[turn.player as usize];
         say!("{}: {actions} actions in, going on at turn {} ({player}'s)", file.display(), turn.number);
+        self.recall_turn(table);
+    }
+
+    /// Takes up the lines of the turn a saved game stands in, as they were told when it was
+    /// played, so that the turn is told whole once it ends: the game is played again from its
+    /// setup, quietly. A game that does not play back as it did (it did a moment ago) tells the
+    /// turn from here.
+    fn recall_turn(&mut self, table: &Table) {
+        let Ok(mut again) = Game::new(table.loaded.rules.clone(), table.game.setup().clone()) else { return };
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        self.setup(&again);
+        for &action in table.game.history() {
+            let p = again.to_act().unwrap_or_default();
+            self.action(&again, p, &action);
+            match again.apply(action) {
+                Ok(events) => {
+                    let events = events.to_vec();
+                    self.events(&again, &events);
+                }
+                Err(_) => {
+                    self.lines.clear();
+                    break;
+                }
+            }
+        }
+        self.quiet = quiet;
     }
 
     fn who(&self, players: impl IntoIterator<Item = u8>) -> String {

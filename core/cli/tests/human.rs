@@ -287,3 +287,16 @@ fn a_failing_action_that_was_the_only_one_stops_the_game_as_a_bots_does() {
     assert!(!text.contains("choose again"), "{text}");
     assert_eq!(actions_in(&dir.path().join("game.json")), 5, "the actions before the pass: {text}");
 }
+
+#[test]
+fn a_turn_stopped_halfway_is_told_whole_when_it_ends_after_going_on() {
+    // Ann places her tile and stops before her figure: going on, the turn's line tells the tile
+    // she placed before the stop as well as what was done after it.
+    let (out, text, dir) = play("halfway", SHORT, &["--human", "1"], b"1\nq\n");
+    assert!(out.status.success(), "{text}");
+    let so_far = text.lines().find_map(|l| l.strip_prefix("turn   1 · Ann, so far: ")).expect("the turn so far");
+    let (out, text) = run_in(dir.path(), &["play", "game.json", "--bots", "random"]);
+    assert!(out.status.success(), "{text}");
+    let told = text.lines().find_map(|l| l.strip_prefix("turn   1 · Ann: ")).expect("turn 1 told");
+    assert!(told.starts_with(&format!("{so_far}; ")), "{so_far} / {told}");
+}
