@@ -699,7 +699,7 @@ impl Story {
                 Event::TurnEnd { player, turn } => {
                     self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]));
                 }
-                Event::GameEnd => self.flush("final scoring"),
+                Event::GameEnd => self.flush_block("final scoring"),
                 _ => {}
             }
         }
@@ -715,6 +715,17 @@ impl Story {
         } else {
             self.tell(title);
         }
+    }
+
+    /// Tells what was told since under `title` as [`Story::flush`] does, a line for each: the
+    /// final scoring, too long for one line.
+    fn flush_block(&mut self, title: &str) {
+        drop_empty_part(&mut self.lines);
+        if !self.quiet && !self.lines.is_empty() {
+            let items: Vec<String> = counted(&self.lines).iter().map(|line| format!("\n  {line}")).collect();
+            say!("{title}:{}", items.concat());
+        }
+        self.lines.clear();
     }
 
     /// Tells the turn so far under `title`, quiet or not, and forgets it.

@@ -239,7 +239,7 @@ fn a_figure_is_drawn_where_it_stands_on_its_tile() {
     // Ann's city cap closes the start tile's: two tiles, two points each.
     assert!(text.contains("put a meeple on the city [SL S SR]; completed city (2 tiles): 4 to Ann"), "{text}");
     // At the end, Ann's road on one tile and Bob's field, which touches no completed city.
-    let last = "final scoring: unfinished road (1 tile): 1 to Ann; field (no completed city): no points";
+    let last = "final scoring:\n  unfinished road (1 tile): 1 to Ann\n  field (no completed city): no points\n";
     assert!(text.contains(last), "{text}");
 }
 

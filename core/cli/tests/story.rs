@@ -44,8 +44,10 @@ fn the_last_turn_keeps_its_own_lines_apart_from_the_final_scoring() {
     let first = line("turn   1 · ");
     assert!(first.contains("Teller: 2 to Ann; Teller: 1 taken from Bob"), "{first}");
     assert!(text.contains("Ann chose: keep it (tip)"), "{text}");
-    let last = line("final scoring: ");
-    assert!(last.contains("counted") && !last.contains("end of turn"), "{text}");
+    // The final scoring, a line for each thing scored.
+    let last = &text[text.find("\nfinal scoring:\n").expect("the final scoring")..];
+    let block = &last[..last.find("\n\n").unwrap_or(last.len())];
+    assert!(block.contains("\n  counted") && !block.contains("end of turn"), "{text}");
 }
 
 #[test]
@@ -156,7 +158,9 @@ fn the_goods_each_player_keeps_are_told_under_the_scores() {
     let of = |player: &str| held.split("; ").find_map(|h| h.strip_prefix(&format!("{player} "))).unwrap();
     // Traders & Builders says who has the most of each kind at the final scoring (`the most wine
     // (2): Ann`): those players keep that many.
-    let most: Vec<&str> = text.split("; ").filter_map(|part| part.strip_prefix("the most ")).collect();
+    // (The final scoring tells a thing a line.)
+    let most: Vec<&str> =
+        text.split([';', '\n']).filter_map(|part| part.trim_start().strip_prefix("the most ")).collect();
     assert!(!most.is_empty(), "{text}");
     for m in most {
         let (good, rest) = m.split_once(" (").unwrap();
