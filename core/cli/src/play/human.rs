@@ -113,8 +113,8 @@ fn parse(typed: &str, choices: usize) -> Answer {
         "q" | "quit" | "exit" => Answer::Quit,
         "" => Answer::Again(String::new()),
         "?" | "h" | "help" => Answer::Again(format!(
-            "type the number of a choice (1 to {choices}), b to see the board again, or q to stop (the replay so \
-             far is kept)"
+            "{LEGEND}\ntype the number of a choice (1 to {choices}), b to see the board again, or q to stop (the \
+             replay so far is kept)"
         )),
         _ => match typed.parse::<usize>() {
             Ok(n) if (1..=choices).contains(&n) => Answer::Choice(n - 1),
