@@ -658,11 +658,14 @@ impl Story {
                         (_, false) => format!("unfinished {}{}", kind.name(), size(game, *feature)),
                     };
                     if points.is_empty() {
-                        // A feature completed with no follower on it had nothing at stake: not
-                        // worth a line. A field or an unfinished feature at the end is told.
-                        if !completed {
-                            self.lines.push(format!("{what}: no points"));
-                        }
+                        // A feature completed with nobody on it is told too: its completer may
+                        // get something for it (Traders & Builders' goods), told beside it.
+                        let none = if *completed && *kind != meeple_core::SegmentKind::Field {
+                            "nobody on it"
+                        } else {
+                            "no points"
+                        };
+                        self.lines.push(format!("{what}: {none}"));
                     } else {
                         let each: Vec<String> =
                             points.iter().map(|(p, n)| format!("{n} to {}", self.who([*p]))).collect();
