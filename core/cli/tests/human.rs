@@ -281,6 +281,7 @@ fn a_failing_action_that_was_the_only_one_stops_the_game_as_a_bots_does() {
     let typed = "1\n".repeat(20);
     let (out, text, dir) = play_with("only", &files, config, &["--mods", "mods", "--human", "1"], typed.as_bytes());
     assert!(!out.status.success(), "{text}");
+    assert!(text.contains("Ann: no figure of yours can go anywhere now: you pass"), "told, not asked: {text}");
     assert!(text.contains("turn   3 · Ann, whose last action stopped the game"), "{text}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("grumpy/init.luau:2: not in turn 3"), "{err}");

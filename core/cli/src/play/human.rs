@@ -47,6 +47,9 @@ impl<R: BufRead> Terminal<R> {
         if let [only] = actions.as_slice()
             && !matches!(only, Action::PlaceTile { .. })
         {
+            if matches!(only, Action::Pass) {
+                say!("{name}: no figure of yours can go anywhere now: you pass");
+            }
             return Ok(*only);
         }
         let placing = matches!(actions.first(), Some(Action::PlaceTile { .. }));
