@@ -1254,6 +1254,25 @@ fn each_refused_command_says_why_and_the_action_is_undone() {
 }
 
 #[test]
+fn a_question_or_an_offer_nothing_would_answer_is_refused() {
+    // Without `on_decision`, an answer would change nothing: the question is refused at its line.
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if event.player then out:ask(1, \"tip\", { \"keep\", \"drop\" }) end\n\
+                  end)\n";
+    let mut game = mod_game("mute", "", script, "\"U\", \"U\"", 2);
+    let why = "the expansion has no `on_decision` handler: nothing would take the answer";
+    let err = placing_fails(&mut game, why);
+    assert!(err.starts_with("mute: tile_placed: mute/init.luau:2: invalid command: ask player 1 `tip`"), "{err}");
+    // Without `on_action`, taking the offer would do nothing: the figure phase does not open.
+    let script = "meeple.on(\"figure_actions\", function(view, out)\n\
+                  \x20   out:offer(1, { kind = \"none\" }, \"ring the bell\")\n\
+                  end)\n";
+    let mut game = mod_game("deaf", "", script, "\"U\", \"U\"", 2);
+    let err = placing_fails(&mut game, "offers an action but has no `on_action` handler: taking it would do nothing");
+    assert!(err.starts_with("deaf: figure_actions: "), "{err}");
+}
+
+#[test]
 fn a_token_in_a_game_without_tokens_says_where_tokens_are_declared() {
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
                   \x20   if event.player then out:give_tokens(1, \"gold\", 1) end\n\
@@ -1653,7 +1672,8 @@ fn a_segment_reads_the_same_from_the_board_and_from_its_tile_kind() {
 fn an_action_not_on_offer_is_refused_naming_the_offers_that_are() {
     let script = "meeple.on(\"figure_actions\", function(view, out)\n\
                   \x20   out:offer(1, { kind = \"none\" }, \"ring the bell\")\n\
-                  end)\n";
+                  end)\n\
+                  meeple.on(\"on_action\", function(view, offer, out) end)\n";
     let mut game = mod_game("bell", "", script, "\"U\", \"U\"", 2);
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
     let bell = game.rules().expansions().iter().position(|x| x.id() == "bell").unwrap() as u16;

@@ -231,6 +231,9 @@ impl Game {
             return refuse("no decisions during setup");
         }
         self.play_goes_on("decisions")?;
+        if !self.rules.expansions()[d.expansion as usize].hooks().contains(HookKind::OnDecision) {
+            return refuse("the expansion has no `on_decision` handler: nothing would take the answer");
+        }
         if d.kind.len() > MAX_TEXT || d.options.len() > MAX_OPTIONS || d.options.iter().any(|o| o.len() > MAX_TEXT) {
             return refuse(format!(
                 "a decision has at most {MAX_OPTIONS} options, its kind and each option {MAX_TEXT} bytes"

@@ -821,8 +821,13 @@ impl Game {
             let mut offers = Vec::new();
             let view = View::local(&rules, &self.state, e);
             rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
+            let expansion = &rules.expansions()[e as usize];
             if let Some(why) = offers_problem(&offers) {
-                return Err(HookError::new(rules.expansions()[e as usize].id(), HookKind::FigureActions, why));
+                return Err(HookError::new(expansion.id(), HookKind::FigureActions, why));
+            }
+            if !offers.is_empty() && !expansion.hooks().contains(HookKind::OnAction) {
+                let why = "offers an action but has no `on_action` handler: taking it would do nothing";
+                return Err(HookError::new(expansion.id(), HookKind::FigureActions, why));
             }
             self.state.turn.offers.extend(offers.into_iter().map(|o| (e, o)));
         }

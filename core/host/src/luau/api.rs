@@ -235,7 +235,7 @@ pub const API: &[ApiEntry] = &[
         "ask",
         "player: number, kind: string, options: {string}, data: any?, about: Target?",
         "()",
-        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision`. `about` says what the question is about (the figure, segment or point it concerns): people see it named with the question, and a frontend can show it on the board.",
+        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision` (a script without that handler is refused the question). `about` says what the question is about (the figure, segment or point it concerns): people see it named with the question, and a frontend can show it on the board.",
     ),
     e(O, "log", "message: string", "()", "A message for the game log (its first 4 KiB)."),
     e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
@@ -244,7 +244,7 @@ pub const API: &[ApiEntry] = &[
         "offer",
         "code: number, target: Target, label: string",
         "()",
-        "In `figure_actions`: offers an action; choosing it calls `on_action`. The label says what it does, ending where the target goes (`\"move the tollhouse to\"`): people see it followed by the target's name (`the village at (2, 1)`).",
+        "In `figure_actions`: offers an action; choosing it calls `on_action` (a script without that handler is refused the offer). The label says what it does, ending where the target goes (`\"move the tollhouse to\"`): people see it followed by the target's name (`the village at (2, 1)`).",
     ),
 ];
 
