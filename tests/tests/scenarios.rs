@@ -278,6 +278,14 @@ fn a_misspelt_figure_tile_or_token_names_the_one_meant() {
         text.replace("figure = \"meple on road\"", "figure = \"pass\"\nexpect = { tokens = { wien = [0, 0] } }");
     let err = failure_of("token-slip.toml", &token.replacen("\n[[step]]", tb, 1));
     assert!(err.contains("no token `wien`; did you mean `wine`? the tokens are: traders-builders:wine"), "{err}");
+    let offer = text.replace("figure = \"meple on road\"", "offer = \"traders-builder 1\"");
+    let err = failure_of("expansion-slip.toml", &offer.replacen("\n[[step]]", tb, 1));
+    assert!(
+        err.contains(
+            "no expansion `traders-builder` in this game; did you mean `traders-builders`? the expansions are: "
+        ),
+        "{err}"
+    );
 }
 
 #[test]

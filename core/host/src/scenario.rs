@@ -518,11 +518,11 @@ fn parse_offer(game: &Game, s: &str) -> Result<Action, String> {
         _ => return Err(bad()),
     };
     let rules = game.rules();
-    let expansion = rules
-        .expansions()
-        .iter()
-        .position(|e| e.id() == id)
-        .ok_or_else(|| format!("no expansion `{id}` in this game"))? as u16;
+    let expansion = rules.expansions().iter().position(|e| e.id() == id).ok_or_else(|| {
+        let ids: Vec<&str> = rules.expansions().iter().map(|e| e.id()).collect();
+        let meant = meeple_toml::did_you_mean(id, &ids);
+        format!("no expansion `{id}` in this game; {meant}the expansions are: {}", ids.join(", "))
+    })? as u16;
     let code: u32 = code.parse().map_err(|_| bad())?;
     let target = match at {
         None => Target::None,
