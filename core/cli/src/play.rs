@@ -563,7 +563,10 @@ impl Story {
         // names who gave it.
         let who = if game.state().turn().player != p { format!("{} ", self.names[p as usize]) } else { String::new() };
         self.lines.push(match game.describe(action) {
-            ActionInfo::Choose { decision, option, .. } => format!("{who}chose: {option} ({decision})"),
+            // The question by its name as the prompt says it (`pig farmer`), not its id.
+            ActionInfo::Choose { decision, option, .. } => {
+                format!("{who}chose: {option} ({})", decision.replace(['-', '_'], " "))
+            }
             said => said.to_string(),
         });
     }
