@@ -148,7 +148,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         );
         for p in 0..players {
             say!(
-                "  {:<12} {:<7} mean score {:>6.1}   wins {:>6} ({:.1} %)   shared {:>5}",
+                "  {:<12} {:<7} mean score {:>6.1}   wins alone {:>6} ({:.1} %)   wins shared {:>5}",
                 summary.players[p],
                 summary.bots[p],
                 summary.mean_scores[p],
