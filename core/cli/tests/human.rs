@@ -301,3 +301,22 @@ fn a_turn_stopped_halfway_is_told_whole_when_it_ends_after_going_on() {
     let told = text.lines().find_map(|l| l.strip_prefix("turn   1 · Ann: ")).expect("turn 1 told");
     assert!(told.starts_with(&format!("{so_far}; ")), "{so_far} / {told}");
 }
+
+#[test]
+fn figures_that_are_not_meeples_are_named_under_the_board() {
+    // A lantern stands on roads; on the board it is its owner's number, as a meeple would be.
+    let manifest = "[expansion]\nid = \"lantern\"\nname = \"Lantern\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n\n\
+                    [[figures]]\nid = \"lantern\"\nper_player = 1\nstands_on = [\"road\"]\n";
+    let files = [("mods/lantern/expansion.toml", manifest), ("mods/lantern/init.luau", "")];
+    let config =
+        "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"U\", \"U\", \"U\"]\n\n[[expansions]]\nid = \"lantern\"\n";
+    // The first square, then the second choice: the lantern on the road.
+    let (out, text, _dir) = play_with("lantern", &files, config, &["--mods", "mods", "--human", "1"], b"1\n2\n1\n1\n");
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("turn   1 · Ann: place base:U at (-1, 0) turned 0° (FRFR); put a lantern on the road"),
+        "{text}"
+    );
+    assert!(text.contains("\nnot meeples: Ann's lantern at (-1, 0)\n"), "shown at her next turn: {text}");
+}

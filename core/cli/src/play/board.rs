@@ -50,7 +50,28 @@ pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
             [top, middle, bottom].into_iter().enumerate().filter(|(i, l)| *i == 1 || !l.is_empty()).map(|(_, l)| l),
         );
     }
+    let others = others_on_board(game);
+    if !others.is_empty() {
+        rows.push(format!("\nnot meeples: {}", others.join(", ")));
+    }
     rows.join("\n")
+}
+
+/// The figures on the board that are not meeples, which the board draws as their owners'
+/// numbers all the same: `Ann's builder at (0, 1)`.
+fn others_on_board(game: &Game) -> Vec<String> {
+    let (state, rules, names) = (game.state(), game.rules(), &game.setup().players);
+    let tile_of = |at: Location| match at {
+        Location::Segment { segment } => Some(state.features().info(segment).tile),
+        Location::Point { tile, .. } => Some(tile),
+        _ => None,
+    };
+    (state.figures().iter().filter(|f| f.kind != 0))
+        .filter_map(|f| {
+            let pos = state.board().tiles()[tile_of(f.at)? as usize].pos;
+            Some(format!("{}'s {} at {pos}", names[f.owner as usize], rules.figure(f.kind).name.one))
+        })
+        .collect()
 }
 
 /// The figures on each placed tile that holds any: their owners (from 1) and the segment each

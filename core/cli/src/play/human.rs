@@ -24,7 +24,8 @@ R (road), F (field) or W (river). Where a figure goes is named by the edges it r
 the middle of a side, NL and NR the north side's left and right of it as seen from the tile's middle,\n\
 and so on round. On the board a square shows its sides (# city, - or | road, ~ river, . field) around\n\
 its middle (M a monastery, + roads that meet or bend); a figure is its owner's number, 1 for the\n\
-first player, where it stands: a meeple and a builder or pig on one feature show as two numbers.";
+first player, where it stands: a meeple and a builder or pig on one feature show as two numbers\n\
+(the figures that are not meeples are named under the board).";
 
 /// Reads a person's choices from `input`.
 pub(super) struct Terminal<R> {
