@@ -236,7 +236,7 @@ fn a_question_says_what_it_is_about() {
             if let Some(d) = game.state().pending().first() {
                 assert_eq!(d.kind, "builder-double-turn");
                 let asked = events.iter().find_map(|e| match e {
-                    Event::DecisionRequested { kind, about, .. } if *kind == d.kind => Some(*about),
+                    Event::DecisionRequested { kind, about, .. } if **kind == *d.kind => Some(*about),
                     _ => None,
                 });
                 assert_eq!(asked, Some(d.about), "the event that asked: {events:?}");

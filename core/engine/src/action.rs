@@ -235,7 +235,8 @@ pub enum Event {
         /// Who decides.
         player: u8,
         /// The expansion's name for the question.
-        kind: String,
+        // Boxed: with `about` beside it, a `String` would make every event a word larger.
+        kind: Box<str>,
         /// What the question is about, when the expansion said (the pending decision has it
         /// too): a UI can point at the figure or feature as the question comes.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -248,7 +248,7 @@ impl Game {
             return refuse(format!("a turn asks at most {MAX_DECISIONS} decisions (does an answer ask again?)"));
         }
         self.state.turn.decisions += 1;
-        let requested = Event::DecisionRequested { player: d.player, kind: d.kind.clone(), about: d.about };
+        let requested = Event::DecisionRequested { player: d.player, kind: d.kind.as_str().into(), about: d.about };
         self.state.pending.push(d);
         Ok(self.emit(requested)?)
     }
