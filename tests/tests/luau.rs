@@ -746,6 +746,7 @@ fn a_stored_table_is_a_list_or_a_map_and_the_key_that_is_neither_is_named() {
     let gap = "a stored table is a list (keys 1, 2, 3, … with no gap) or a map with string keys: key 2 is \
                neither (for a value per player, use string keys: `tostring(player)`)";
     attack_fails("storage-gap", gap, "out:set_storage(\"by-player\"");
+    attack_fails("storage-hole", "key 3 is missing", "out:set_storage(\"holed\"");
     let mixed = "a stored table is a list or a map with string keys, not both: this one has number and string keys";
     attack_fails("storage-mixed", mixed, "out:set_storage(\"mixed\"");
 }

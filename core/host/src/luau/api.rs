@@ -861,11 +861,13 @@ pub(crate) fn resolve<'a>(
     }
     let known: Vec<&str> = ids.collect();
     if known.is_empty() {
-        // Only tokens can be none at all: every game has the meeple.
-        return Err(rt(format!(
-            "unknown {what} `{name}`: this game has no {what}s (an expansion declares its own in its \
-             expansion.toml, as `[[tokens]]`)"
-        )));
+        // Tokens, as every game has the meeple: where they come from is worth saying.
+        let declared = if what == "token" {
+            " (an expansion declares its own in its expansion.toml, as `[[tokens]]`)"
+        } else {
+            ""
+        };
+        return Err(rt(format!("unknown {what} `{name}`: this game has no {what}s{declared}")));
     }
     Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known, own), known.join(", "))))
 }
@@ -1483,48 +1485,47 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
         }
         LuaValue::Table(t) => {
             let len = t.raw_len();
-            let mut map = BTreeMap::new();
-            let mut count = 0;
+            let (mut map, mut numbers) = (BTreeMap::new(), 0);
             // A number key that is not one of a list's (1 to its length), to name in the error.
             let mut off_list = None;
             for pair in t.pairs::<LuaValue, LuaValue>() {
                 let (k, val) = pair?;
-                count += 1;
-                match &k {
+                let n = match &k {
                     LuaValue::String(s) => {
                         spend(left, s.as_bytes().len())?;
                         map.insert(s.to_str()?.to_string(), from_lua(&val, depth + 1, left)?);
+                        continue;
                     }
-                    LuaValue::Integer(_) | LuaValue::Number(_) => {
-                        let n = match k {
-                            LuaValue::Integer(i) => i as f64,
-                            LuaValue::Number(n) => n,
-                            _ => unreachable!("a number"),
-                        };
-                        if !(n.fract() == 0.0 && n >= 1.0 && n <= len as f64) {
-                            off_list = off_list.or(Some(n));
-                        }
-                    }
+                    LuaValue::Integer(i) => *i as f64,
+                    LuaValue::Number(n) => *n,
                     _ => return Err(rt("stored tables may only have string keys or be lists")),
+                };
+                numbers += 1;
+                if !(n.fract() == 0.0 && (1.0..=len as f64).contains(&n)) {
+                    off_list = off_list.or(Some(n));
                 }
             }
-            if map.is_empty() && count == len {
-                Value::List(
-                    t.sequence_values::<LuaValue>()
-                        .map(|x| from_lua(&x?, depth + 1, left))
-                        .collect::<mlua::Result<_>>()?,
-                )
-            } else if map.len() == count {
-                Value::Map(map)
-            } else if let (true, Some(key)) = (map.is_empty(), off_list) {
-                return Err(rt(format!(
-                    "a stored table is a list (keys 1, 2, 3, … with no gap) or a map with string keys: key {key} \
-                     is neither (for a value per player, use string keys: `tostring(player)`)"
-                )));
-            } else {
+            if numbers > 0 && !map.is_empty() {
                 return Err(rt("a stored table is a list or a map with string keys, not both: this one has number \
                      and string keys"));
             }
+            if !map.is_empty() {
+                return Ok(Value::Map(map));
+            }
+            // Every key a number from 1 to the length: a list if none is missing.
+            let missing = (1..=len).find(|&i| t.raw_get::<LuaValue>(i).is_ok_and(|v| v.is_nil()));
+            let wrong = match (off_list, missing) {
+                (Some(key), _) => format!("key {key} is neither"),
+                (None, Some(i)) => format!("key {i} is missing"),
+                (None, None) => {
+                    let items = t.sequence_values::<LuaValue>().map(|x| from_lua(&x?, depth + 1, left));
+                    return Ok(Value::List(items.collect::<mlua::Result<_>>()?));
+                }
+            };
+            return Err(rt(format!(
+                "a stored table is a list (keys 1, 2, 3, … with no gap) or a map with string keys: {wrong} (for a \
+                 value per player, use string keys: `tostring(player)`)"
+            )));
         }
         other => {
             return Err(rt(format!(
