@@ -267,8 +267,9 @@ pub fn load_config(path: Option<&Path>, mods: &[PathBuf]) -> Result<Loaded, CliE
 /// A saved game given where a config goes (`meeple simulate replays/game-7.json`) is named as
 /// one.
 fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
-    if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && is_saved_game(path)
-    {
+    let replay =
+        || meeple_host::ruleset::read_text(path).is_ok_and(|text| serde_json::from_str::<Replay>(&text).is_ok());
+    if report.diagnostics.len() == 1 && report.diagnostics[0].message.starts_with("this is JSON") && replay() {
         let p = path.display();
         return CliError::Usage(format!(
             "{report}\n{p} is a saved game: `meeple play {p}` goes on with it, `meeple replay {p}` plays it back"
@@ -277,10 +278,10 @@ fn with_replay_hint(path: &Path, report: meeple_toml::Report) -> CliError {
     report.into()
 }
 
-/// Whether a file holds a saved game (a replay, as `meeple play` writes it) rather than a config.
+/// Whether a file holds a saved game (a replay, as `meeple play` writes it) rather than a config:
+/// JSON, which a TOML config never is. A broken one is then told as a replay is.
 pub fn is_saved_game(path: &Path) -> bool {
-    meeple_host::ruleset::read_text(path)
-        .is_ok_and(|text| text.trim_start().starts_with('{') && serde_json::from_str::<Replay>(&text).is_ok())
+    meeple_host::ruleset::read_text(path).is_ok_and(|text| text.trim_start().starts_with('{'))
 }
 
 /// A replay file played back: its config checked as a config file is, its ruleset built, every

@@ -71,6 +71,12 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     } else {
         (deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?, None)
     };
+    // A saved game that is over has nothing to go on with: it is told, and left as it was.
+    if let Some(file) = saved.filter(|_| table.game.is_over()) {
+        Story::new(table.names.clone(), args.quiet).resume(&table, file);
+        say!("\n{}", outcome(&table.game, &table.names));
+        return Ok(());
+    }
     // A saved game goes back where it came from.
     let out = args.replay.clone().or(saved.map(Path::to_path_buf));
     // Checked before the game: a replay that cannot be written at its end loses the game.

@@ -2,6 +2,7 @@
 
 mod support;
 
+use serde_json::json;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use tempfile::TempDir;
@@ -115,6 +116,20 @@ fn a_stopped_game_goes_on_from_its_replay_and_is_saved_back_there() {
     assert!(actions_in(&saved) > before, "the replay holds the whole game now");
     let (out, text) = run_in(dir.path(), &["replay", "game.json"]);
     assert!(out.status.success() && text.contains("verified"), "{text}");
+
+    // A game that is over is told and left as it was, whoever is named to play it.
+    let whole = std::fs::read(&saved).unwrap();
+    let (out, text) = run_in(dir.path(), &["play", "game.json", "--human", "1"]);
+    assert!(out.status.success() && text.contains("the game is over"), "{text}");
+    assert_eq!(std::fs::read(&saved).unwrap(), whole, "the file is as it was");
+    // Seats that say nothing a program knows do not stop the replay from playing back.
+    let mut odd: serde_json::Value = serde_json::from_slice(&whole).unwrap();
+    for seats in [json!(null), json!([1, 2]), json!("random")] {
+        odd["seats"] = seats;
+        std::fs::write(&saved, odd.to_string()).unwrap();
+        let (out, text) = run_in(dir.path(), &["replay", "game.json"]);
+        assert!(out.status.success() && text.contains("verified"), "{}: {text}", odd["seats"]);
+    }
 
     // A saved game is dealt from its own seed.
     let (out, text) = run_in(dir.path(), &["play", "game.json", "--seed", "9"]);

@@ -36,8 +36,23 @@ pub struct Replay {
     /// Who played each seat, as the program that played the game names them (`meeple play`
     /// writes `human`, `random` or `greedy`), so that a stopped game goes on with the same
     /// players. The engine does not read it, nor does any hash cover it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "any_seats")]
     pub seats: Vec<String>,
+}
+
+/// Reads `seats` as a list of names and anything else as none: what they say is only a
+/// program's default for going on, and a replay is not refused for it.
+fn any_seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seats {
+        Names(Vec<String>),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match Seats::deserialize(d)? {
+        Seats::Names(names) => names,
+        Seats::Other(_) => Vec::new(),
+    })
 }
 
 /// Why a replay could not be played back.
