@@ -196,6 +196,16 @@ fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     assert_eq!(passed["state"]["turn"]["number"], json!(2));
     assert!(passed["state"].get("undo").is_none(), "the pass drew a tile: {}", passed["state"]);
     err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));
+
+    // A game of one tile: placing it leaves something to undo, passing ends the game, and a game
+    // that is over has nothing to undo.
+    let one = ok(&mut s, json!({"cmd": "create", "config": "players = 2\nseed = 2\ntile_limit = 1\n"}));
+    let game = one["game"].clone();
+    let placed = ok(&mut s, json!({"cmd": "act", "game": game, "index": 0}));
+    assert_eq!(placed["state"]["undo"], json!(0), "{}", placed["state"]);
+    let over = ok(&mut s, json!({"cmd": "act", "game": game, "action": {"type": "pass"}}));
+    assert_eq!(over["state"]["over"], json!(true));
+    assert!(over["state"].get("undo").is_none(), "{}", over["state"]);
 }
 
 #[test]

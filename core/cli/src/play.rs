@@ -222,15 +222,8 @@ fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Ta
 
 /// Tells a saved game turn by turn, as `meeple play` told it (`meeple replay --log`).
 pub fn retell(replay: &meeple_core::Replay, loaded: &meeple_host::Loaded) -> Result<(), CliError> {
-    let mut game = Game::new(loaded.rules.clone(), replay.setup.clone())?;
     let mut story = Story::new(replay.setup.players.clone(), false);
-    story.setup(&game);
-    for &action in &replay.actions {
-        let p = game.to_act().unwrap_or_default();
-        story.action(&game, p, &action);
-        let events = game.apply(action)?.to_vec();
-        story.events(&game, &events);
-    }
+    let game = story.play_again(loaded, replay.setup.clone(), &replay.actions)?;
     // A game stopped before its end: what its last turn did so far.
     let turn = game.state().turn();
     story.flush(&format!("turn {:>3} · {}, so far", turn.number, story.names[turn.player as usize]));
@@ -336,6 +329,11 @@ impl Table {
         replay.seats = self.seats();
         serde_json::to_string_pretty(&replay).expect("replays serialise") + "\n"
     }
+}
+
+/// A question's kind as people read it: `pig-farmer` is the pig farmer question.
+fn question_name(kind: &str) -> String {
+    kind.replace(['-', '_'], " ")
 }
 
 /// A seat a person plays, in a replay's `seats`.
@@ -571,7 +569,7 @@ impl Story {
         self.lines.push(match game.describe(action) {
             // The question by its name as the prompt says it (`pig farmer`), not its id.
             ActionInfo::Choose { decision, option, .. } => {
-                format!("{who}chose: {option} ({})", decision.replace(['-', '_'], " "))
+                format!("{who}chose: {option} ({})", question_name(&decision))
             }
             said => said.to_string(),
         });
@@ -607,24 +605,30 @@ impl Story {
     /// setup, quietly. A game that does not play back as it did (it did a moment ago) tells the
     /// turn from here.
     fn recall_turn(&mut self, table: &Table) {
-        let Ok(mut again) = Game::new(table.loaded.rules.clone(), table.game.setup().clone()) else { return };
         let quiet = std::mem::replace(&mut self.quiet, true);
-        self.setup(&again);
-        for &action in table.game.history() {
-            let p = again.to_act().unwrap_or_default();
-            self.action(&again, p, &action);
-            match again.apply(action) {
-                Ok(events) => {
-                    let events = events.to_vec();
-                    self.events(&again, &events);
-                }
-                Err(_) => {
-                    self.lines.clear();
-                    break;
-                }
-            }
+        if self.play_again(&table.loaded, table.game.setup().clone(), table.game.history()).is_err() {
+            self.lines.clear();
         }
         self.quiet = quiet;
+    }
+
+    /// Plays a game again from its setup on `loaded`'s rules, telling its setup and each of
+    /// `actions` as `meeple play` told them; the game once they are all taken.
+    fn play_again(
+        &mut self,
+        loaded: &meeple_host::Loaded,
+        setup: meeple_core::Setup,
+        actions: &[Action],
+    ) -> Result<Game, CliError> {
+        let mut game = Game::new(loaded.rules.clone(), setup)?;
+        self.setup(&game);
+        for &action in actions {
+            let p = game.to_act().unwrap_or_default();
+            self.action(&game, p, &action);
+            let events = game.apply(action)?.to_vec();
+            self.events(&game, &events);
+        }
+        Ok(game)
     }
 
     fn who(&self, players: impl IntoIterator<Item = u8>) -> String {
@@ -667,14 +671,9 @@ impl Story {
                         (_, false) => format!("unfinished {}{}", kind.name(), size(game, *feature)),
                     };
                     if points.is_empty() {
-                        // A feature completed with nobody on it is told too: its completer may
-                        // get something for it (Traders & Builders' goods), told beside it.
-                        let none = if *completed && *kind != meeple_core::SegmentKind::Field {
-                            "nobody on it"
-                        } else {
-                            "no points"
-                        };
-                        self.lines.push(format!("{what}: {none}"));
+                        // A feature completed for no points is told too: its completer may get
+                        // something for it (Traders & Builders' goods), told beside it.
+                        self.lines.push(format!("{what}: no points"));
                     } else {
                         let each: Vec<String> =
                             points.iter().map(|(p, n)| format!("{n} to {}", self.who([*p]))).collect();

@@ -335,3 +335,24 @@ fn figures_that_are_not_meeples_are_named_under_the_board() {
     );
     assert!(text.contains("\nnot meeples: Ann's lantern at (-1, 0)\n"), "shown at her next turn: {text}");
 }
+
+#[test]
+fn a_feature_completed_for_no_points_and_goods_held_so_far_are_told() {
+    // Ann closes the start tile's city and passes: a city of nobody's, told all the same.
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"E\", \"U\", \"U\"]\n";
+    let (out, text, _dir) = play("nobody", config, &["--human", "1"], b"1\n3\n1\n1\n");
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(
+            "turn   1 · Ann: place base:E at (0, 1) turned 180° (FFCF); completed city (2 tiles): no points\n"
+        ),
+        "{text}"
+    );
+    // A game with goods stopped early: what each holds is so far, not at the end.
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\n[[expansions]]\nid = \"traders-builders\"\n";
+    let (out, text, dir) = play("held", config, &["--human", "1"], b"1\nq\n");
+    assert!(out.status.success(), "{text}");
+    let (out, text) = run_in(dir.path(), &["replay", "game.json"]);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\nHeld so far: Ann ") && !text.contains("Held at the end"), "{text}");
+}

@@ -66,7 +66,7 @@ fn others_on_board(game: &Game) -> Vec<String> {
         Location::Point { tile, .. } => Some(tile),
         _ => None,
     };
-    (state.figures().iter().filter(|f| f.kind != 0))
+    (state.figures().iter().filter(|f| f.kind != meeple_core::figures::MEEPLE))
         .filter_map(|f| {
             let pos = state.board().tiles()[tile_of(f.at)? as usize].pos;
             Some(format!("{}'s {} at {pos}", names[f.owner as usize], rules.figure(f.kind).name.one))

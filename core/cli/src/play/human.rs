@@ -271,7 +271,7 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
     if let Some(d) = state.pending().first() {
         let rules = game.rules();
         let id = rules.expansions().get(d.expansion as usize).map_or("", |e| e.id());
-        let question = d.kind.replace(['-', '_'], " ");
+        let question = super::question_name(&d.kind);
         let about = game.decision_about(d);
         let about = if about.is_empty() { about } else { format!(", about {about}") };
         text.push_str(&format!("{} asks: {question}{about}\n", rules.expansion_name(id)));
@@ -308,7 +308,8 @@ mod tests {
         assert_eq!(parse("b", 5), Answer::Board);
         assert_eq!(parse("q", 5), Answer::Quit);
         assert_eq!(parse("Q", 5), Answer::Quit);
-        assert!(matches!(parse("help", 5), Answer::Again(why) if why.contains("b to see the board again")));
+        let help = |why: &str| why.starts_with("How to read it:") && why.contains("b to see the board again");
+        assert!(matches!(parse("help", 5), Answer::Again(why) if help(&why)));
         assert!(matches!(parse("0", 5), Answer::Again(why) if why.contains("from 1 to 5")));
         assert!(matches!(parse("6", 5), Answer::Again(_)));
         assert!(matches!(parse("north", 5), Answer::Again(_)));
