@@ -40,6 +40,8 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     assert_eq!(checked.tiles, vec![("default".to_string(), 2)]);
     assert_eq!(checked.hooks, Some(vec!["modify_score"]));
     assert_eq!(checked.games, meeple_host::check::CHECK_GAMES);
+    // Played too with its one option at each end of its range (its default is 2, from 0 to 10).
+    assert_eq!(checked.variants, vec!["bonus = 0", "bonus = 10"]);
     // Code may register hooks by its options: base-c1 registers none with its defaults.
     let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
     assert_eq!(base_c1.hooks, Some(vec![]));
@@ -617,6 +619,33 @@ fn more_games_reach_a_rare_failure_and_name_its_seed() {
     meeple_host::check::check_mod_playing(&dir, &[], seed - 1).expect("the games before it pass");
     let again = meeple_host::check::check_mod_playing(&dir, &[], seed).expect_err("its game fails");
     assert_eq!(again.diagnostics[0].message, *message);
+}
+
+#[test]
+fn code_that_fails_only_with_another_option_value_or_edition_is_found() {
+    // A slip in a branch that only a value other than the default takes.
+    let manifest = "depends = [\"base\"]\neditions = [\"one\", \"two\"]\ndefault_edition = \"one\"\n\n\
+                    [options.lenient]\ntype = \"bool\"\ndefault = false\n\n\
+                    [options.style]\ntype = \"enum\"\nvalues = [\"plain\", \"fancy\", \"odd\"]\ndefault = \"plain\"\n";
+    let script = "meeple.on(\"turn_end\", function(view, event, out)\n    \
+                  if meeple.options.style == \"odd\" then error(\"an odd slip\") end\nend)\n";
+    let root = meeple_tests::write_mods("check-variants", &[("styled", manifest, script)]);
+    let report = meeple_host::check::check_mod(&root.join("styled"), &[]).expect_err("the odd style fails");
+    let message = &report.diagnostics[0].message;
+    assert!(message.contains("(seed 1, with style = \"odd\") stopped") && message.contains("an odd slip"), "{message}");
+    assert_eq!(report.diagnostics[0].line, 2, "at the script's line: {message}");
+    // The command that plays it again sets the option.
+    let printed = message.split("printf '").nth(1).and_then(|r| r.split("' > styled-game.toml").next());
+    let config = printed.unwrap_or_else(|| panic!("{message}")).replace("\\n", "\n");
+    assert_eq!(config, "players = 2\n[[expansions]]\nid = \"styled\"\noptions = { style = \"odd\" }\n");
+    let loaded = meeple_host::load::from_config_text("styled-game.toml", &config, std::slice::from_ref(&root)).unwrap();
+    assert!(meeple_core::Game::new(loaded.rules.clone(), loaded.setup(1)).is_ok());
+
+    // Every other setting is played: the other edition, then each option's other values.
+    let fixed = script.replace("\"odd\"", "\"none\"");
+    let root = meeple_tests::write_mods("check-variants-fixed", &[("styled", manifest, &fixed)]);
+    let checked = meeple_host::check::check_mod(&root.join("styled"), &[]).unwrap();
+    assert_eq!(checked.variants, vec!["edition two", "lenient = true", "style = \"fancy\"", "style = \"odd\""]);
 }
 
 #[test]

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// The mod's folder (holding expansion.toml).
     dir: PathBuf,
-    /// Random games to play with the mod (seeds 1 to N, the first twice): more reach the
-    /// positions a handler rarely meets.
+    /// Random games to play with the mod (seeds 1 to N, the first twice), and a fifth as many in
+    /// each other edition and with each option at each other value: more reach the positions a
+    /// handler rarely meets.
     #[arg(long, default_value_t = meeple_host::check::CHECK_GAMES, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
 }
@@ -59,6 +60,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             "  played {n} random games, the first twice and some again on a fresh load: no hook failed, and those \
              played again went alike"
         ),
+    }
+    if !c.variants.is_empty() {
+        let n = meeple_host::check::variant_games(args.games);
+        let games = if n == 1 { "1 random game".to_string() } else { format!("{n} random games") };
+        say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
     }
     if !c.hook_use.is_empty() {
         let uses: Vec<String> =

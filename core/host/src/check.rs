@@ -3,17 +3,17 @@
 //! registers, a native library's entry table, and what a game would refuse when it loads the
 //! mod beside the base game and the other installed expansions.
 
-use crate::config::{ExpansionChoice, GameConfig, Location};
+use crate::config::{ExpansionChoice, GameConfig, Location, OptionValue};
 use crate::hook_use::{Counted, HookCounts, HookUse};
 use crate::load::Builtin;
 use crate::luau::api::unknown_hook;
 use crate::luau::{Limits, LuauExpansion, Script};
-use crate::manifest::{Edition, Entry, Manifest};
+use crate::manifest::{Edition, Entry, Manifest, OptionDef, OptionType, describe_value};
 use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
-use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError, Value};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -33,6 +33,9 @@ pub struct Checked {
     pub hook_use: Vec<HookUse>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
+    /// The other settings it was played in too, each for [`variant_games`] games: each other
+    /// edition, and each option at each of its other values (`lenient = true`).
+    pub variants: Vec<String>,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
     /// The game configs beside its manifest, each of which loaded as a game would load it.
@@ -105,10 +108,13 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         })),
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
-    let (mut warnings, mut hook_use) = (Vec::new(), Vec::new());
+    let (mut warnings, mut hook_use, mut variants) = (Vec::new(), Vec::new(), Vec::new());
     if report.is_empty() {
         match load_with_others(&manifest, mods, games.max(1)) {
-            Ok(played) => (hooks, warnings, hook_use) = (played.hooks, played.warnings, played.hook_use),
+            Ok(played) => {
+                (hooks, warnings, hook_use, variants) =
+                    (played.hooks, played.warnings, played.hook_use, played.variants)
+            }
             Err(r) => report.extend(r),
         }
     } else {
@@ -158,7 +164,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     warnings.extend(no_hooks(&manifest, hooks.as_deref()));
     warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
-    Ok(Checked { manifest, tiles, hooks, hook_use, games, library, warnings, configs })
+    Ok(Checked { manifest, tiles, hooks, hook_use, games, variants, library, warnings, configs })
 }
 
 /// The game configs beside a mod's manifest (`game.toml`, which `meeple new` writes, and any
@@ -366,6 +372,7 @@ struct Played {
     hooks: Option<Vec<&'static str>>,
     hook_use: Vec<HookUse>,
     warnings: Vec<String>,
+    variants: Vec<String>,
 }
 
 /// A script or a library that registers no hook: nothing of its code is ever called, which is
@@ -475,11 +482,13 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let checking = Checking { counted: manifest.id.clone(), counts: Arc::default() };
     let loaded = build(&catalog, &config, &checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
+    let mut variants = Vec::new();
     if x.is_some() {
         // The same ruleset loaded anew: its scripts in VMs of their own, which no game has run in.
         let fresh = || build(&catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
         let acted = || checking.counts.acted();
         plays_alike(&loaded, &fresh, &acted, manifest, games)?;
+        variants = play_variants(&catalog, &config, &checking, manifest, games)?;
     }
     let hooks = match x {
         Some(x) => Some(names(x.as_ref())),
@@ -487,7 +496,94 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
         None => Some(Vec::new()),
     };
     let hook_use = x.map(|x| checking.counts.of(x.hooks())).unwrap_or_default();
-    Ok(Played { hooks, hook_use, warnings: loaded.warnings() })
+    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants })
+}
+
+/// How many random games [`check_mod`] plays in each setting other than the default one, out of
+/// the `games` it plays in that one: a fifth, at least one.
+pub fn variant_games(games: u64) -> u64 {
+    (games / 5).max(1)
+}
+
+/// A setting of the mod other than its defaults: another edition (with that edition's defaults),
+/// or its default edition with one option at another value. Code that fails only there (in a
+/// branch taken when an option is on) would pass a check of the defaults alone.
+struct Variant {
+    /// As told: `edition C2`, `lenient = true`.
+    label: String,
+    edition: Option<String>,
+    option: Option<(String, Value)>,
+}
+
+/// Each other edition, then each option at each of its other values, in the manifest's order.
+fn variants(manifest: &Manifest) -> Vec<Variant> {
+    let default = &manifest.default_edition;
+    let editions = manifest.editions.iter().filter(|e| e.name != *default).map(|e| Variant {
+        label: format!("edition {}", e.name),
+        edition: Some(e.name.clone()),
+        option: None,
+    });
+    let options = manifest.options.iter().flat_map(|o| {
+        other_values(o, default).into_iter().map(|v| Variant {
+            label: format!("{} = {}", o.name, describe_value(&v).unwrap_or_default()),
+            edition: None,
+            option: Some((o.name.clone(), v)),
+        })
+    });
+    editions.chain(options).collect()
+}
+
+/// The values of an option other than its default in `edition`: the other boolean, every other
+/// name of an enum, an integer's ends (next to the default where its range is open).
+fn other_values(o: &OptionDef, edition: &str) -> Vec<Value> {
+    let default = o.default_in(edition);
+    let values = match &o.ty {
+        OptionType::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        OptionType::Enum(names) => names.iter().map(|n| Value::Str(n.clone())).collect(),
+        OptionType::Int { min, max } => {
+            let n = default.as_int().unwrap_or(0);
+            let low = if *min == i64::MIN { n.saturating_sub(1) } else { *min };
+            let high = if *max == i64::MAX { n.saturating_add(1) } else { *max };
+            vec![Value::Int(low), Value::Int(high)]
+        }
+    };
+    let mut others: Vec<Value> = values.into_iter().filter(|v| v != default).collect();
+    others.dedup();
+    others
+}
+
+/// Plays [`variant_games`] random games in each [`variants`] setting, on a load of its own; the
+/// first that fails is told with its setting, and how to play it again. Returns the settings.
+fn play_variants(
+    catalog: &Catalog,
+    config: &GameConfig,
+    checking: &Checking,
+    manifest: &Manifest,
+    games: u64,
+) -> Result<Vec<String>, Report> {
+    let at = if matches!(manifest.entry, Entry::Native(_)) { "native.library" } else { "script.entry" };
+    let fresh = || build(catalog, config, checking);
+    let mut played = Vec::new();
+    for variant in variants(manifest) {
+        let mut config = config.clone();
+        let Some(own) = config.expansions.iter_mut().find(|c| c.id == manifest.id) else { break };
+        own.edition.clone_from(&variant.edition);
+        if let Some((name, value)) = &variant.option {
+            own.options.insert(name.clone(), OptionValue { value: value.clone(), at: None, name_at: None });
+        }
+        let loaded = build(catalog, &config, checking).map_err(|mut r| {
+            for d in &mut r.diagnostics {
+                d.message = format!("with {}: {}", variant.label, d.message);
+            }
+            r
+        })?;
+        let trial = Trial { manifest, at, fresh: &fresh, variant: Some(&variant) };
+        for seed in 1..=variant_games(games) {
+            trial.play(&loaded, seed)?;
+        }
+        played.push(variant.label);
+    }
+    Ok(played)
 }
 
 /// How many random games [`check_mod`] plays (the first of them twice). One game leaves many
@@ -515,7 +611,7 @@ fn plays_alike(
         Entry::Native(_) => "native.library",
         Entry::Builtin(_) | Entry::None => return Ok(()),
     };
-    let trial = Trial { manifest, at, fresh };
+    let trial = Trial { manifest, at, fresh, variant: None };
     trial.twice(loaded)?;
     let acting = trial.each(loaded, acted, games)?;
     trial.alone(acting)
@@ -527,6 +623,8 @@ struct Trial<'a> {
     manifest: &'a Manifest,
     at: &'a str,
     fresh: &'a dyn Fn() -> Result<Loaded, Report>,
+    /// The setting played, when not the defaults.
+    variant: Option<&'a Variant>,
 }
 
 /// What a mod whose games go otherwise when played again is told.
@@ -550,9 +648,10 @@ impl Trial<'_> {
 
     /// Plays the random game `seed` on `loaded` to its end.
     fn play(&self, loaded: &Loaded, seed: u64) -> Result<Hashes, Report> {
+        let with = self.variant.map_or(String::new(), |v| format!(", with {}", v.label));
         let mut game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(|e| {
             let hook = if let SetupError::Hook(hook) = &e { Some(hook) } else { None };
-            self.failed(format!("a random game (seed {seed}) could not start: {e}"), hook)
+            self.failed(format!("a random game (seed {seed}{with}) could not start: {e}"), hook)
         })?;
         // Seated as `meeple play --bots random` seats them, so that the command `again` gives
         // plays the same game.
@@ -563,7 +662,8 @@ impl Trial<'_> {
             let action = bots[p as usize].choose(&game);
             game.apply(action).map_err(|e| {
                 let hook = if let ActionError::Hook(hook) = &e { Some(hook) } else { None };
-                self.failed(format!("a random game (seed {seed}) stopped: {e}\n{}", again(self.manifest, seed)), hook)
+                let again = again(self.manifest, self.variant, seed);
+                self.failed(format!("a random game (seed {seed}{with}) stopped: {e}\n{again}"), hook)
             })?;
             hashes.push(game.state().hash());
         }
@@ -640,11 +740,15 @@ const REPLAYED_ALONE: usize = 8;
 /// How to play a game `check` names again, step by step: the config it plays is two players, the
 /// base game and this mod with its defaults, which `meeple play` gets from a config file. Told as
 /// one command line that writes that file and plays it (ids hold no quote, so they need none).
-fn again(manifest: &Manifest, seed: u64) -> String {
+fn again(manifest: &Manifest, variant: Option<&Variant>, seed: u64) -> String {
     let mods = folder_above(manifest.dir()).map(|d| format!(" --mods {}", display_path(&d))).unwrap_or_default();
     let (id, file) = (&manifest.id, format!("{}-game.toml", manifest.id));
+    let edition = variant.and_then(|v| v.edition.as_ref()).map_or(String::new(), |e| format!("edition = \"{e}\"\\n"));
+    let option = variant.and_then(|v| v.option.as_ref()).map_or(String::new(), |(name, value)| {
+        format!("options = {{ {name} = {} }}\\n", describe_value(value).unwrap_or_default())
+    });
     format!(
-        "  to play it again: printf 'players = 2\\n[[expansions]]\\nid = \"{id}\"\\n' > {file} && \
+        "  to play it again: printf 'players = 2\\n[[expansions]]\\nid = \"{id}\"\\n{edition}{option}' > {file} && \
          meeple play{mods} --seed {seed} --bots random {file}"
     )
 }

@@ -152,7 +152,7 @@ impl OptionDef {
 
 /// A value as the error of an option that does not take it shows it: `40`, `"3"` (a string),
 /// `true`, `a list`; nothing for a value that could not be read (an integer too large for any).
-fn describe_value(v: &Value) -> Option<String> {
+pub(crate) fn describe_value(v: &Value) -> Option<String> {
     Some(match v {
         Value::Null => return None,
         Value::Bool(b) => b.to_string(),
