@@ -353,6 +353,9 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
     std::fs::File::options().write(true).open(dir.join(&lib)).unwrap().set_modified(hour_before).unwrap();
     let config = meeple_host::GameConfig::parse("t.toml", &config("native-noop")).unwrap();
     let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
+    // The copy beside the manifest is the one played, and the one named.
+    let [(id, file)] = loaded.library_files().try_into().unwrap_or_else(|f| panic!("{f:?}"));
+    assert_eq!((id, file.unwrap()), ("native-noop", dir.join(&lib)));
     let warnings = loaded.stale_libraries().join("\n");
     assert!(
         warnings.contains("was built before ") && warnings.contains("native-noop/src/lib.rs last changed"),
@@ -363,6 +366,7 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
     // `meeple check` says so too, with the library it played.
     let checked = meeple_host::check::check_mod(&dir, &[]).unwrap_or_else(|r| panic!("{r}"));
     assert_eq!(checked.library.as_deref(), Some(dir.join(&lib).as_path()));
+    assert!(checked.library_stale);
     // (after them, that some of the no-op's hooks are never called, there being no offers,
     // questions or turn parts, and the others never act, which is all it is made to do)
     let (stale, idle) = checked.warnings.split_at(2);

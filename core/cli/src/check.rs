@@ -19,7 +19,10 @@ pub struct Args {
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let c = meeple_host::check::check_mod_playing(&args.dir, mods, args.games)?;
     let m = &c.manifest;
-    say!("{} {} ({}): ok", m.id, m.version, m.name);
+    // A library older than its sources passes as the build it is: said at once, not only last.
+    let but =
+        if c.library_stale { ", but played on a library that may be out of date (see the warning below)" } else { "" };
+    say!("{} {} ({}): ok{but}", m.id, m.version, m.name);
     for (ed, n) in &c.tiles {
         let default = if *ed == m.default_edition { " (default)" } else { "" };
         say!("  edition {ed}{default}: {n} tiles");

@@ -38,6 +38,9 @@ pub struct Checked {
     pub variants: Vec<String>,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
+    /// Whether that library may not be the build its author means: built before its crate's
+    /// sources last changed, or hiding a newer copy (told in `warnings`).
+    pub library_stale: bool,
     /// The game configs beside its manifest, each of which loaded as a game would load it.
     pub configs: Vec<PathBuf>,
     /// What passed but may not be what its author means: what a game of it warns of (a `[draw]`
@@ -154,17 +157,19 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
-    let library = match &manifest.entry {
+    let (library, library_stale) = match &manifest.entry {
         Entry::Native(library) => {
-            warnings.extend(crate::plugin_files::stale(library, manifest.dir()));
-            crate::plugin_files::played(library, manifest.dir()).ok()
+            let stale = crate::plugin_files::stale(library, manifest.dir());
+            let library_stale = !stale.is_empty();
+            warnings.extend(stale);
+            (crate::plugin_files::played(library, manifest.dir()).ok(), library_stale)
         }
-        _ => None,
+        _ => (None, false),
     };
     warnings.extend(no_hooks(&manifest, hooks.as_deref()));
     warnings.extend(never_called(&hook_use, games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, games));
-    Ok(Checked { manifest, tiles, hooks, hook_use, games, variants, library, warnings, configs })
+    Ok(Checked { manifest, tiles, hooks, hook_use, games, variants, library, library_stale, warnings, configs })
 }
 
 /// The game configs beside a mod's manifest (`game.toml`, which `meeple new` writes, and any

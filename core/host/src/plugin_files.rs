@@ -59,7 +59,11 @@ pub fn find(name: &str, manifest_dir: &Path) -> Result<&'static PluginLib, Strin
     if let Some(lib) = FOUND.lock().ok().and_then(|f| f.as_ref()?.get(&key).copied()) {
         return Ok(lib);
     }
-    let lib = open(&locate(name, manifest_dir)?)?;
+    let path = locate(name, manifest_dir)?;
+    // Which build a program plays is not always the one its author means (another checkout's
+    // `target/`, an old copy beside the manifest): `-v` tells.
+    tracing::info!(target: "meeple::plugin", "library `{name}`: {}", display_path(&path));
+    let lib = open(&path)?;
     if let Ok(mut found) = FOUND.lock() {
         found.get_or_insert_with(Default::default).insert(key, lib);
     }

@@ -230,6 +230,14 @@ impl Loaded {
         self.native_libraries().flat_map(|(m, library)| crate::plugin_files::stale(library, m.dir())).collect()
     }
 
+    /// The file of each native plugin the game plays, by expansion id: the build this process
+    /// opened (or would open), found as `docs/modding.md` describes.
+    pub fn library_files(&self) -> Vec<(&str, Result<PathBuf, String>)> {
+        self.native_libraries()
+            .map(|(m, library)| (m.id.as_str(), crate::plugin_files::played(library, m.dir())))
+            .collect()
+    }
+
     /// The native plugins of the game: each one's manifest and its `[native] library`.
     pub fn native_libraries(&self) -> impl Iterator<Item = (&Manifest, &str)> {
         self.selected.iter().filter_map(|s| match &s.manifest.entry {
