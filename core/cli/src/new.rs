@@ -46,10 +46,16 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     say!("  meeple check {dir}                  # manifest, tiles and {code}; plays a hundred games with it");
     say!("  meeple test {dir}                   # its scenario test");
     say!("  {}   # a game with it", made.play_command());
+    // The copy still plays the template's rule under the template's name, options and test.
+    let code = if args.native { "src/lib.rs" } else { "init.luau" };
+    let test = made.files.iter().find(|f| f.parent().is_some_and(|p| p.ends_with("tests")));
+    let test = test.map_or(String::new(), |t| format!(", its scenario in {}", display_path(t)));
+    say!("then make it yours: its `name` (shown in games) and options in {dir}/expansion.toml, the rule in");
+    say!("  {dir}/{code}{test}");
     if args.native {
-        say!("then change the rule in {dir}/src/lib.rs (the guide: {}, \"Native plugins\")", doc("docs/modding.md"));
+        say!("  the guide: {}, \"Native plugins\"", doc("docs/modding.md"));
+        say!("  the API (the SDK and meeple_core): cargo doc --open --manifest-path {dir}/Cargo.toml");
     } else {
-        say!("then change the rule in {dir}/init.luau");
         say!("  the guide: {}", doc("docs/modding.md"));
         say!("  the API: {}", doc("docs/lua-api.md"));
         say!("  its types, for luau-lsp in an editor: {}", doc("docs/meeple.d.luau"));
