@@ -310,4 +310,11 @@ fn a_scenario_in_a_mods_folder_that_does_not_play_the_mod_is_warned_about() {
     let own = std::fs::read_to_string(&copied).unwrap().replace("id = \"template\"", "id = \"chapels\"");
     std::fs::write(&copied, own).unwrap();
     assert_eq!(meeple_host::check::scenario_misses_its_mod(&copied), None);
+    // A scenario in another folder of the mod is the mod's too (`meeple test` finds the mod).
+    let elsewhere = root.join("chapels/failing-ones/x.toml");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::copy(&copied, &elsewhere).unwrap();
+    let holding = meeple_host::check::mod_holding(&elsewhere).expect("its mod");
+    assert!(holding.ends_with("scenario-own-mod/chapels"), "{}", holding.display());
+    assert_eq!(meeple_host::check::mods_holding(&[elsewhere], &[]), vec![root.clone()]);
 }

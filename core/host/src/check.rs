@@ -796,16 +796,14 @@ fn folder_above(dir: &Path) -> Option<PathBuf> {
     absolute.parent().map(Path::to_path_buf)
 }
 
-/// The folder of the mod a scenario file belongs to: the folder above the file's nearest `tests`
-/// folder, if it has an `expansion.toml`, and only that one (an `expansion.toml` further up has
-/// nothing to do with the scenario).
+/// The folder of the mod a scenario file belongs to: the nearest folder above the file that has an
+/// `expansion.toml` (`tests/`, `tests-fail/` or any other folder of the mod holds its scenarios).
 pub fn mod_holding(file: &Path) -> Option<PathBuf> {
     let file = normalise(&std::path::absolute(file).ok()?);
-    let tests = file.ancestors().find(|d| d.file_name().is_some_and(|n| n == "tests"))?;
-    tests.parent().filter(|m| m.join("expansion.toml").is_file()).map(Path::to_path_buf)
+    file.ancestors().skip(1).find(|d| d.join("expansion.toml").is_file()).map(Path::to_path_buf)
 }
 
-/// A warning for a scenario in a mod's `tests/` folder whose game does not play that mod: a copy
+/// A warning for a scenario in a mod's folder whose game does not play that mod: a copy
 /// of the template whose scenario still names `template` would pass while testing the original.
 pub fn scenario_misses_its_mod(file: &Path) -> Option<String> {
     let dir = mod_holding(file)?;
