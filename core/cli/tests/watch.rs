@@ -53,9 +53,15 @@ fn edit(path: &Path, text: &str) {
 
 /// Starts `meeple play --watch` on the game in `dir`.
 fn play(dir: &Path) -> (Running, Output) {
+    play_with(dir, &[])
+}
+
+/// [`play`], with more arguments.
+fn play_with(dir: &Path, more: &[&str]) -> (Running, Output) {
     let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .current_dir(dir)
         .args(["play", "game.toml", "--mods", "mods", "--watch", "--delay", "150", "-o", "game.json"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -265,6 +271,23 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
     assert_eq!(replay["config"]["seed"], 5);
     assert_eq!(read_replay(&dir.join("game.replaced-1.json")), ended, "the replaced games are left as they were");
     assert_eq!(read_replay(&dir.join("game.replaced-4.json"))["config"]["players"], serde_json::json!(["Ann", "Bob"]));
+}
+
+#[test]
+fn a_seed_changed_in_the_config_under_a_seed_given_on_the_command_line_is_told_and_played_on() {
+    let tmp = scratch("seed-held");
+    let dir = tmp.path();
+    let (mut child, mut out) = play_with(dir, &["--seed", "9"]);
+    assert!(out.wait_for("meeple · ").ends_with(" · seed 9"), "the command line's seed");
+    out.wait_for("turn");
+    edit(&dir.join("game.toml"), &config(5, "[\"Ann\", \"Bob\"]"));
+    let reloaded = out.wait_for("reloaded game.toml");
+    assert!(
+        reloaded.starts_with("reloaded game.toml and replayed ")
+            && reloaded.ends_with(" actions (the config's seed is now 5, but `--seed 9` chose this game's)"),
+        "{reloaded}"
+    );
+    let _ = child.0.kill();
 }
 
 #[test]

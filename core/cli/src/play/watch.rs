@@ -159,7 +159,11 @@ impl Watch {
                 return Reloaded::No;
             }
             Ok(Next::Replayed(loaded, game)) => {
-                say!("reloaded {files} and replayed {} actions", table.game.history().len());
+                say!(
+                    "reloaded {files} and replayed {} actions{}",
+                    table.game.history().len(),
+                    self.seed_held(&loaded, table)
+                );
                 (table.loaded, table.game) = (loaded, game);
                 Reloaded::Replayed
             }
@@ -258,6 +262,16 @@ impl Watch {
         match self.deal.table(new) {
             Ok(next) => Ok(Next::New(next, why)),
             Err(no) => Err(format!("{why}, which only a new game takes: {}{}", no.error, below(no.line))),
+        }
+    }
+
+    /// Why a seed changed in the config did not start a new game: `--seed` chose the seed.
+    fn seed_held(&self, new: &meeple_host::Loaded, table: &Table) -> String {
+        match (self.deal.seed, new.config.seed) {
+            (Some(seed), Some(now)) if new.config.seed != table.loaded.config.seed => {
+                format!(" (the config's seed is now {now}, but `--seed {seed}` chose this game's)")
+            }
+            _ => String::new(),
         }
     }
 
