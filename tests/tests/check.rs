@@ -80,8 +80,10 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
     assert!(0 < u.acted && u.acted < u.calls, "{u:?}");
     assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
     // A misspelt kind: the handler runs at every scoring and never finds a "monastry".
+    // Its tile's monastery carries a tag, which the warning names beside the misspelling.
     let (_mods, misspelt) = template_copy("idle", "chapels", |name, text| match name {
         "init.luau" => text.replace("~= \"monastery\"", "~= \"monastry\""),
+        "tiles.toml" => text.replace("kind = \"monastery\" }", "kind = \"monastery\", tags = [\"chapel\"] }"),
         _ => text,
     });
     let checked = meeple_host::check::check_mod(&misspelt, &[]).unwrap();
@@ -89,8 +91,9 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
     assert!(checked.hook_use[0].calls > 0);
     assert_eq!(
         checked.warnings,
-        ["`modify_score` was called in 100 random games and never gave a command, offered an action or forbade a \
-          placement: does a handler look for a tag, kind or option value that is misspelt?"]
+        ["`modify_score` was called in 140 random games and never gave a command, offered an action or forbade a \
+          placement: does a handler look for a tag, kind or option value that is misspelt? (the tags its game's \
+          tiles carry: chapel)"]
     );
 }
 
@@ -120,7 +123,7 @@ fn a_hook_never_called_in_the_games_played_is_a_warning() {
     assert_eq!(checked.hook_use[0].calls, 0);
     assert_eq!(
         checked.warnings,
-        ["`modify_score` was never called in 100 random games: does an `only` name a storage key never stored or a \
+        ["`modify_score` was never called in 140 random games: does an `only` name a storage key never stored or a \
           figure kind never placed, or does the call wait for an offer, a question or a second part of a turn that \
           never comes? (a rare rule may need `--games 1000`)"]
     );

@@ -111,12 +111,12 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         })),
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
-    let (mut warnings, mut hook_use, mut variants) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut warnings, mut hook_use, mut variants, mut tags) = (Vec::new(), Vec::new(), Vec::new(), BTreeSet::new());
     if report.is_empty() {
         match load_with_others(&manifest, mods, games.max(1)) {
             Ok(played) => {
-                (hooks, warnings, hook_use, variants) =
-                    (played.hooks, played.warnings, played.hook_use, played.variants)
+                (hooks, warnings, hook_use) = (played.hooks, played.warnings, played.hook_use);
+                (variants, tags) = (played.variants, played.tags);
             }
             Err(r) => report.extend(r),
         }
@@ -167,8 +167,10 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         _ => (None, false),
     };
     warnings.extend(no_hooks(&manifest, hooks.as_deref()));
-    warnings.extend(never_called(&hook_use, games, &manifest.entry));
-    warnings.extend(never_acted(&hook_use, games));
+    // The hooks' calls are counted in every game played, in the other settings too.
+    let all_games = if games == 0 { 0 } else { games + variants.len() as u64 * variant_games(games) };
+    warnings.extend(never_called(&hook_use, all_games, &manifest.entry));
+    warnings.extend(never_acted(&hook_use, all_games, &tags));
     Ok(Checked { manifest, tiles, hooks, hook_use, games, variants, library, library_stale, warnings, configs })
 }
 
@@ -378,6 +380,8 @@ struct Played {
     hook_use: Vec<HookUse>,
     warnings: Vec<String>,
     variants: Vec<String>,
+    /// The tags the game's tiles and their segments carry, in order.
+    tags: BTreeSet<String>,
 }
 
 /// A script or a library that registers no hook: nothing of its code is ever called, which is
@@ -433,12 +437,18 @@ fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
 /// The hooks the games called without them ever doing anything (a command, an action offered,
 /// a placement forbidden), told in one warning: a handler runs, and whatever it looks for (a
 /// tile's tag, a feature's kind, an option's value) never holds, as when misspelt.
-fn never_acted(uses: &[HookUse], games: u64) -> Option<String> {
+/// The tags the game's tiles carry are named, to compare with the one a handler looks for.
+fn never_acted(uses: &[HookUse], games: u64, tags: &BTreeSet<String>) -> Option<String> {
     let (hooks, were) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
     let games = random_games(games);
+    let tags = if tags.is_empty() {
+        "no tile of its game carries a tag".to_string()
+    } else {
+        format!("the tags its game's tiles carry: {}", tags.iter().map(String::as_str).collect::<Vec<_>>().join(", "))
+    };
     Some(format!(
         "{hooks} {were} called in {games} and never gave a command, offered an action or forbade a placement: \
-         does a handler look for a tag, kind or option value that is misspelt?"
+         does a handler look for a tag, kind or option value that is misspelt? ({tags})"
     ))
 }
 
@@ -501,7 +511,9 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
         None => Some(Vec::new()),
     };
     let hook_use = x.map(|x| checking.counts.of(x.hooks())).unwrap_or_default();
-    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants })
+    let tags =
+        loaded.rules.tiles().iter().flat_map(|t| t.def.tags.iter().chain(t.def.segments.iter().flat_map(|s| &s.tags)));
+    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants, tags: tags.cloned().collect() })
 }
 
 /// How many random games [`check_mod`] plays in each setting other than the default one, out of
