@@ -1,4 +1,4 @@
-//! Runs every scenario in `tests/scenarios/` (format: `tests/README.md`), in each shipped
+//! Runs every scenario in `tests/scenarios/` (format: `docs/scenarios.md`), in each shipped
 //! expansion's `tests/` and in each test expansion's (`tests/mods/*/tests`).
 
 use meeple_tests::{repo, run_scenario, scenario_files};

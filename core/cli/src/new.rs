@@ -60,7 +60,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         say!("  the API: {}", doc("docs/lua-api.md"));
         say!("  its types, for luau-lsp in an editor: {}", doc("docs/meeple.d.luau"));
     }
-    say!("  the format of its scenarios ({dir}/tests/*.toml): {}", doc("tests/README.md"));
+    say!("  the format of its scenarios ({dir}/tests/*.toml): {}", doc("docs/scenarios.md"));
     Ok(())
 }
 

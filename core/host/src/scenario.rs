@@ -1,5 +1,5 @@
 //! Scenario files: a game config with a fixed draw order, the actions to play, and what must be
-//! true after each of them (format: `tests/README.md`). `cargo test` runs the project's
+//! true after each of them (format: `docs/scenarios.md`). `cargo test` runs the project's
 //! scenarios; `meeple test` runs a mod's.
 
 use crate::{GameConfig, Loaded};
