@@ -35,10 +35,45 @@ struct Tally {
     scores: Vec<i64>,
     wins: Vec<u64>,
     shared: Vec<u64>,
+    /// By score category, the points of all players.
+    points: Vec<i64>,
+    /// By score category, the games in which someone scored in it (or lost points).
+    scored_in: Vec<u64>,
 }
 
 impl Tally {
+    fn new(players: usize, categories: usize) -> Tally {
+        let (scores, wins, shared) = (vec![0; players], vec![0; players], vec![0; players]);
+        Tally { scores, wins, shared, points: vec![0; categories], scored_in: vec![0; categories] }
+    }
+
+    /// Counts the final scores of a game.
+    fn count(&mut self, st: &meeple_core::GameState) {
+        for p in 0..self.scores.len() {
+            self.scores[p] += st.score(p as u8) as i64;
+        }
+        let won = st.winners();
+        for &w in &won {
+            if won.len() == 1 { self.wins[w as usize] += 1 } else { self.shared[w as usize] += 1 }
+        }
+        for c in 0..self.points.len() {
+            let mut scored = false;
+            for p in 0..self.scores.len() {
+                let n = st.breakdown(p as u8)[c];
+                self.points[c] += n as i64;
+                scored |= n != 0;
+            }
+            self.scored_in[c] += u64::from(scored);
+        }
+    }
+
     fn add(&mut self, other: &Tally) {
+        for (a, b) in self.points.iter_mut().zip(&other.points) {
+            *a += b;
+        }
+        for (a, b) in self.scored_in.iter_mut().zip(&other.scored_in) {
+            *a += b;
+        }
         for (a, b) in self.scores.iter_mut().zip(&other.scores) {
             *a += b;
         }
@@ -63,6 +98,18 @@ struct Summary {
     mean_scores: Vec<f64>,
     wins: Vec<u64>,
     shared_wins: Vec<u64>,
+    /// By score category, in the ruleset's order (the base game's four first).
+    categories: Vec<CategorySummary>,
+}
+
+/// How much a score category gave: what a rule of a mod is worth, and how often it comes up.
+#[derive(Serialize)]
+struct CategorySummary {
+    category: String,
+    /// Points a game, all players together.
+    mean_points: f64,
+    /// Games in which someone's points in it were not 0.
+    games_scored: u64,
 }
 
 /// Runs the games and reports.
@@ -75,6 +122,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     }
     let loaded = load_config(args.config.as_deref(), mods)?;
     let players = loaded.config.players.len();
+    let categories = loaded.rules.categories();
     // No more threads than games: one left without a game would be told as working.
     let jobs = args.jobs.min(usize::try_from(args.games).unwrap_or(usize::MAX));
     let next = AtomicU64::new(0);
@@ -84,8 +132,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 s.spawn(|| {
-                    let mut tally =
-                        Tally { scores: vec![0; players], wins: vec![0; players], shared: vec![0; players] };
+                    let mut tally = Tally::new(players, categories.len());
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= args.games {
@@ -101,14 +148,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                             return Err(stopped(&args, mods, seed, e, &loaded));
                         }
                         tracing::debug!(game = i, seed, scores = ?game.state().scores(), "game over");
-                        let st = game.state();
-                        for p in 0..players {
-                            tally.scores[p] += st.score(p as u8) as i64;
-                        }
-                        let won = st.winners();
-                        for &w in &won {
-                            if won.len() == 1 { tally.wins[w as usize] += 1 } else { tally.shared[w as usize] += 1 }
-                        }
+                        tally.count(game.state());
                         if i.is_multiple_of(64) {
                             bar.set_position(i);
                         }
@@ -120,7 +160,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     });
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let mut total = Tally { scores: vec![0; players], wins: vec![0; players], shared: vec![0; players] };
+    let mut total = Tally::new(players, categories.len());
     for r in results {
         total.add(&r?);
     }
@@ -134,6 +174,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         mean_scores: total.scores.iter().map(|&s| s as f64 / args.games as f64).collect(),
         wins: total.wins,
         shared_wins: total.shared,
+        categories: (categories.iter().enumerate())
+            .map(|(c, name)| CategorySummary {
+                category: name.clone(),
+                mean_points: total.points[c] as f64 / args.games as f64,
+                games_scored: total.scored_in[c],
+            })
+            .collect(),
     };
     if args.json {
         say!("{}", serde_json::to_string(&summary).expect("summary serialises"));
@@ -157,6 +204,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 summary.shared_wins[p]
             );
         }
+        let percent = |n: u64| 100.0 * n as f64 / summary.games as f64;
+        let by_category: Vec<String> = (summary.categories.iter())
+            .map(|c| format!("{} {:.1} ({:.1} %)", c.category, c.mean_points, percent(c.games_scored)))
+            .collect();
+        say!("  points a game, all players, by category (and the games it scored in): {}", by_category.join(", "));
     }
     Ok(())
 }
