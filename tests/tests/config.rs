@@ -254,6 +254,20 @@ fn the_ruleset_hash_changes_with_scripts_and_options_and_goes_into_replays() {
     assert_ne!(a, c.rules.hash(), "scripts are part of the ruleset");
     let game = meeple_core::Game::new(c.rules.clone(), c.setup(1)).unwrap();
     assert_eq!(game.replay().ruleset, c.rules.hash());
+    // The replay keeps each expansion's part; the base game's did not change with the script.
+    let parts = &game.replay().expansion_hashes;
+    assert_eq!(parts.keys().collect::<Vec<_>>(), ["base", "scripted"]);
+    let before = resolve(&root, &cfg(2)).unwrap();
+    assert_eq!(before.rules.hash_parts()["base"], parts["base"]);
+    assert_ne!(before.rules.hash_parts()["scripted"], parts["scripted"]);
+    // A replay on rules whose script changed names the expansion.
+    let err = meeple_core::Game::from_replay(before.rules.clone(), &game.replay()).err().expect("refused");
+    assert!(err.to_string().ends_with("(the files, edition, options or tile numbers of `scripted` differ)"), "{err}");
+    // A replay written without the parts is told as before.
+    let mut old = game.replay();
+    old.expansion_hashes.clear();
+    let err = meeple_core::Game::from_replay(before.rules.clone(), &old).err().expect("refused");
+    assert!(err.to_string().ends_with("(an expansion's files, edition, options or tile numbers differ)"), "{err}");
 }
 
 #[test]

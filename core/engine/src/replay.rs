@@ -7,6 +7,7 @@ use crate::rng::RNG_NAME;
 use crate::rules::Rules;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The format tag written into every replay.
@@ -22,6 +23,10 @@ pub struct Replay {
     pub rng: String,
     /// Hash of the manifests, tilesets and scripts the game was played with.
     pub ruleset: String,
+    /// Each expansion's part of `ruleset`, by id ([`crate::Rules::hash_parts`]): when the
+    /// ruleset differs, the replay names the expansions whose part does.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub expansion_hashes: BTreeMap<String, String>,
     /// The game config the ruleset was built from (filled in by whoever loads rulesets).
     #[serde(default)]
     pub config: Value,
@@ -66,13 +71,17 @@ pub enum ReplayError {
     Rng(String),
     /// Made with other rules files.
     #[error(
-        "the replay was recorded with ruleset {recorded}, these rules hash to {current} (an expansion's files, edition, options or tile numbers differ)"
+        "the replay was recorded with ruleset {recorded}, these rules hash to {current} ({})",
+        what_differs(differing)
     )]
     Ruleset {
         /// Hash in the replay.
         recorded: String,
         /// Hash of the rules given.
         current: String,
+        /// The expansions whose part of the hash differs, by id (none known for a replay
+        /// written without its parts).
+        differing: Vec<String>,
     },
     /// The game could not start.
     #[error(transparent)]
@@ -118,6 +127,29 @@ pub fn hash_hex(h: u64) -> String {
     format!("{h:016x}")
 }
 
+/// The expansions whose part of the ruleset hash differs between a replay and the rules: in one
+/// and not the other, or another hash; none when the replay has no parts to compare.
+fn differing_parts(recorded: &BTreeMap<String, String>, current: &BTreeMap<String, String>) -> Vec<String> {
+    if recorded.is_empty() {
+        return Vec::new();
+    }
+    let ids: std::collections::BTreeSet<&String> = recorded.keys().chain(current.keys()).collect();
+    ids.into_iter().filter(|id| recorded.get(*id) != current.get(*id)).cloned().collect()
+}
+
+/// What a ruleset mismatch is told to come from.
+fn what_differs(differing: &[String]) -> String {
+    let what = "files, edition, options or tile numbers";
+    match differing {
+        [] => format!("an expansion's {what} differ"),
+        [one] => format!("the {what} of `{one}` differ"),
+        [first @ .., last] => {
+            let ids: Vec<String> = first.iter().map(|id| format!("`{id}`")).collect();
+            format!("the {what} of {} and `{last}` differ", ids.join(", "))
+        }
+    }
+}
+
 impl Game {
     /// The game so far as a replay (record checkpoints from the start to include them).
     pub fn replay(&self) -> Replay {
@@ -125,6 +157,7 @@ impl Game {
             format: REPLAY_FORMAT.to_string(),
             rng: RNG_NAME.to_string(),
             ruleset: self.rules().hash().to_string(),
+            expansion_hashes: self.rules().hash_parts().clone(),
             config: Value::Null,
             setup: self.setup().clone(),
             actions: self.history().to_vec(),
@@ -163,7 +196,11 @@ impl Game {
             return Err(ReplayError::Rng(replay.rng.clone()));
         }
         if !replay.ruleset.is_empty() && !rules.hash().is_empty() && replay.ruleset != rules.hash() {
-            return Err(ReplayError::Ruleset { recorded: replay.ruleset.clone(), current: rules.hash().to_string() });
+            return Err(ReplayError::Ruleset {
+                recorded: replay.ruleset.clone(),
+                current: rules.hash().to_string(),
+                differing: differing_parts(&replay.expansion_hashes, rules.hash_parts()),
+            });
         }
         let mut game = Game::new(rules, replay.setup.clone())?;
         game.record_checkpoints();

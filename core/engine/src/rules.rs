@@ -193,6 +193,8 @@ pub struct Rules {
     /// Per expansion, which calls of its hooks it can act on (asked at the first call).
     wants: Vec<OnceLock<Wants>>,
     hash: String,
+    /// Each expansion's part of `hash`, by id.
+    hash_parts: BTreeMap<String, String>,
     /// What players call each expansion, by id.
     expansion_names: BTreeMap<String, String>,
     /// Whether a figure phase holds one action at most (see [`RulesBuilder::alternatives_exclusive`]).
@@ -380,6 +382,13 @@ impl Rules {
     pub fn hash(&self) -> &str {
         &self.hash
     }
+
+    /// Each expansion's own part of the ruleset hash, by id: its manifest, tilesets and scripts,
+    /// its edition, options and tile numbers (empty for rulesets built in code). A replay keeps
+    /// them, to name the expansion whose files changed when it no longer plays.
+    pub fn hash_parts(&self) -> &BTreeMap<String, String> {
+        &self.hash_parts
+    }
 }
 
 /// Collects the parts of a ruleset.
@@ -397,6 +406,7 @@ pub struct RulesBuilder {
     /// Per expansion, whether its final scoring is part of the base game's.
     with_base: Vec<bool>,
     hash: String,
+    hash_parts: BTreeMap<String, String>,
     expansion_names: BTreeMap<String, String>,
     several_alternatives: bool,
 }
@@ -550,6 +560,12 @@ impl RulesBuilder {
         self
     }
 
+    /// Sets an expansion's own part of the ruleset hash ([`Rules::hash_parts`]).
+    pub fn hash_part(&mut self, expansion: impl Into<String>, hash: impl Into<String>) -> &mut Self {
+        self.hash_parts.insert(expansion.into(), hash.into());
+        self
+    }
+
     /// Finishes the ruleset.
     pub fn build(mut self) -> Result<Rules, RulesError> {
         if self.tiles.is_empty() {
@@ -601,6 +617,7 @@ impl RulesBuilder {
             subscribers,
             final_with_base,
             hash: self.hash,
+            hash_parts: self.hash_parts,
             expansion_names: self.expansion_names,
             alternatives_exclusive: !self.several_alternatives,
         })

@@ -173,6 +173,8 @@ struct Assembly<'a> {
     config_file: &'a str,
     builder: RulesBuilder,
     hash: StableHasher,
+    /// The part of `hash` of the expansion being added: fed what `hash` is fed meanwhile.
+    part: StableHasher,
     report: Report,
     tile_warnings: Vec<Diagnostic>,
     left_out: Vec<LeftOut>,
@@ -197,6 +199,7 @@ impl<'a> Assembly<'a> {
             config_file,
             builder: Rules::builder(),
             hash: StableHasher::new(),
+            part: StableHasher::new(),
             report: Report::default(),
             tile_warnings: Vec::new(),
             left_out: Vec::new(),
@@ -217,12 +220,14 @@ impl<'a> Assembly<'a> {
         code: &dyn Instantiate,
     ) {
         let m = &s.manifest;
-        self.hash.str(&m.id);
-        self.hash.str(&s.edition);
-        hash_file(&mut self.hash, &m.path);
+        self.part = StableHasher::new();
+        self.feed(|h| h.str(&m.id));
+        self.feed(|h| h.str(&s.edition));
+        let manifest = file_input(&m.path);
+        self.feed(|h| hash_file(h, &manifest));
         for (k, v) in &s.options {
-            self.hash.str(k);
-            v.hash_into(&mut self.hash);
+            self.feed(|h| h.str(k));
+            self.feed(|h| v.hash_into(h));
         }
         self.add_tiles(s, tilesets, all);
         if let Some(draw) = &m.draw {
@@ -254,14 +259,22 @@ impl<'a> Assembly<'a> {
             Ok(None) => {}
             Err(r) => self.report.extend(r),
         }
-        hash_code(&mut self.hash, m);
+        let code: Vec<FileInput> = code_files(m).iter().map(|f| file_input(f)).collect();
+        self.feed(|h| code.iter().for_each(|f| hash_file(h, f)));
+        self.builder.hash_part(&m.id, format!("{:016x}", self.part.finish()));
+    }
+
+    /// Feeds the ruleset's hash and the expansion's own part the same.
+    fn feed(&mut self, f: impl Fn(&mut StableHasher)) {
+        f(&mut self.hash);
+        f(&mut self.part);
     }
 
     /// Adds an expansion's tilesets with the config's numbers for them.
     fn add_tiles(&mut self, s: &Selected, tilesets: &ExpansionTilesets, all: &[ExpansionTilesets]) {
         let m = &s.manifest;
         for r in &tilesets.read {
-            self.hash.str(&r.text);
+            self.feed(|h| h.str(&r.text));
         }
         let names_start: Vec<bool> = tilesets.read.iter().map(|r| self.names_start(r)).collect();
         let own_start = m.draw.as_ref().and_then(|d| d.start.as_deref()).filter(|_| tilesets.own().is_some());
@@ -295,7 +308,7 @@ impl<'a> Assembly<'a> {
         }
         // The numbers as played, however written: other numbers are another ruleset.
         for (key, n) in &mixed.changed {
-            self.hash.str(&format!("tile {key} {n}"));
+            self.feed(|h| h.str(&format!("tile {key} {n}")));
         }
         self.tile_warnings.extend(mixed.warnings);
         self.left_out.extend(mixed.left_out);
@@ -471,21 +484,28 @@ fn apply_draw(b: &mut RulesBuilder, draw: &DrawDef, s: &Selected, tileset: Optio
     }
 }
 
-fn hash_file(hash: &mut StableHasher, path: &Path) {
-    hash.str(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-    hash.bytes(&std::fs::read(path).unwrap_or_default());
+fn hash_file(hash: &mut StableHasher, (name, bytes): &FileInput) {
+    hash.str(name);
+    hash.bytes(bytes);
 }
 
-/// Scripts: every `.luau` file of the expansion's folder, in name order.
-fn hash_code(hash: &mut StableHasher, m: &Manifest) {
+/// A file as the ruleset hash takes it: its name and its bytes.
+type FileInput = (String, Vec<u8>);
+
+fn file_input(path: &Path) -> FileInput {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    (name, std::fs::read(path).unwrap_or_default())
+}
+
+/// The files of the expansion's code the hash covers: every `.luau` file of a script's folder,
+/// in name order.
+fn code_files(m: &Manifest) -> Vec<PathBuf> {
+    let mut files = Vec::new();
     if let Entry::Script(_) = m.entry {
-        let mut files = Vec::new();
         collect_files(m.dir(), "luau", &mut files);
         files.sort();
-        for f in files {
-            hash_file(hash, &f);
-        }
     }
+    files
 }
 
 fn in_edition(editions: &Option<Vec<String>>, edition: &str) -> bool {
