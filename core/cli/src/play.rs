@@ -242,10 +242,13 @@ fn not_taken(
     e: &ActionError,
 ) {
     let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
+    // After what the turn did so far (the tile whose completed road a pass scores, say), which
+    // stays the story's to tell when the turn goes on.
+    let so_far: String = story.lines.iter().map(|line| format!("{line}; ")).collect();
     // Under the turn's player, as the story tells turns: an answer from another player names
     // who gave it.
     let turn = game.state().turn();
-    say!("turn {:>3} · {}: {tried}, not taken: {e}", turn.number, names[turn.player as usize]);
+    say!("turn {:>3} · {}: {so_far}{tried}, not taken: {e}", turn.number, names[turn.player as usize]);
     say_failing_line(loaded, e);
 }
 

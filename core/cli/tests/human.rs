@@ -270,8 +270,9 @@ fn an_action_a_hook_fails_on_is_not_taken_and_the_person_chooses_again() {
     let typed = b"1\n1\n3\n";
     let (out, text, _dir) = play_with("refused", &files, config, &["--mods", "mods", "--human", "1"], typed);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    let refused = "turn   1 · Ann: put a meeple on the monastery inside the tile, not taken: grumpy: figure_placed: \
-                   grumpy/init.luau:2: no figures here\n";
+    // After the tile the turn placed, which the refusal leaves placed.
+    let refused = "turn   1 · Ann: place base:B at (0, -1) turned 0° (FFFF); put a meeple on the monastery inside the \
+                   tile, not taken: grumpy: figure_placed: grumpy/init.luau:2: no figures here\n";
     assert!(text.contains(refused), "{text}");
     assert!(text.contains("the failing line: mods/grumpy/init.luau:2"), "{text}");
     assert!(text.contains("the game is as it was: choose again (q stops it and keeps the replay)"), "{text}");

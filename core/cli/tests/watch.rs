@@ -332,8 +332,13 @@ fn a_handler_that_fails_in_play_holds_the_game_until_it_is_fixed() {
     edit(&script_file, failing);
     let (mut child, mut out) = play(dir);
     let error = out.wait_for("late boom");
-    // The action that set it off is named with its turn and player (Bob passes, ending turn 4).
-    assert_eq!(error, "turn   4 · Bob: pass, not taken: watched: turn_end: watched/init.luau:2: late boom");
+    // The action that set it off is named with its turn and player (Bob passes, ending turn 4),
+    // after what the turn did before it.
+    assert_eq!(
+        error,
+        "turn   4 · Bob: place base:M-garden at (1, -1) turned 270° (FFCC); pass, not taken: watched: turn_end: \
+         watched/init.luau:2: late boom"
+    );
     assert_eq!(out.wait_for("the game waits"), "the game waits as it was; save a fix to go on (Ctrl-C to stop)");
     // Turn 4 never ended: the game so far is three turns and the fourth's actions before its end.
     std::thread::sleep(Duration::from_millis(500));
