@@ -33,6 +33,20 @@ fn a_tileset_sheet_draws_every_tile_kind_and_marks_reconstructions() {
 }
 
 #[test]
+fn a_tileset_sheet_writes_the_tags_of_tiles_and_segments_beside_their_ids() {
+    let text = "[tileset]\nid = \"inns\"\nname = \"Inns\"\n\n[[tiles]]\nid = \"inn-road\"\ncount = 1\n\
+                sides = \"FRFR\"\ntags = [\"lakeside\"]\nsegments = [\n  { id = \"road\", kind = \"road\", \
+                ends = [\"W\", \"E\"], tags = [\"inn\"] },\n  { id = \"north\", kind = \"field\", \
+                halves = [\"WR\", \"NL\", \"NR\", \"EL\"] },\n  { id = \"south\", kind = \"field\", \
+                halves = [\"ER\", \"SL\", \"SR\", \"WL\"] },\n]\n";
+    let ts = Tileset::parse("inns.toml", text).unwrap_or_else(|e| panic!("{e}"));
+    let svg = meeple_render::tileset_sheet(&ts);
+    assert!(svg.contains(r#"class="seg">road: inn</text>"#), "{svg}");
+    assert!(svg.contains(r#"class="seg">north</text>"#), "a segment without tags is named alone");
+    assert!(svg.contains(r#"class="id">inn-road (lakeside)</text>"#), "{svg}");
+}
+
+#[test]
 fn a_board_draws_every_tile_and_every_figure_in_its_owners_colour() {
     let loaded = load_toml("r.toml", "players = 3\nseed = 4\n[[expansions]]\nid = \"traders-builders\"\n").unwrap();
     let mut game = Game::new(loaded.rules.clone(), loaded.setup(4)).unwrap();

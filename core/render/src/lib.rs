@@ -40,7 +40,10 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
             }
             placed.push((sx, sy));
             // A white halo drawn under the name (not `paint-order`, which some renderers lack).
-            let (y, id) = (sy + 3.0, esc(&seg.id));
+            // Its tags beside it: what a script reads there (`road: inn`).
+            let label =
+                if seg.tags.is_empty() { seg.id.clone() } else { format!("{}: {}", seg.id, seg.tags.join(", ")) };
+            let (y, id) = (sy + 3.0, esc(&label));
             let _ = write!(
                 body,
                 r#"<text x="{sx:.1}" y="{y:.1}" class="seg-halo">{id}</text><text x="{sx:.1}" y="{y:.1}" class="seg">{id}</text>"#
@@ -52,7 +55,7 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
         let _ = write!(
             body,
             r#"<text x="50" y="115" class="id">{}</text><text x="50" y="130" class="n">{}</text>{mark}</g>"#,
-            esc(&def.id),
+            esc(&if def.tags.is_empty() { def.id.clone() } else { format!("{} ({})", def.id, def.tags.join(", ")) }),
             esc(&counts.join(" "))
         );
     }
