@@ -1430,6 +1430,11 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     let asked = events.as_array().unwrap().iter().find(|e| e["event"] == json!("decision-requested")).unwrap();
     assert_eq!(asked["about"]["kind"], json!("segment"), "{asked}");
     assert_eq!(asked["about"], state["pending"]["about"]);
+    // The question names the expansion asking, by id and as players know it.
+    assert_eq!(
+        (&state["pending"]["expansion"], &state["pending"]["name"]),
+        (&json!("traders-builders"), &json!("Traders & Builders"))
+    );
     let seat = state["pending"]["player"].clone();
     let choose = |option: u16| json!({"cmd": "act", "game": "g1", "player": seat, "action": {"type": "choose", "option": option}});
     let reply = err(&mut s, choose(99), "illegal-action", Some("action.option"));

@@ -166,6 +166,10 @@ pub enum FigurePlace {
 pub struct PendingView {
     /// Who answers.
     pub player: u8,
+    /// The expansion asking, by id: two expansions may ask questions of one `kind`.
+    pub expansion: String,
+    /// What players call that expansion (`Traders & Builders`), for a UI's heading.
+    pub name: String,
     /// The question, as the expansion names it.
     pub kind: String,
     /// The answers.
@@ -233,12 +237,17 @@ impl StateView {
             figures: (!brief).then(|| figures(game)),
             unseen: (!brief).then(|| unseen(game)),
             undo: None,
-            pending: st.pending().first().map(|d| PendingView {
-                player: d.player,
-                kind: d.kind.clone(),
-                options: d.options.clone(),
-                about: d.about,
-                at: d.about.map(|_| game.decision_about(d)),
+            pending: st.pending().first().map(|d| {
+                let id = rules.expansions()[d.expansion as usize].id();
+                PendingView {
+                    player: d.player,
+                    expansion: id.to_string(),
+                    name: rules.expansion_name(id).to_string(),
+                    kind: d.kind.clone(),
+                    options: d.options.clone(),
+                    about: d.about,
+                    at: d.about.map(|_| game.decision_about(d)),
+                }
             }),
             legal: match brief {
                 true => game
