@@ -235,7 +235,7 @@ pub const API: &[ApiEntry] = &[
         "ask",
         "player: number, kind: string, options: {string}, data: any?, about: Target?",
         "()",
-        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision` (a script without that handler is refused the question). `about` says what the question is about (the figure, segment or point it concerns): people see it named with the question, and a frontend can show it on the board.",
+        "Asks a player to choose one of the options (strings: a number is not turned into one); the answer reaches `on_decision` (a script without that handler is refused the question). `kind` is both the question's id, which `on_decision` and scenarios read (`Red decides wish`), and what players see under the expansion's name (`Wishing well asks: wish`): a short word or phrase that reads as a question's title. `about` says what the question is about (the figure, segment or point it concerns): people see it named with the question, and a frontend can show it on the board.",
     ),
     e(O, "log", "message: string", "()", "A message for the game log (its first 4 KiB)."),
     e(O, "forbid", "candidate: number", "()", "In `can_place_tile`: forbids the candidate placement with this index."),
