@@ -213,7 +213,7 @@ pub const API: &[ApiEntry] = &[
         "extra_turn_part",
         "",
         "()",
-        "When this part of the turn ends, the active player plays another part (double turn).",
+        "When this part of the turn ends, the active player plays another part (double turn), if a tile is left to draw: with none (`view:turn().tiles_left == 0`), the game ends as it would have, without a word unless the script logs one.",
     ),
     e(O, "extra_turn", "player: number", "()", "After this turn, the player plays a whole extra turn."),
     e(
