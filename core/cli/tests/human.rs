@@ -259,6 +259,22 @@ fn a_figure_is_drawn_where_it_stands_on_its_tile() {
 }
 
 #[test]
+fn a_second_part_of_the_turn_is_said_with_its_tile() {
+    // A mod that grants the first turn a second part, as a builder does.
+    let manifest = "[expansion]\nid = \"twice\"\nname = \"Twice\"\nversion = \"0.1.0\"\napi = 1\n\
+                    depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n    \
+                  if view:turn().number == 1 and view:turn().part == 1 then out:extra_turn_part() end\nend)\n";
+    let files = [("mods/twice/expansion.toml", manifest), ("mods/twice/init.luau", script)];
+    let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\"]\n\n[[expansions]]\nid = \"twice\"\n";
+    // The first place, then pass (the third choice), then stop.
+    let (out, text, _dir) = play_with("second-part", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\nq\n");
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(text.matches("your tile: base:B").count(), 1, "{text}");
+    assert!(text.contains("your tile for part 2 of this turn: base:B"), "{text}");
+}
+
+#[test]
 fn an_action_a_hook_fails_on_is_not_taken_and_the_person_chooses_again() {
     // A mod whose script fails whenever a figure is placed.
     let manifest = "[expansion]\nid = \"grumpy\"\nname = \"Grumpy\"\nversion = \"0.1.0\"\napi = 1\n\

@@ -155,7 +155,12 @@ fn placements_menu(game: &Game) -> Menu {
         squares.values().zip(labels()).map(|(placements, label)| (placements[0].pos, label)).collect();
     let mut text = board(game, &labelled);
     let name = if kind.def.name.is_empty() { String::new() } else { format!(" ({})", kind.def.name) };
-    text.push_str(&format!("\n\nyour tile: {}{name}; its sides, north east south west, where it fits:\n", kind.key));
+    // A second part (a builder's, or one a rule granted) is said: nothing else shows it began.
+    let part = if turn.part > 1 { format!(" for part {} of this turn", turn.part) } else { String::new() };
+    text.push_str(&format!(
+        "\n\nyour tile{part}: {}{name}; its sides, north east south west, where it fits:\n",
+        kind.key
+    ));
     let mut actions = Vec::new();
     for (placements, (pos, label)) in squares.values().zip(&labelled) {
         text.push_str(&format!("  {label} {pos}:"));
