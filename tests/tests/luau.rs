@@ -1010,7 +1010,11 @@ fn a_command_the_core_refuses_names_the_line_that_gave_it() {
                   \x20   out:give_tokens(2, \"coin\", 2)\n\
                   end)\n";
     let mut game = mod_game("mint", "[[tokens]]\nid = \"coin\"\nsupply = 2\n", script, "\"U\", \"U\"", 2);
-    placing_fails(&mut game, "invalid command: give 2 mint:coin to player 2: not enough tokens: the supply holds 1");
+    placing_fails(
+        &mut game,
+        "invalid command: give 2 mint:coin to player 2: not enough tokens: the supply holds 1 of 2 (`supply` of \
+         `mint:coin` in its expansion.toml's `[[tokens]]`)",
+    );
     assert_eq!(hook_error_place(&mut game).as_deref(), Some("mint/init.luau:5"), "the line of the second command");
 }
 
@@ -1212,7 +1216,8 @@ fn each_refused_command_says_why_and_the_action_is_undone() {
         ),
         (
             "out:give_tokens(1, \"coin\", 3)",
-            "invalid command: give 3 refuse:coin to player 1: not enough tokens: the supply holds 2",
+            "invalid command: give 3 refuse:coin to player 1: not enough tokens: the supply holds 2 of 2 (`supply` of \
+             `refuse:coin` in its expansion.toml's `[[tokens]]`)",
         ),
         ("out:give_tokens(1, \"ruby\", 1)", "unknown token `ruby`; known: refuse:coin"),
         ("out:place_figure(1, \"dragon\", road)", "unknown figure kind `dragon`; known: meeple, refuse:wisp"),

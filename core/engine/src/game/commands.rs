@@ -121,7 +121,13 @@ impl Game {
         let held_at = player as usize * st.token_kinds as usize + t as usize;
         let (supply, held) = (st.token_supply[t as usize], st.tokens[held_at]);
         if supply < count {
-            return refuse(format!("not enough tokens: the supply holds {supply}"));
+            // The size of a supply is its manifest's: where to look when it is too small.
+            let declared = &self.rules.tokens()[t as usize];
+            return refuse(format!(
+                "not enough tokens: the supply holds {supply} of {} (`supply` of `{}` in its expansion.toml's \
+                 `[[tokens]]`)",
+                declared.supply, declared.id
+            ));
         }
         if held + count < 0 {
             return refuse(format!("not enough tokens: the player holds {held}"));
