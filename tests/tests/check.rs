@@ -652,6 +652,30 @@ fn code_that_fails_only_with_another_option_value_or_edition_is_found() {
 }
 
 #[test]
+fn an_edition_is_played_with_the_editions_it_was_made_for() {
+    // Edition `first` is made for the first base game, which is not the base game's default.
+    let manifest = "depends = [\"base\"]\neditions = [\"later\", \"first\"]\ndefault_edition = \"later\"\n\n\
+                    [editions.first]\nmade_for = [{ expansion = \"base\", editions = [\"C1\"] }]\n";
+    let script = "meeple.on(\"turn_end\", function(view, event, out)\n    \
+                  if meeple.edition == \"first\" then error(\"a first-edition slip\") end\nend)\n";
+    let root = meeple_tests::write_mods("check-made-for", &[("old-rule", manifest, script)]);
+    let report = meeple_host::check::check_mod(&root.join("old-rule"), &[]).expect_err("edition first fails");
+    let message = &report.diagnostics[0].message;
+    assert!(message.contains("(seed 1, with edition first) stopped"), "{message}");
+    // Not told that it played with an edition it was not made for: its game is base C1's.
+    assert!(!message.contains("made for"), "{message}");
+    let printed = message.split("printf '").nth(1).and_then(|r| r.split("' > old-rule-game.toml").next());
+    let config = printed.unwrap_or_else(|| panic!("{message}")).replace("\\n", "\n");
+    assert_eq!(
+        config,
+        "players = 2\n[base]\nedition = \"C1\"\n[[expansions]]\nid = \"old-rule\"\nedition = \"first\"\n"
+    );
+    let loaded =
+        meeple_host::load::from_config_text("old-rule-game.toml", &config, std::slice::from_ref(&root)).unwrap();
+    assert!(loaded.warnings().is_empty(), "{:?}", loaded.warnings());
+}
+
+#[test]
 fn a_failed_game_is_named_with_the_command_that_plays_it_again() {
     // A slip that only some games reach: a road of more than five tiles scored.
     let script = "meeple.on(\"modify_score\", function(view, scoring, out)\n    \

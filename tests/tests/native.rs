@@ -391,6 +391,7 @@ fn a_library_older_than_its_crates_sources_or_hiding_a_newer_copy_is_told() {
         .unwrap();
     let loaded = meeple_host::load::from_config(&config, std::slice::from_ref(&root)).unwrap_or_else(|r| panic!("{r}"));
     assert_eq!(loaded.stale_libraries(), Vec::<String>::new());
+    assert!(!meeple_host::check::check_mod(&dir, &[]).unwrap_or_else(|r| panic!("{r}")).library_stale);
 }
 
 #[test]

@@ -65,8 +65,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         ),
     }
     if !c.variants.is_empty() {
-        let n = meeple_host::check::variant_games(args.games);
-        let games = if n == 1 { "1 random game".to_string() } else { format!("{n} random games") };
+        let games = meeple_host::check::random_games(c.variant_games);
         say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
     }
     if !c.hook_use.is_empty() {

@@ -244,11 +244,12 @@ fn not_taken(
     let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
     // After what the turn did so far (the tile whose completed road a pass scores, say), which
     // stays the story's to tell when the turn goes on.
-    let so_far: String = story.lines.iter().map(|line| format!("{line}; ")).collect();
+    let mut lines = story.lines.clone();
+    lines.push(tried);
     // Under the turn's player, as the story tells turns: an answer from another player names
     // who gave it.
     let turn = game.state().turn();
-    say!("turn {:>3} · {}: {so_far}{tried}, not taken: {e}", turn.number, names[turn.player as usize]);
+    say!("turn {:>3} · {}: {}, not taken: {e}", turn.number, names[turn.player as usize], joined(&lines));
     say_failing_line(loaded, e);
 }
 
@@ -746,21 +747,25 @@ impl Story {
     fn tell(&mut self, title: &str) {
         drop_empty_part(&mut self.lines);
         if !self.lines.is_empty() {
-            let mut text = String::new();
-            for line in &counted(&self.lines) {
-                if !text.is_empty() {
-                    text.push_str(if text.ends_with(':') { " " } else { "; " });
-                }
-                text.push_str(line);
-            }
-            say!("{title}: {text}");
+            say!("{title}: {}", joined(&self.lines));
         }
         self.lines.clear();
     }
 }
 
-/// The lines with each run of equal ones told once, with its count: a final scoring's many
-/// fields without points read `field: no points (×5)`.
+/// A turn's lines as one: repeats counted, `; ` between them, and a part's heading (`part 2:`)
+/// followed by what the part did.
+fn joined(lines: &[String]) -> String {
+    let mut text = String::new();
+    for line in &counted(lines) {
+        if !text.is_empty() {
+            text.push_str(if text.ends_with(':') { " " } else { "; " });
+        }
+        text.push_str(line);
+    }
+    text
+}
+
 /// Leaves out the heading of a part begun with nothing in it yet (a game stopped as its second
 /// part starts), which would end the turn's line with `part 2:`.
 fn drop_empty_part(lines: &mut Vec<String>) {
@@ -769,6 +774,8 @@ fn drop_empty_part(lines: &mut Vec<String>) {
     }
 }
 
+/// The lines with each run of equal ones told once, with its count: a final scoring's many
+/// fields without points read `field: no points (×5)`.
 fn counted(lines: &[String]) -> Vec<String> {
     let mut out: Vec<(String, usize)> = Vec::new();
     for line in lines {

@@ -108,7 +108,8 @@ struct CategorySummary {
     category: String,
     /// Points a game, all players together.
     mean_points: f64,
-    /// Games in which someone's points in it were not 0.
+    /// Games in which someone ended with points in it other than 0 (net: a player who won and
+    /// lost as many there counts as not scored).
     games_scored: u64,
 }
 

@@ -264,14 +264,23 @@ fn a_second_part_of_the_turn_is_said_with_its_tile() {
     let manifest = "[expansion]\nid = \"twice\"\nname = \"Twice\"\nversion = \"0.1.0\"\napi = 1\n\
                     depends = [\"base\"]\n\n[script]\nentry = \"init.luau\"\n";
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n    \
-                  if view:turn().number == 1 and view:turn().part == 1 then out:extra_turn_part() end\nend)\n";
+                  if view:turn().number == 1 and view:turn().part == 1 then out:extra_turn_part() end\nend)\n\
+                  meeple.on(\"figure_placed\", function(view, event, out)\n    \
+                  if view:turn().part == 2 then error(\"not in part two\") end\nend)\n";
     let files = [("mods/twice/expansion.toml", manifest), ("mods/twice/init.luau", script)];
     let config = "players = [\"Ann\", \"Bob\"]\nseed = 4\ndraw = [\"B\", \"B\"]\n\n[[expansions]]\nid = \"twice\"\n";
-    // The first place, then pass (the third choice), then stop.
-    let (out, text, _dir) = play_with("second-part", &files, config, &["--mods", "mods", "--human", "1"], b"1\n3\nq\n");
+    // The first place, then pass (the third choice); in part 2, the first place and a meeple
+    // on the monastery, which the mod refuses; then stop.
+    let typed = b"1\n3\n1\n1\nq\n";
+    let (out, text, _dir) = play_with("second-part", &files, config, &["--mods", "mods", "--human", "1"], typed);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(text.matches("your tile: base:B").count(), 1, "{text}");
     assert!(text.contains("your tile for part 2 of this turn: base:B"), "{text}");
+    // The refusal tells the turn so far as the turn's own line would: its part heading and all.
+    let refused = text.lines().find(|l| l.contains("not taken")).unwrap_or_else(|| panic!("{text}"));
+    assert!(refused.starts_with("turn   1 · Ann: place base:B at "), "{refused}");
+    assert!(refused.contains("; part 2: place base:B at ") && !refused.contains("part 2:;"), "{refused}");
+    assert!(refused.contains("; put a meeple on the monastery inside the tile, not taken: "), "{refused}");
 }
 
 #[test]

@@ -32,6 +32,8 @@ fn the_points_by_category_add_up_to_the_scores_and_name_the_expansions_categorie
         let scored = c["games_scored"].as_u64().unwrap();
         assert!(scored <= games, "{c}");
         // A category that gave points in no game gave none on average.
-        assert_eq!(scored == 0, c["mean_points"].as_f64().unwrap() == 0.0, "{c}");
+        if scored == 0 {
+            assert_eq!(c["mean_points"].as_f64().unwrap(), 0.0, "{c}");
+        }
     }
 }

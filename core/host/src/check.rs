@@ -3,21 +3,24 @@
 //! registers, a native library's entry table, and what a game would refuse when it loads the
 //! mod beside the base game and the other installed expansions.
 
-use crate::config::{ExpansionChoice, GameConfig, Location, OptionValue};
+use crate::config::{ExpansionChoice, GameConfig, Location};
 use crate::hook_use::{Counted, HookCounts, HookUse};
 use crate::load::Builtin;
 use crate::luau::api::unknown_hook;
 use crate::luau::{Limits, LuauExpansion, Script};
-use crate::manifest::{Edition, Entry, Manifest, OptionDef, OptionType, describe_value};
+use crate::manifest::{Edition, Entry, Manifest};
 use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
-use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError, Value};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use variants::Variant;
+
+mod variants;
 
 /// What a mod that passed the checks contains.
 #[derive(Debug)]
@@ -33,9 +36,11 @@ pub struct Checked {
     pub hook_use: Vec<HookUse>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
-    /// The other settings it was played in too, each for [`variant_games`] games: each other
-    /// edition, and each option at each of its other values (`lenient = true`).
+    /// The other settings it was played in too: each other edition, and each option at each of
+    /// its other values (`lenient = true`).
     pub variants: Vec<String>,
+    /// Random games played in each of those settings.
+    pub variant_games: u64,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
     /// Whether that library may not be the build its author means: built before its crate's
@@ -104,20 +109,17 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     if report.is_empty() {
         tileset_ids_taken(&manifest, mods, &mut report);
     }
-    let mut hooks = match &manifest.entry {
+    let hooks = match &manifest.entry {
         Entry::Script(entry) => Some(script_hooks(&manifest, entry, report.is_empty()).unwrap_or_else(|r| {
             report.extend(r);
             Vec::new()
         })),
         Entry::Native(_) | Entry::Builtin(_) | Entry::None => Some(Vec::new()),
     };
-    let (mut warnings, mut hook_use, mut variants, mut tags) = (Vec::new(), Vec::new(), Vec::new(), BTreeSet::new());
+    let mut played = Played { hooks, ..Played::default() };
     if report.is_empty() {
         match load_with_others(&manifest, mods, games.max(1)) {
-            Ok(played) => {
-                (hooks, warnings, hook_use) = (played.hooks, played.warnings, played.hook_use);
-                (variants, tags) = (played.variants, played.tags);
-            }
+            Ok(p) => played = p,
             Err(r) => report.extend(r),
         }
     } else {
@@ -157,6 +159,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
+    let Played { hooks, hook_use, mut warnings, variants, tags } = played;
     let (library, library_stale) = match &manifest.entry {
         Entry::Native(library) => {
             let stale = crate::plugin_files::stale(library, manifest.dir());
@@ -168,10 +171,24 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     };
     warnings.extend(no_hooks(&manifest, hooks.as_deref()));
     // The hooks' calls are counted in every game played, in the other settings too.
-    let all_games = if games == 0 { 0 } else { games + variants.len() as u64 * variant_games(games) };
+    let games_each = variant_games(games);
+    let all_games = if games == 0 { 0 } else { games + variants.len() as u64 * games_each };
     warnings.extend(never_called(&hook_use, all_games, &manifest.entry));
     warnings.extend(never_acted(&hook_use, all_games, &tags));
-    Ok(Checked { manifest, tiles, hooks, hook_use, games, variants, library, library_stale, warnings, configs })
+    let variant_games = if variants.is_empty() { 0 } else { games_each };
+    Ok(Checked {
+        manifest,
+        tiles,
+        hooks,
+        hook_use,
+        games,
+        variants,
+        variant_games,
+        library,
+        library_stale,
+        warnings,
+        configs,
+    })
 }
 
 /// The game configs beside a mod's manifest (`game.toml`, which `meeple new` writes, and any
@@ -371,16 +388,18 @@ fn tileset_edition<'m, 'r>(
     None
 }
 
-/// Loads the base game with this mod as a game would; the hooks its code registers (`None`
-/// when it is a `[builtin]` expansion this program has no code for), and what such a game warns
-/// of.
 /// What loading a mod with the others and playing it found.
+#[derive(Default)]
 struct Played {
+    /// The hooks its code registers (`None` when it is a `[builtin]` expansion this program has
+    /// no code for).
     hooks: Option<Vec<&'static str>>,
     hook_use: Vec<HookUse>,
+    /// What such a game warns of.
     warnings: Vec<String>,
+    /// The settings other than the defaults it was played in too.
     variants: Vec<String>,
-    /// The tags the game's tiles and their segments carry, in order.
+    /// The tags the tiles of its games and their segments carry, in order.
     tags: BTreeSet<String>,
 }
 
@@ -464,10 +483,12 @@ fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(
 }
 
 /// "1 random game", "100 random games".
-fn random_games(n: u64) -> String {
+pub fn random_games(n: u64) -> String {
     if n == 1 { "1 random game".to_string() } else { format!("{n} random games") }
 }
 
+/// Loads the base game with this mod as a game would, and plays it (its defaults, then each
+/// other setting).
 fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result<Played, Report> {
     let catalog = catalog_with(manifest, mods);
     let mut config = GameConfig { file: display_path(&manifest.path), ..GameConfig::default() };
@@ -497,13 +518,13 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let checking = Checking { counted: manifest.id.clone(), counts: Arc::default() };
     let loaded = build(&catalog, &config, &checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
-    let mut variants = Vec::new();
+    let (mut variants, mut tags) = (Vec::new(), BTreeSet::new());
     if x.is_some() {
         // The same ruleset loaded anew: its scripts in VMs of their own, which no game has run in.
         let fresh = || build(&catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
         let acted = || checking.counts.acted();
         plays_alike(&loaded, &fresh, &acted, manifest, games)?;
-        variants = play_variants(&catalog, &config, &checking, manifest, games)?;
+        (variants, tags) = play_variants(&catalog, &config, &checking, manifest, games)?;
     }
     let hooks = match x {
         Some(x) => Some(names(x.as_ref())),
@@ -511,82 +532,33 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
         None => Some(Vec::new()),
     };
     let hook_use = x.map(|x| checking.counts.of(x.hooks())).unwrap_or_default();
-    let tags =
-        loaded.rules.tiles().iter().flat_map(|t| t.def.tags.iter().chain(t.def.segments.iter().flat_map(|s| &s.tags)));
-    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants, tags: tags.cloned().collect() })
+    tags.extend(tile_tags(&loaded));
+    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants, tags })
 }
 
 /// How many random games [`check_mod`] plays in each setting other than the default one, out of
 /// the `games` it plays in that one: a fifth, at least one.
-pub fn variant_games(games: u64) -> u64 {
+fn variant_games(games: u64) -> u64 {
     (games / 5).max(1)
 }
 
-/// A setting of the mod other than its defaults: another edition (with that edition's defaults),
-/// or its default edition with one option at another value. Code that fails only there (in a
-/// branch taken when an option is on) would pass a check of the defaults alone.
-struct Variant {
-    /// As told: `edition C2`, `lenient = true`.
-    label: String,
-    edition: Option<String>,
-    option: Option<(String, Value)>,
-}
-
-/// Each other edition, then each option at each of its other values, in the manifest's order.
-fn variants(manifest: &Manifest) -> Vec<Variant> {
-    let default = &manifest.default_edition;
-    let editions = manifest.editions.iter().filter(|e| e.name != *default).map(|e| Variant {
-        label: format!("edition {}", e.name),
-        edition: Some(e.name.clone()),
-        option: None,
-    });
-    let options = manifest.options.iter().flat_map(|o| {
-        other_values(o, default).into_iter().map(|v| Variant {
-            label: format!("{} = {}", o.name, describe_value(&v).unwrap_or_default()),
-            edition: None,
-            option: Some((o.name.clone(), v)),
-        })
-    });
-    editions.chain(options).collect()
-}
-
-/// The values of an option other than its default in `edition`: the other boolean, every other
-/// name of an enum, an integer's ends (next to the default where its range is open).
-fn other_values(o: &OptionDef, edition: &str) -> Vec<Value> {
-    let default = o.default_in(edition);
-    let values = match &o.ty {
-        OptionType::Bool => vec![Value::Bool(false), Value::Bool(true)],
-        OptionType::Enum(names) => names.iter().map(|n| Value::Str(n.clone())).collect(),
-        OptionType::Int { min, max } => {
-            let n = default.as_int().unwrap_or(0);
-            let low = if *min == i64::MIN { n.saturating_sub(1) } else { *min };
-            let high = if *max == i64::MAX { n.saturating_add(1) } else { *max };
-            vec![Value::Int(low), Value::Int(high)]
-        }
-    };
-    let mut others: Vec<Value> = values.into_iter().filter(|v| v != default).collect();
-    others.dedup();
-    others
-}
-
 /// Plays [`variant_games`] random games in each [`variants`] setting, on a load of its own; the
-/// first that fails is told with its setting, and how to play it again. Returns the settings.
+/// first that fails is told with its setting, and how to play it again. Returns the settings
+/// played, and the tags their games' tiles carry.
 fn play_variants(
     catalog: &Catalog,
     config: &GameConfig,
     checking: &Checking,
     manifest: &Manifest,
     games: u64,
-) -> Result<Vec<String>, Report> {
-    let at = if matches!(manifest.entry, Entry::Native(_)) { "native.library" } else { "script.entry" };
-    let fresh = || build(catalog, config, checking);
-    let mut played = Vec::new();
-    for variant in variants(manifest) {
+) -> Result<(Vec<String>, BTreeSet<String>), Report> {
+    let (mut played, mut tags) = (Vec::new(), BTreeSet::new());
+    let Some(at) = entry_key(manifest) else { return Ok((played, tags)) };
+    let default_edition = |id: &str| catalog.manifests.get(id).map(|m| m.default_edition.clone());
+    for variant in variants::variants(manifest, default_edition) {
         let mut config = config.clone();
-        let Some(own) = config.expansions.iter_mut().find(|c| c.id == manifest.id) else { break };
-        own.edition.clone_from(&variant.edition);
-        if let Some((name, value)) = &variant.option {
-            own.options.insert(name.clone(), OptionValue { value: value.clone(), at: None, name_at: None });
+        if !variant.apply(&mut config, &manifest.id) {
+            continue;
         }
         let loaded = build(catalog, &config, checking).map_err(|mut r| {
             for d in &mut r.diagnostics {
@@ -594,13 +566,32 @@ fn play_variants(
             }
             r
         })?;
+        // A fresh load of this setting, as the default games have theirs (no game asks for it).
+        let fresh = || build(catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
         let trial = Trial { manifest, at, fresh: &fresh, variant: Some(&variant) };
         for seed in 1..=variant_games(games) {
             trial.play(&loaded, seed)?;
         }
+        tags.extend(tile_tags(&loaded));
         played.push(variant.label);
     }
-    Ok(played)
+    Ok((played, tags))
+}
+
+/// The tags the tiles of a game and their segments carry.
+fn tile_tags(loaded: &Loaded) -> BTreeSet<String> {
+    let tiles = loaded.rules.tiles().iter();
+    tiles.flat_map(|t| t.def.tags.iter().chain(t.def.segments.iter().flat_map(|s| &s.tags))).cloned().collect()
+}
+
+/// The manifest key a mod's code is named at, where its problems in play are shown; none for
+/// code of this program's own (`[builtin]`) and for a mod without code.
+fn entry_key(manifest: &Manifest) -> Option<&'static str> {
+    match manifest.entry {
+        Entry::Script(_) => Some("script.entry"),
+        Entry::Native(_) => Some("native.library"),
+        Entry::Builtin(_) | Entry::None => None,
+    }
 }
 
 /// How many random games [`check_mod`] plays (the first of them twice). One game leaves many
@@ -623,11 +614,7 @@ fn plays_alike(
     manifest: &Manifest,
     games: u64,
 ) -> Result<(), Report> {
-    let at = match manifest.entry {
-        Entry::Script(_) => "script.entry",
-        Entry::Native(_) => "native.library",
-        Entry::Builtin(_) | Entry::None => return Ok(()),
-    };
+    let Some(at) = entry_key(manifest) else { return Ok(()) };
     let trial = Trial { manifest, at, fresh, variant: None };
     trial.twice(loaded)?;
     let acting = trial.each(loaded, acted, games)?;
@@ -755,19 +742,13 @@ fn first_difference(a: &[u64], b: &[u64]) -> usize {
 const REPLAYED_ALONE: usize = 8;
 
 /// How to play a game `check` names again, step by step: the config it plays is two players, the
-/// base game and this mod with its defaults, which `meeple play` gets from a config file. Told as
-/// one command line that writes that file and plays it (ids hold no quote, so they need none).
+/// base game and this mod, with its defaults or in the setting `variant`, which `meeple play`
+/// gets from a config file. Told as one command line that writes that file and plays it.
 fn again(manifest: &Manifest, variant: Option<&Variant>, seed: u64) -> String {
     let mods = folder_above(manifest.dir()).map(|d| format!(" --mods {}", display_path(&d))).unwrap_or_default();
     let (id, file) = (&manifest.id, format!("{}-game.toml", manifest.id));
-    let edition = variant.and_then(|v| v.edition.as_ref()).map_or(String::new(), |e| format!("edition = \"{e}\"\\n"));
-    let option = variant.and_then(|v| v.option.as_ref()).map_or(String::new(), |(name, value)| {
-        format!("options = {{ {name} = {} }}\\n", describe_value(value).unwrap_or_default())
-    });
-    format!(
-        "  to play it again: printf 'players = 2\\n[[expansions]]\\nid = \"{id}\"\\n{edition}{option}' > {file} && \
-         meeple play{mods} --seed {seed} --bots random {file}"
-    )
+    let config = variants::printf_format(&variants::config_text(id, variant));
+    format!("  to play it again: printf '{config}' > {file} && meeple play{mods} --seed {seed} --bots random {file}")
 }
 
 /// A hook error of the mod's own code, located at its file and line (`id/file:line`, as scripts
@@ -836,7 +817,7 @@ pub fn scenario_misses_its_mod(file: &Path) -> Option<String> {
     ))
 }
 
-/// `mods`, and the folder of each mod whose `tests/` folder holds one of the scenario `files`
+/// `mods`, and the folder above each mod that holds one of the scenario `files` ([`mod_holding`])
 /// when the mods found otherwise do not include it: `meeple test mods/chapels/tests` finds
 /// `chapels` (and the mods beside it) as `meeple check mods/chapels` does.
 pub fn mods_holding(files: &[PathBuf], mods: &[PathBuf]) -> Vec<PathBuf> {
