@@ -456,6 +456,7 @@ fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
 /// The hooks the games called without them ever doing anything (a command, an action offered,
 /// a placement forbidden), told in one warning: a handler runs, and whatever it looks for (a
 /// tile's tag, a feature's kind, an option's value) never holds, as when misspelt.
+///
 /// The tags the game's tiles carry are named, to compare with the one a handler looks for.
 fn never_acted(uses: &[HookUse], games: u64, tags: &BTreeSet<String>) -> Option<String> {
     let (hooks, were) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
