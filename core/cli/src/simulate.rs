@@ -37,7 +37,7 @@ struct Tally {
     shared: Vec<u64>,
     /// By score category, the points of all players.
     points: Vec<i64>,
-    /// By score category, the games in which someone scored in it (or lost points).
+    /// By score category, the games in which someone ended with points in it other than 0.
     scored_in: Vec<u64>,
 }
 
