@@ -1430,7 +1430,10 @@ fn an_answer_past_the_options_of_the_question_is_named_as_such() {
     let asked = events.as_array().unwrap().iter().find(|e| e["event"] == json!("decision-requested")).unwrap();
     assert_eq!(asked["about"]["kind"], json!("segment"), "{asked}");
     assert_eq!(asked["about"], state["pending"]["about"]);
-    // The question names the expansion asking, by id and as players know it.
+    // The question names the expansion asking: the event by its number in `names`, the state by
+    // id and as players know it.
+    let expansions = created["names"]["expansions"].as_array().unwrap();
+    assert_eq!(expansions[asked["expansion"].as_u64().unwrap() as usize], json!("traders-builders"), "{asked}");
     assert_eq!(
         (&state["pending"]["expansion"], &state["pending"]["name"]),
         (&json!("traders-builders"), &json!("Traders & Builders"))

@@ -254,7 +254,12 @@ impl Game {
             return refuse(format!("a turn asks at most {MAX_DECISIONS} decisions (does an answer ask again?)"));
         }
         self.state.turn.decisions += 1;
-        let requested = Event::DecisionRequested { player: d.player, kind: d.kind.as_str().into(), about: d.about };
+        let requested = Event::DecisionRequested {
+            player: d.player,
+            expansion: d.expansion,
+            kind: d.kind.as_str().into(),
+            about: d.about,
+        };
         self.state.pending.push(d);
         Ok(self.emit(requested)?)
     }
