@@ -196,7 +196,7 @@ pub enum CliError {
         again: String,
     },
     /// A replay did not play back.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}{}", path.display(), other_rules_hint(source, path))]
     Replay {
         /// The replay file.
         path: PathBuf,
@@ -292,6 +292,12 @@ pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliErr
 
 /// [`play_back`], with the ruleset the game plays.
 pub fn play_back_with_rules(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Loaded, Game), CliError> {
+    play_back_on(file, mods, false)
+}
+
+/// [`play_back_with_rules`]; with `other_rules`, on rules whose files differ from those the game
+/// was recorded with, every recorded state still checked ([`Game::from_replay_on_other_rules`]).
+pub fn play_back_on(file: &Path, mods: &[PathBuf], other_rules: bool) -> Result<(Replay, Loaded, Game), CliError> {
     // A replay that cannot be read is bad input, as a config that cannot be read is.
     let text = meeple_host::ruleset::read_text(file)?;
     let replay: Replay =
@@ -300,9 +306,25 @@ pub fn play_back_with_rules(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Lo
         let lines: Vec<String> = faults.iter().map(|f| format!("{}: {f}", file.display())).collect();
         CliError::Usage(lines.join("\n"))
     })?;
-    let game = Game::from_replay(loaded.rules.clone(), &replay)
-        .map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
+    let played = match other_rules {
+        true => Game::from_replay_on_other_rules(loaded.rules.clone(), &replay),
+        false => Game::from_replay(loaded.rules.clone(), &replay),
+    };
+    let game = played.map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
     Ok((replay, loaded, game))
+}
+
+/// For a replay refused for its ruleset, how to play it back all the same: files that changed may
+/// leave the game as it was (a tile renamed), which its recorded states tell.
+fn other_rules_hint(e: &meeple_core::ReplayError, path: &Path) -> String {
+    match e {
+        meeple_core::ReplayError::Ruleset { .. } => format!(
+            "; `meeple replay --other-rules {}` plays it back on these rules all the same, checking every recorded \
+             state",
+            path.display()
+        ),
+        _ => String::new(),
+    }
 }
 
 /// `--bots`' values: the engine's bot kinds by name, each with its help line.

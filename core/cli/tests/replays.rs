@@ -86,6 +86,35 @@ fn an_edited_replay_is_refused_with_its_file_and_reason() {
 }
 
 #[test]
+fn a_replay_recorded_on_other_files_plays_back_on_these_when_its_states_agree() {
+    let tmp = support::scratch("replays-other-rules");
+    let dir = tmp.path();
+    let good = saved(dir);
+    // Recorded with files that differ from these (a tile renamed, say): refused, with the way on.
+    let mut other = good.clone();
+    other["ruleset"] = json!("0123456789abcdef");
+    other.as_object_mut().unwrap().remove("expansion_hashes");
+    let file = write(dir, "other.json", &other);
+    let path = file.to_str().unwrap();
+    let (code, stderr) = meeple(&["replay", path]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("the replay was recorded with ruleset 0123456789abcdef"), "{stderr}");
+    assert!(stderr.contains(&format!("`meeple replay --other-rules {path}` plays it back")), "{stderr}");
+    // The game goes as recorded on these files: every state agrees, and it is verified so.
+    let out = run(&["replay", path, "--other-rules"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("— verified on these rules, whose files differ from those it was recorded with"), "{said}");
+    // A game that goes otherwise is still refused, at its first state that differs.
+    let mut diverged = other.clone();
+    diverged["checkpoints"][3]["hash"] = json!("0000000000000000");
+    let file = write(dir, "diverged.json", &diverged);
+    let (code, stderr) = meeple(&["replay", file.to_str().unwrap(), "--other-rules"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("the state hash is"), "{stderr}");
+}
+
+#[test]
 fn a_replay_that_cannot_be_read_is_bad_input_as_a_config_is() {
     for command in ["replay", "render"] {
         let (code, stderr) = meeple(&[command, "/no/such/game.json"]);

@@ -189,18 +189,26 @@ impl Game {
 
     /// Plays a replay back, checking every recorded hash.
     pub fn from_replay(rules: Arc<Rules>, replay: &Replay) -> Result<Game, ReplayError> {
-        if replay.format != REPLAY_FORMAT {
-            return Err(ReplayError::Format(replay.format.clone()));
-        }
-        if replay.rng != RNG_NAME {
-            return Err(ReplayError::Rng(replay.rng.clone()));
-        }
         if !replay.ruleset.is_empty() && !rules.hash().is_empty() && replay.ruleset != rules.hash() {
             return Err(ReplayError::Ruleset {
                 recorded: replay.ruleset.clone(),
                 current: rules.hash().to_string(),
                 differing: differing_parts(&replay.expansion_hashes, rules.hash_parts()),
             });
+        }
+        Game::from_replay_on_other_rules(rules, replay)
+    }
+
+    /// Plays a replay back on rules whose files may differ from those it was recorded with (a
+    /// tile renamed, a comment changed): the ruleset hash is not compared, but every recorded
+    /// state hash still is, so a game that goes otherwise on them is refused at its first
+    /// difference.
+    pub fn from_replay_on_other_rules(rules: Arc<Rules>, replay: &Replay) -> Result<Game, ReplayError> {
+        if replay.format != REPLAY_FORMAT {
+            return Err(ReplayError::Format(replay.format.clone()));
+        }
+        if replay.rng != RNG_NAME {
+            return Err(ReplayError::Rng(replay.rng.clone()));
         }
         let mut game = Game::new(rules, replay.setup.clone())?;
         game.record_checkpoints();
