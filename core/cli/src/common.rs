@@ -287,16 +287,12 @@ pub fn is_saved_game(path: &Path) -> bool {
 /// A replay file played back: its config checked as a config file is, its ruleset built, every
 /// recorded hash checked. Each problem names the file (and, in the config, the field).
 pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
-    play_back_with_rules(file, mods).map(|(replay, _, game)| (replay, game))
+    play_back_on(file, mods, false).map(|(replay, _, game)| (replay, game))
 }
 
-/// [`play_back`], with the ruleset the game plays.
-pub fn play_back_with_rules(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Loaded, Game), CliError> {
-    play_back_on(file, mods, false)
-}
-
-/// [`play_back_with_rules`]; with `other_rules`, on rules whose files differ from those the game
-/// was recorded with, every recorded state still checked ([`Game::from_replay_on_other_rules`]).
+/// [`play_back`], with the ruleset the game plays; with `other_rules`, on rules whose files
+/// differ from those the game was recorded with, every recorded state still checked
+/// ([`Game::from_replay_on_other_rules`]).
 pub fn play_back_on(file: &Path, mods: &[PathBuf], other_rules: bool) -> Result<(Replay, Loaded, Game), CliError> {
     // A replay that cannot be read is bad input, as a config that cannot be read is.
     let text = meeple_host::ruleset::read_text(file)?;
@@ -318,11 +314,12 @@ pub fn play_back_on(file: &Path, mods: &[PathBuf], other_rules: bool) -> Result<
 /// leave the game as it was (a tile renamed), which its recorded states tell.
 fn other_rules_hint(e: &meeple_core::ReplayError, path: &Path) -> String {
     match e {
-        meeple_core::ReplayError::Ruleset { .. } => format!(
-            "; `meeple replay --other-rules {}` plays it back on these rules all the same, checking every recorded \
-             state",
-            path.display()
-        ),
+        meeple_core::ReplayError::Ruleset { .. } => {
+            format!(
+                "; with `--other-rules`, {} plays back on these rules all the same, every recorded state checked",
+                path.display()
+            )
+        }
         _ => String::new(),
     }
 }

@@ -50,6 +50,10 @@ pub struct Args {
     /// at most 600000, ten minutes).
     #[arg(long, value_name = "MS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     delay: u64,
+    /// With a saved game: go on with it on these rules though their files differ from those it
+    /// was played with (a tile renamed); every recorded state hash is still checked.
+    #[arg(long)]
+    other_rules: bool,
 }
 
 /// Plays and narrates one game (with `--watch`, the last of those its edits started).
@@ -63,6 +67,9 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
     let stdin = std::io::stdin();
     let mut terminal = Terminal::new(stdin.lock(), !std::io::IsTerminal::is_terminal(&stdin));
     let saved = args.config.as_deref().filter(|p| crate::common::is_saved_game(p));
+    if args.other_rules && saved.is_none() {
+        return Err(CliError::Usage("--other-rules: only for a saved game to go on with".to_string()));
+    }
     let (mut table, mut watched) = if let Some(saved) = saved {
         (resumed(saved, &args, &deal, mods)?, None)
     } else if args.watch {
@@ -195,7 +202,7 @@ fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Ta
     if args.watch {
         return Err(refused("--watch", "whose rules are those it was played with; watch a config"));
     }
-    let (replay, loaded, game) = crate::common::play_back_with_rules(file, mods)?;
+    let (replay, loaded, game) = crate::common::play_back_on(file, mods, args.other_rules)?;
     let names = replay.setup.players.clone();
     let seed = replay.setup.seed;
     let saved = |p: usize| replay.seats.get(p).map(String::as_str);

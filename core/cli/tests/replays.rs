@@ -99,12 +99,19 @@ fn a_replay_recorded_on_other_files_plays_back_on_these_when_its_states_agree() 
     let (code, stderr) = meeple(&["replay", path]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("the replay was recorded with ruleset 0123456789abcdef"), "{stderr}");
-    assert!(stderr.contains(&format!("`meeple replay --other-rules {path}` plays it back")), "{stderr}");
+    assert!(stderr.contains(&format!("; with `--other-rules`, {path} plays back on these rules")), "{stderr}");
     // The game goes as recorded on these files: every state agrees, and it is verified so.
     let out = run(&["replay", path, "--other-rules"]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(said.contains("— verified on these rules, whose files differ from those it was recorded with"), "{said}");
+    // So does `meeple play`, which goes on with a saved game (this one is over: it is told).
+    let (code, stderr) = meeple(&["play", path, "-q"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let out = run(&["play", path, "-q", "--other-rules"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, stderr) = meeple(&["play", "configs/base.toml", "--other-rules"]);
+    assert_eq!((code, stderr.trim()), (Some(2), "--other-rules: only for a saved game to go on with"));
     // A game that goes otherwise is still refused, at its first state that differs.
     let mut diverged = other.clone();
     diverged["checkpoints"][3]["hash"] = json!("0000000000000000");
