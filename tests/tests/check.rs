@@ -653,9 +653,11 @@ fn code_that_fails_only_with_another_option_value_or_edition_is_found() {
 
 #[test]
 fn an_edition_is_played_with_the_editions_it_was_made_for() {
-    // Edition `first` is made for the first base game, which is not the base game's default.
+    // Edition `first` is made for the first base game, which is not the base game's default, and
+    // for the first River, which the game does not play and so does not concern it.
     let manifest = "depends = [\"base\"]\neditions = [\"later\", \"first\"]\ndefault_edition = \"later\"\n\n\
-                    [editions.first]\nmade_for = [{ expansion = \"base\", editions = [\"C1\"] }]\n";
+                    [editions.first]\nmade_for = [{ expansion = \"base\", editions = [\"C1\"] }, \
+                    { expansion = \"river\", editions = [\"C1\"] }]\n";
     let script = "meeple.on(\"turn_end\", function(view, event, out)\n    \
                   if meeple.edition == \"first\" then error(\"a first-edition slip\") end\nend)\n";
     let root = meeple_tests::write_mods("check-made-for", &[("old-rule", manifest, script)]);

@@ -555,7 +555,9 @@ fn play_variants(
 ) -> Result<(Vec<String>, BTreeSet<String>), Report> {
     let (mut played, mut tags) = (Vec::new(), BTreeSet::new());
     let Some(at) = entry_key(manifest) else { return Ok((played, tags)) };
-    let default_edition = |id: &str| catalog.manifests.get(id).map(|m| m.default_edition.clone());
+    let in_game = |id: &str| id == "base" || config.expansions.iter().any(|c| c.id == id);
+    let default_edition =
+        |id: &str| catalog.manifests.get(id).filter(|_| in_game(id)).map(|m| m.default_edition.clone());
     for variant in variants::variants(manifest, default_edition) {
         let mut config = config.clone();
         if !variant.apply(&mut config, &manifest.id) {

@@ -2,7 +2,7 @@
 //! edition, and each option at each of its other values. Code that fails only there (a branch
 //! taken when an option is on) would pass a check of the defaults alone.
 
-use crate::config::{ExpansionChoice, GameConfig, OptionValue};
+use crate::config::{GameConfig, OptionValue};
 use crate::manifest::{Manifest, OptionDef, OptionType, describe_value};
 use meeple_core::Value;
 
@@ -23,13 +23,14 @@ pub(super) struct Variant {
 const NEAR: i64 = 100;
 
 /// Each other edition, then each option at each of its other values, in the manifest's order;
-/// `default_edition` gives the edition another expansion is played in by default.
+/// `default_edition` gives the edition another expansion of the game is played in by default
+/// (none for one the game does not play, which no `made_for` concerns).
 pub(super) fn variants(manifest: &Manifest, default_edition: impl Fn(&str) -> Option<String>) -> Vec<Variant> {
     let default = &manifest.default_edition;
     let editions = manifest.editions.iter().filter(|e| e.name != *default).map(|e| {
         let own = (manifest.id.clone(), e.name.clone());
         let misfit =
-            |m: &&crate::manifest::MadeFor| default_edition(&m.expansion).is_none_or(|d| !m.editions.contains(&d));
+            |m: &&crate::manifest::MadeFor| default_edition(&m.expansion).is_some_and(|d| !m.editions.contains(&d));
         let made_for =
             e.made_for.iter().filter(misfit).filter_map(|m| Some((m.expansion.clone(), m.editions.first()?.clone())));
         Variant {
@@ -76,15 +77,14 @@ impl Variant {
             return false;
         }
         for (id, edition) in &self.editions {
-            let choice = if id == "base" {
-                &mut config.base
-            } else if let Some(c) = config.expansions.iter_mut().position(|c| c.id == *id) {
-                &mut config.expansions[c]
-            } else {
-                config.expansions.push(ExpansionChoice::new(id));
-                config.expansions.last_mut().expect("just pushed")
+            let choice = match id.as_str() {
+                "base" => Some(&mut config.base),
+                _ => config.expansions.iter_mut().find(|c| c.id == *id),
             };
-            choice.edition = Some(edition.clone());
+            // Only expansions of the game are named ([`variants`]).
+            if let Some(choice) = choice {
+                choice.edition = Some(edition.clone());
+            }
         }
         if let Some((name, value)) = &self.option {
             let own = config.expansions.iter_mut().find(|c| c.id == own).expect("looked for above");
