@@ -277,7 +277,8 @@ fn a_change_only_a_new_game_takes_starts_one_and_later_edits_reload_into_it() {
 fn a_seed_changed_in_the_config_under_a_seed_given_on_the_command_line_is_told_and_played_on() {
     let tmp = scratch("seed-held");
     let dir = tmp.path();
-    let (mut child, mut out) = play_with(dir, &["--seed", "9"]);
+    // The game is ended when `_child` is dropped.
+    let (_child, mut out) = play_with(dir, &["--seed", "9"]);
     assert!(out.wait_for("meeple · ").ends_with(" · seed 9"), "the command line's seed");
     out.wait_for("turn");
     edit(&dir.join("game.toml"), &config(5, "[\"Ann\", \"Bob\"]"));
@@ -287,7 +288,6 @@ fn a_seed_changed_in_the_config_under_a_seed_given_on_the_command_line_is_told_a
             && reloaded.ends_with(" actions (the config's seed is now 5, but `--seed 9` chose this game's)"),
         "{reloaded}"
     );
-    let _ = child.0.kill();
 }
 
 #[test]

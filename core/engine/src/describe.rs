@@ -276,6 +276,16 @@ impl Game {
     }
 }
 
+/// Names as a sentence lists them: `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` `` (each in
+/// backticks); empty for none.
+pub fn quoted_list(names: &[impl std::fmt::Display]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.as_slice() {
+        [first @ .., last] if !first.is_empty() => format!("{} and {last}", first.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
 /// "a" or "an" before a word, by its first letter (`an abbot`).
 pub(crate) fn a(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
@@ -283,6 +293,13 @@ pub(crate) fn a(word: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn names_are_listed_as_a_sentence_lists_them() {
+        let list = |names: &[&str]| super::quoted_list(names);
+        assert_eq!((list(&[]), list(&["a"]), list(&["a", "b"])), (String::new(), "`a`".into(), "`a` and `b`".into()));
+        assert_eq!(list(&["a", "b", "c"]), "`a`, `b` and `c`");
+    }
+
     #[test]
     fn a_figure_kind_gets_its_article() {
         assert_eq!(super::a("abbots:abbot"), "an");

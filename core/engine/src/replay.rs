@@ -142,11 +142,7 @@ fn what_differs(differing: &[String]) -> String {
     let what = "files, edition, options or tile numbers";
     match differing {
         [] => format!("an expansion's {what} differ"),
-        [one] => format!("the {what} of `{one}` differ"),
-        [first @ .., last] => {
-            let ids: Vec<String> = first.iter().map(|id| format!("`{id}`")).collect();
-            format!("the {what} of {} and `{last}` differ", ids.join(", "))
-        }
+        ids => format!("the {what} of {} differ", crate::describe::quoted_list(ids)),
     }
 }
 

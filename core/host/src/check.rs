@@ -475,12 +475,9 @@ fn never_acted(uses: &[HookUse], games: u64, tags: &BTreeSet<String>) -> Option<
 /// The hooks whose use matches, as a warning names them (`` `a`, `b` and `c` ``) with the verb
 /// that fits their number; `None` when there are none.
 fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(String, &'static str)> {
-    let names: Vec<String> = uses.iter().filter(|u| matches(u)).map(|u| format!("`{}`", u.hook.name())).collect();
-    match names.as_slice() {
-        [] => None,
-        [one] => Some((one.clone(), "was")),
-        [first @ .., last] => Some((format!("{} and {last}", first.join(", ")), "were")),
-    }
+    let names: Vec<&str> = uses.iter().filter(|u| matches(u)).map(|u| u.hook.name()).collect();
+    let verb = if names.len() == 1 { "was" } else { "were" };
+    (!names.is_empty()).then(|| (meeple_core::describe::quoted_list(&names), verb))
 }
 
 /// "1 random game", "100 random games".
