@@ -922,6 +922,41 @@ fn a_replay_that_does_not_play_back_is_a_mismatch() {
 }
 
 #[test]
+fn other_rules_play_a_replay_back_on_changed_files_checking_every_state() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
+    let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    // Recorded with other files of Traders & Builders: refused, naming it and the way round.
+    let mut edited = replay.clone();
+    edited["ruleset"] = json!("0");
+    edited["expansion_hashes"]["traders-builders"] = json!("0");
+    let refused =
+        err(&mut s, json!({"cmd": "load", "replay": edited.clone()}), "replay-mismatch", Some("replay.ruleset"));
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the files, edition, options or tile numbers of `traders-builders` differ"), "{message}");
+    assert!(
+        message.ends_with(
+            "with `other_rules: true`, it plays back on these rules all the same, every recorded state checked"
+        ),
+        "{message}"
+    );
+    // With `other_rules` it plays back, to the same state.
+    let verified = ok(&mut s, json!({"cmd": "verify", "replay": edited.clone(), "other_rules": true}));
+    assert_eq!(verified["actions"], json!(2));
+    assert_eq!(verified["state_hash"], replay["state_hash"]);
+    let loaded = ok(&mut s, json!({"cmd": "load", "replay": edited.clone(), "other_rules": true}));
+    let original = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    assert_eq!(loaded["state"]["scores"], original["state"]["scores"], "{loaded}");
+    // Still every state is checked: one that went otherwise is refused at its hash.
+    edited["checkpoints"][0]["hash"] = json!("0000000000000000");
+    let request = json!({"cmd": "verify", "replay": edited, "other_rules": true});
+    err(&mut s, request, "replay-mismatch", Some("replay.checkpoints[0].hash"));
+    err(&mut s, json!({"cmd": "verify", "replay": replay, "other_rules": "yes"}), "bad-request", Some("other_rules"));
+}
+
+#[test]
 fn an_expansion_failure_leaves_the_game_as_it_was() {
     meeple_tests::build_plugins();
     let mut s = session();

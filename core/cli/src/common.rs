@@ -1,7 +1,7 @@
 //! What the commands share: loading a config, making bots, printing scores, errors.
 
 use meeple_core::bots::{Bot, BotKind};
-use meeple_core::{Game, GameState, Replay, Rules};
+use meeple_core::{Game, GameState, Replay, ReplayRules, Rules};
 use meeple_host::{GameConfig, Loaded, load};
 use meeple_toml::Report;
 use std::path::{Path, PathBuf};
@@ -287,13 +287,12 @@ pub fn is_saved_game(path: &Path) -> bool {
 /// A replay file played back: its config checked as a config file is, its ruleset built, every
 /// recorded hash checked. Each problem names the file (and, in the config, the field).
 pub fn play_back(file: &Path, mods: &[PathBuf]) -> Result<(Replay, Game), CliError> {
-    play_back_on(file, mods, false).map(|(replay, _, game)| (replay, game))
+    play_back_on(file, mods, ReplayRules::Recorded).map(|(replay, _, game)| (replay, game))
 }
 
-/// [`play_back`], with the ruleset the game plays; with `other_rules`, on rules whose files
-/// differ from those the game was recorded with, every recorded state still checked
-/// ([`Game::from_replay_on_other_rules`]).
-pub fn play_back_on(file: &Path, mods: &[PathBuf], other_rules: bool) -> Result<(Replay, Loaded, Game), CliError> {
+/// [`play_back`], with the ruleset the game plays; `on` other rules, on files that differ
+/// from those the game was recorded with, every recorded state still checked.
+pub fn play_back_on(file: &Path, mods: &[PathBuf], on: ReplayRules) -> Result<(Replay, Loaded, Game), CliError> {
     // A replay that cannot be read is bad input, as a config that cannot be read is.
     let text = meeple_host::ruleset::read_text(file)?;
     let replay: Replay =
@@ -302,11 +301,8 @@ pub fn play_back_on(file: &Path, mods: &[PathBuf], other_rules: bool) -> Result<
         let lines: Vec<String> = faults.iter().map(|f| format!("{}: {f}", file.display())).collect();
         CliError::Usage(lines.join("\n"))
     })?;
-    let played = match other_rules {
-        true => Game::from_replay_on_other_rules(loaded.rules.clone(), &replay),
-        false => Game::from_replay(loaded.rules.clone(), &replay),
-    };
-    let game = played.map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
+    let game = Game::from_replay_on(loaded.rules.clone(), &replay, on)
+        .map_err(|e| CliError::Replay { path: file.to_path_buf(), source: Box::new(e) })?;
     Ok((replay, loaded, game))
 }
 

@@ -4,7 +4,7 @@ use crate::common::{CliError, how_many, load_config, make_bots, outcome, ruleset
 use human::{Stopped, Terminal};
 use meeple_core::bots::{Bot, BotKind};
 use meeple_core::describe::ActionInfo;
-use meeple_core::{Action, ActionError, Event, Game, SetupError};
+use meeple_core::{Action, ActionError, Event, Game, ReplayRules, SetupError};
 use std::path::{Path, PathBuf};
 use watch::{Reloaded, Watch};
 
@@ -202,7 +202,7 @@ fn resumed(file: &Path, args: &Args, deal: &Deal, mods: &[PathBuf]) -> Result<Ta
     if args.watch {
         return Err(refused("--watch", "whose rules are those it was played with; watch a config"));
     }
-    let (replay, loaded, game) = crate::common::play_back_on(file, mods, args.other_rules)?;
+    let (replay, loaded, game) = crate::common::play_back_on(file, mods, ReplayRules::other_if(args.other_rules))?;
     let names = replay.setup.players.clone();
     let seed = replay.setup.seed;
     let saved = |p: usize| replay.seats.get(p).map(String::as_str);

@@ -1,6 +1,7 @@
 //! `meeple replay`: play a saved game back and check its hashes.
 
 use crate::common::{CliError, outcome, play_back_on, say};
+use meeple_core::ReplayRules;
 use std::path::PathBuf;
 
 /// Arguments of `meeple replay`.
@@ -19,7 +20,7 @@ pub struct Args {
 
 /// Replays a game; fails if any recorded hash differs.
 pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
-    let (replay, loaded, game) = play_back_on(&args.file, mods, args.other_rules)?;
+    let (replay, loaded, game) = play_back_on(&args.file, mods, ReplayRules::other_if(args.other_rules))?;
     if args.log {
         crate::play::retell(&replay, &loaded)?;
     }

@@ -935,6 +935,13 @@ fn every_reply_and_message_the_server_sends_follows_its_schema_definition() {
     let (_, replay) = call("GET", &format!("/games/{game}/replay"), Some(owner), None, "Outcome");
     let verify = json!({"replay": replay["result"]["replay"]}).to_string();
     assert_eq!(call("POST", "/verify", None, Some(&verify), "Outcome").0, 200);
+    // On files that changed since, with `other_rules`: every state is still checked.
+    let mut edited = replay["result"]["replay"].clone();
+    edited["ruleset"] = json!("0");
+    let refused = json!({"replay": edited}).to_string();
+    assert_eq!(call("POST", "/verify", None, Some(&refused), "").0, 400);
+    let other = json!({"replay": edited, "other_rules": true}).to_string();
+    assert_eq!(call("POST", "/verify", None, Some(&other), "Outcome").0, 200);
     // Failures: an unknown game, a wrong token, a route that is none.
     assert_eq!(call("GET", "/games/g99", None, None, "").0, 404);
     assert_eq!(call("POST", &format!("/games/{game}/act"), Some("0000"), Some(&act), "").0, 401);

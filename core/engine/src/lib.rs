@@ -51,7 +51,7 @@ pub use expansion::{
 pub use figures::{Figure, FigureKind, Location};
 pub use game::{ActionError, Game, Setup, SetupError};
 pub use geometry::{Port, Pos, Rotation, Side};
-pub use replay::{Replay, ReplayError};
+pub use replay::{Replay, ReplayError, ReplayRules};
 pub use rules::{Rules, RulesBuilder, TileId};
 pub use state::{GameState, Stage};
 pub use tileset::{SegmentKind, Tileset};

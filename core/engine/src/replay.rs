@@ -60,6 +60,24 @@ fn any_seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::E
     })
 }
 
+/// Which rules a replay may be played back on ([`Game::from_replay_on`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReplayRules {
+    /// Only those it was recorded with: its ruleset hash must be theirs.
+    #[default]
+    Recorded,
+    /// Rules whose files may have changed since (a tile renamed, a comment edited): the
+    /// ruleset hash is not compared, every recorded state hash still is.
+    Other,
+}
+
+impl ReplayRules {
+    /// [`ReplayRules::Other`] when asked for, else [`ReplayRules::Recorded`].
+    pub fn other_if(other: bool) -> ReplayRules {
+        if other { ReplayRules::Other } else { ReplayRules::Recorded }
+    }
+}
+
 /// Why a replay could not be played back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -181,6 +199,15 @@ impl Game {
             let described = self.describe(&action).to_string();
             ReplayError::Action { index, action, described, error: Box::new(error) }
         })
+    }
+
+    /// Plays a replay back on the rules it was recorded with, or, with [`ReplayRules::Other`],
+    /// on rules whose files changed since ([`Game::from_replay_on_other_rules`]).
+    pub fn from_replay_on(rules: Arc<Rules>, replay: &Replay, on: ReplayRules) -> Result<Game, ReplayError> {
+        match on {
+            ReplayRules::Recorded => Game::from_replay(rules, replay),
+            ReplayRules::Other => Game::from_replay_on_other_rules(rules, replay),
+        }
     }
 
     /// Plays a replay back, checking every recorded hash.

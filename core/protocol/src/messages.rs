@@ -243,6 +243,11 @@ fn not_config_and_path(schema: &mut schemars::Schema) {
 pub struct ReplayArgs {
     /// A replay, as `save` gives it.
     pub replay: Replay,
+    /// Plays the replay back on rules whose files changed since it was recorded (a tile
+    /// renamed, a comment edited): its ruleset hash is not compared, but every recorded state
+    /// hash still is, so a game that goes otherwise is refused at its first differing state.
+    #[serde(default)]
+    pub other_rules: bool,
 }
 
 /// A reply: `result` when `ok`, `error` otherwise.

@@ -10,6 +10,7 @@ use crate::messages::{
 };
 use crate::replay_config;
 use crate::table::Table;
+use meeple_core::ReplayRules;
 use meeple_host::ruleset::Catalog;
 use meeple_host::{GameConfig, load, paths};
 use serde_json::Value;
@@ -103,11 +104,11 @@ impl Session {
                 t.check_replayable()?;
                 Ok(Outcome::Saved { replay: Box::new(t.replay()) })
             }
-            Request::Load(ReplayArgs { replay }) => {
-                let table = Table::from_replay(&replay, &self.mods)?;
+            Request::Load(args) => {
+                let table = Table::from_replay(&args.replay, &self.mods, ReplayRules::other_if(args.other_rules))?;
                 Ok(self.insert(table))
             }
-            Request::Verify(ReplayArgs { replay }) => verify(&replay, &self.mods),
+            Request::Verify(args) => verify(&args, &self.mods),
             Request::Names(GameArgs { game }) => {
                 Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
             }
@@ -258,9 +259,10 @@ pub fn chosen(table: &Table, args: &ActArgs) -> Result<meeple_core::Action> {
     })
 }
 
-/// `verify`: plays a replay back, checking every recorded hash.
-pub fn verify(replay: &meeple_core::Replay, mods: &[PathBuf]) -> Result<Outcome> {
-    let table = Table::from_replay(replay, mods)?;
+/// `verify`: plays a replay back, checking every recorded hash (but its ruleset's, with
+/// `other_rules`).
+pub fn verify(args: &ReplayArgs, mods: &[PathBuf]) -> Result<Outcome> {
+    let table = Table::from_replay(&args.replay, mods, ReplayRules::other_if(args.other_rules))?;
     let game = table.game();
     Ok(Outcome::Verified {
         actions: game.history().len(),

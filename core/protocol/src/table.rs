@@ -5,7 +5,7 @@
 use crate::error::{Code, ProtocolError};
 use crate::replay_config;
 use crate::state::StateView;
-use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, SetupError};
+use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, ReplayRules, SetupError};
 use meeple_host::{GameConfig, Loaded, load};
 use std::path::PathBuf;
 
@@ -46,12 +46,13 @@ impl Table {
         Ok(Table { warnings, ..Table::new(game, loaded.config) })
     }
 
-    /// A replay played back on the installed expansions, with the config it names.
-    /// The config is checked as `create` checks one.
-    pub fn from_replay(replay: &Replay, mods: &[PathBuf]) -> Result<Table> {
+    /// A replay played back on the installed expansions, with the config it names, on the
+    /// rules it was recorded with or on `on` others. The config is checked as `create` checks
+    /// one.
+    pub fn from_replay(replay: &Replay, mods: &[PathBuf], on: ReplayRules) -> Result<Table> {
         let (config, loaded) =
             replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
-        let game = Game::from_replay(loaded.rules.clone(), replay).map_err(|e| replay_failed(e, replay))?;
+        let game = Game::from_replay_on(loaded.rules.clone(), replay, on).map_err(|e| replay_failed(e, replay))?;
         Ok(Table { warnings: loaded.warnings(), ..Table::new(game, config) })
     }
 
@@ -331,6 +332,11 @@ fn replay_failed(e: ReplayError, replay: &Replay) -> ProtocolError {
         ReplayError::Setup(SetupError::Hook(h)) => ProtocolError::expansion_failed(h.to_string()),
         ReplayError::Action { index, error, .. } if matches!(*error, ActionError::Hook(_)) => {
             ProtocolError::expansion_failed(format!("replay.actions[{index}]: {error}"))
+        }
+        ruleset @ ReplayError::Ruleset { .. } => {
+            let hint =
+                "; with `other_rules: true`, it plays back on these rules all the same, every recorded state checked";
+            ProtocolError::new(Code::ReplayMismatch, format!("{ruleset}{hint}"), Some(&field))
         }
         other => ProtocolError::new(Code::ReplayMismatch, other.to_string(), Some(&field)),
     }

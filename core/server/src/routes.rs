@@ -119,7 +119,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
         ("GET", ["expansions"]) => command(session::expansions(&server.mods)),
         ("POST", ["verify"]) => {
             let args: ReplayArgs = command_body(request, "verify")?;
-            command(session::verify(&args.replay, &server.mods)?)
+            command(session::verify(&args, &server.mods)?)
         }
         ("GET", ["games"]) => ok(HttpResult::Games(list(server))),
         ("POST", ["games"]) => create(server, request).map(|created| (201, HttpResult::Created(created))),
