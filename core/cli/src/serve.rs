@@ -3,8 +3,9 @@
 //! players at once, every game kept in an SQLite file.
 
 use crate::common::{CliError, say};
+use meeple_core::ReplayRules;
 use meeple_protocol::Session;
-use meeple_server::Server;
+use meeple_server::{Refused, Server};
 use std::io::{BufRead, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,10 @@ pub struct Args {
     #[arg(long, value_name = "SECS", default_value_t = meeple_server::Limits::default().request_time.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600), conflicts_with = "stdio")]
     request_timeout: u64,
+    /// With --listen: serve stored games started on files that have changed since (a tile
+    /// renamed), when every step still leads to the state logged.
+    #[arg(long, conflicts_with = "stdio")]
+    other_rules: bool,
 }
 
 /// Serves until stdin closes (`--stdio`) or the process is stopped (`--listen`).
@@ -49,7 +54,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
                 max_per_address: args.max_per_address,
                 request_time: std::time::Duration::from_secs(args.request_timeout),
             };
-            listen(addr, &args.db, limits, mods)
+            listen(addr, &args.db, limits, ReplayRules::other_if(args.other_rules), mods)
         }
         None => stdio(mods),
     }
@@ -115,15 +120,29 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
 
 /// Opens the database, plays its games back, and serves. The first line on stdout names the
 /// address actually bound (useful with port 0).
-fn listen(addr: &str, db: &Path, limits: meeple_server::Limits, mods: &[PathBuf]) -> Result<(), CliError> {
+fn listen(
+    addr: &str,
+    db: &Path,
+    limits: meeple_server::Limits,
+    on: ReplayRules,
+    mods: &[PathBuf],
+) -> Result<(), CliError> {
     // The address first: a port that cannot be had leaves no database file behind.
     let listener = TcpListener::bind(addr).map_err(|source| CliError::Io { path: addr.into(), source })?;
     let bound = listener.local_addr().map_err(|source| CliError::Io { path: addr.into(), source })?;
-    let (server, restored) = Server::open(db, mods.to_vec())?;
+    let (server, restored) = Server::open_on(db, mods.to_vec(), on)?;
     for (game, why) in &restored.failed {
         crate::common::tell(&format!("warning: game {game} is not served: {why} (it stays in {})", db.display()));
     }
-    say!("listening on http://{bound} ({} games from {})", restored.games, db.display());
+    if restored.failed.iter().any(|(_, why)| matches!(why, Refused::Ruleset(_))) {
+        let hint = "with `--other-rules`, games started on files that changed since are served all the same, every step's state checked";
+        crate::common::tell(&format!("note: {hint}"));
+    }
+    let games = match restored.games {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
+    };
+    say!("listening on http://{bound} ({games} from {})", db.display());
     // The line names the port taken: a server whose address cannot be written out (a full
     // disk) is no use. A reader that went away after reading it (`| head -1`) is fine.
     if let Some(why) = crate::common::stdout_failure() {

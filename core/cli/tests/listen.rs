@@ -289,6 +289,19 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
     let server = Server::start(&db);
     assert!(server.banner.contains("(2 games from"), "a closed game stays closed: {}", server.banner);
     assert_eq!(server.get(&format!("/games/{base}"))["state"], end);
+    server.kill();
+
+    // Rules files changed since a game started (as the database says): not served, unless
+    // `--other-rules` is given and every step still leads to its logged state.
+    let file = rusqlite::Connection::open(&db).unwrap();
+    file.execute_batch(&format!("UPDATE games SET ruleset = 'feedfeedfeedfeed' WHERE id = '{base}'")).unwrap();
+    drop(file);
+    let server = Server::start(&db);
+    assert!(server.banner.contains("(1 game from"), "{}", server.banner);
+    server.kill();
+    let server = Server::start_with(&db, &["--other-rules"]);
+    assert!(server.banner.contains("(2 games from"), "{}", server.banner);
+    assert_eq!(server.get(&format!("/games/{base}"))["state"], end);
 }
 
 #[test]

@@ -147,6 +147,15 @@ pub fn hash_hex(h: u64) -> String {
 
 /// The expansions whose part of the ruleset hash differs between a replay and the rules: in one
 /// and not the other, or another hash; none when the replay has no parts to compare.
+/// Whether `rules` are other than those a game was recorded on, whose ruleset hash was
+/// `recorded` and each expansion's part of it `parts`: `None` when they hash alike (or either
+/// hash is empty: a hand-written replay, rules built in code), else the ids of the expansions
+/// whose part differs (none known when `parts` is empty), for [`what_differs`].
+pub fn rules_differ(recorded: &str, parts: &BTreeMap<String, String>, rules: &Rules) -> Option<Vec<String>> {
+    let differ = !recorded.is_empty() && !rules.hash().is_empty() && recorded != rules.hash();
+    differ.then(|| differing_parts(parts, rules.hash_parts()))
+}
+
 fn differing_parts(recorded: &BTreeMap<String, String>, current: &BTreeMap<String, String>) -> Vec<String> {
     if recorded.is_empty() {
         return Vec::new();
@@ -155,8 +164,8 @@ fn differing_parts(recorded: &BTreeMap<String, String>, current: &BTreeMap<Strin
     ids.into_iter().filter(|id| recorded.get(*id) != current.get(*id)).cloned().collect()
 }
 
-/// What a ruleset mismatch is told to come from.
-fn what_differs(differing: &[String]) -> String {
+/// What a ruleset mismatch is told to come from, given the expansions [`rules_differ`] names.
+pub fn what_differs(differing: &[String]) -> String {
     let what = "files, edition, options or tile numbers";
     match differing {
         [] => format!("an expansion's {what} differ"),
@@ -212,11 +221,11 @@ impl Game {
 
     /// Plays a replay back, checking every recorded hash.
     pub fn from_replay(rules: Arc<Rules>, replay: &Replay) -> Result<Game, ReplayError> {
-        if !replay.ruleset.is_empty() && !rules.hash().is_empty() && replay.ruleset != rules.hash() {
+        if let Some(differing) = rules_differ(&replay.ruleset, &replay.expansion_hashes, &rules) {
             return Err(ReplayError::Ruleset {
                 recorded: replay.ruleset.clone(),
                 current: rules.hash().to_string(),
-                differing: differing_parts(&replay.expansion_hashes, rules.hash_parts()),
+                differing,
             });
         }
         Game::from_replay_on_other_rules(rules, replay)

@@ -14,9 +14,11 @@ pub mod store;
 mod timed;
 mod ws;
 
+pub use crate::rooms::Refused;
 use crate::rooms::{Room, lock, storage_failed};
 use crate::store::Step;
 use crate::store::{Store, StoreError, StoredGame};
+use meeple_core::ReplayRules;
 use meeple_protocol::messages::{ActArgs, CreateArgs};
 use meeple_protocol::network::{Played, Snapshot};
 use meeple_protocol::{Code, ProtocolError, session};
@@ -45,7 +47,7 @@ pub struct Restored {
     pub games: usize,
     /// Games that could not be played back (another ruleset, a log that does not replay), with
     /// why; they stay in the file, untouched, and are not served.
-    pub failed: Vec<(String, String)>,
+    pub failed: Vec<(String, Refused)>,
 }
 
 /// A game just created, with its tokens.
@@ -61,12 +63,18 @@ pub struct Created {
 impl Server {
     /// Opens the log at `db` (creating it if needed) and plays back every game in it.
     pub fn open(db: &Path, mods: Vec<PathBuf>) -> Result<(Server, Restored), StoreError> {
+        Server::open_on(db, mods, ReplayRules::Recorded)
+    }
+
+    /// [`Server::open`], playing back `on` other rules too: games started on files that have
+    /// changed since (a tile renamed) are served when every step's state is as logged.
+    pub fn open_on(db: &Path, mods: Vec<PathBuf>, on: ReplayRules) -> Result<(Server, Restored), StoreError> {
         let store = Store::open(db)?;
         let last = store.last_number()?;
         let mut restored = Restored::default();
         let mut rooms = BTreeMap::new();
         for stored in store.games()? {
-            match Room::restore(&stored, &mods) {
+            match Room::restore(&stored, &mods, on) {
                 Ok(room) => {
                     rooms.insert(stored.id.clone(), Arc::new(Mutex::new(room)));
                     restored.games += 1;
@@ -89,7 +97,8 @@ impl Server {
             id: id.clone(),
             config: table.config().to_value(),
             seed: table.game().setup().seed,
-            ruleset: table.game().replay().ruleset,
+            ruleset: table.game().rules().hash().to_string(),
+            expansion_hashes: table.game().rules().hash_parts().clone(),
             owner: owner.clone(),
             seats: seats.clone(),
             log: Vec::new(),

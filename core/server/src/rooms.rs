@@ -3,6 +3,7 @@
 //! lock, so every watcher receives the same updates in the same order as the log.
 
 use crate::store::{Logged, Step, Store, StoreError, StoredGame};
+use meeple_core::ReplayRules;
 use meeple_protocol::network::SocketMessage;
 use meeple_protocol::{Code, ProtocolError, StateView, Table};
 use std::path::PathBuf;
@@ -30,6 +31,24 @@ pub struct Room {
     closed: bool,
 }
 
+/// Why a stored game is not served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// It was started on rules whose files have changed since; [`ReplayRules::Other`] plays it
+    /// back all the same, every step's state checked.
+    Ruleset(String),
+    /// Its log does not play back (or cannot be read).
+    Log(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Ruleset(why) | Refused::Log(why) => f.write_str(why),
+        }
+    }
+}
+
 /// A connection receiving a game's updates, with whole states or brief ones.
 struct Watcher {
     tx: SyncSender<Arc<str>>,
@@ -42,23 +61,32 @@ impl Room {
         Room { id, table, owner, seats, updates: Vec::new(), watchers: Vec::new(), closed: false }
     }
 
-    /// A stored game played back step by step, each state checked against its logged hash.
-    pub fn restore(stored: &StoredGame, mods: &[PathBuf]) -> std::result::Result<Room, String> {
-        let config = meeple_host::GameConfig::from_value(&stored.config).ok_or("unreadable config")?;
-        let table = Table::create(config, stored.seed, mods).map_err(|e| e.message)?;
-        // Other rules could play the log back for a while and then differ without a word.
-        let ruleset = table.game().rules().hash();
-        if !stored.ruleset.is_empty() && stored.ruleset != ruleset {
-            return Err(format!(
-                "it was started with ruleset {}, these rules hash to {ruleset} (an expansion's files, edition, options or tile numbers differ)",
-                stored.ruleset
-            ));
+    /// A stored game played back step by step, each state checked against its logged hash, on
+    /// the rules it was started with or on `on` others.
+    pub fn restore(stored: &StoredGame, mods: &[PathBuf], on: ReplayRules) -> std::result::Result<Room, Refused> {
+        let config =
+            meeple_host::GameConfig::from_value(&stored.config).ok_or(Refused::Log("unreadable config".into()))?;
+        let table = Table::create(config, stored.seed, mods).map_err(|e| Refused::Log(e.message))?;
+        // Other rules could play the log back for a while and then differ without a word,
+        // unless every step's state is checked, which it is below.
+        let rules = table.game().rules();
+        if let Some(differing) = meeple_core::replay::rules_differ(&stored.ruleset, &stored.expansion_hashes, rules)
+            && on == ReplayRules::Recorded
+        {
+            return Err(Refused::Ruleset(format!(
+                "it was started with ruleset {}, these rules hash to {} ({})",
+                stored.ruleset,
+                rules.hash(),
+                meeple_core::replay::what_differs(&differing)
+            )));
         }
         let mut room = Room::new(stored.id.clone(), table, stored.owner.clone(), stored.seats.clone());
         for logged in &stored.log {
-            let events = room.play(logged.step, None).map_err(|e| format!("step {}: {}", logged.seq, e.message))?;
+            let events = room
+                .play(logged.step, None)
+                .map_err(|e| Refused::Log(format!("step {}: {}", logged.seq, e.message)))?;
             if room.state_hash() != logged.state_hash {
-                return Err(format!("step {}: the game differs from the one logged", logged.seq));
+                return Err(Refused::Log(format!("step {}: the game differs from the one logged", logged.seq)));
             }
             room.updates.push(Update { seq: logged.seq, seat: logged.seat, step: logged.step, events });
         }

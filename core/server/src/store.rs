@@ -4,6 +4,7 @@
 //! cut alike; a restart plays each log back ([`crate::rooms`]).
 
 use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::BTreeMap;
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,11 @@ CREATE TABLE IF NOT EXISTS counters (
     value INTEGER NOT NULL  -- 'last_game': the number of the last game id handed out (g<n>)
 );
 ";
+
+/// Added to layout 1 without changing its version, as `counters` was: each expansion's part of
+/// the ruleset hash, so that a game refused for its rules names the expansion whose files
+/// changed. A file without the column gets it on opening (its games with `{}`: none named).
+const EXPANSION_HASHES: &str = "ALTER TABLE games ADD COLUMN expansion_hashes TEXT NOT NULL DEFAULT '{}'";
 
 /// What the store could not do, with the file.
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +79,8 @@ pub struct StoredGame {
     pub seed: u64,
     /// The ruleset hash it started with.
     pub ruleset: String,
+    /// Each expansion's part of that hash, by id (empty for a game stored before they were).
+    pub expansion_hashes: BTreeMap<String, String>,
     /// The token that may close it.
     pub owner: String,
     /// Seat tokens, seat 0 first.
@@ -124,7 +132,16 @@ impl Store {
             v => return Err(store.error(format!("database layout {v}, this meeple reads {SCHEMA_VERSION}"))),
         }
         store.conn.execute_batch(COUNTERS).map_err(err)?;
+        if !store.has_column("games", "expansion_hashes").map_err(err)? {
+            store.conn.execute_batch(EXPANSION_HASHES).map_err(err)?;
+        }
         Ok(store)
+    }
+
+    fn has_column(&self, table: &str, column: &str) -> rusqlite::Result<bool> {
+        let mut query = self.conn.prepare(&format!("PRAGMA table_info({table})"))?;
+        let names = query.query_map([], |r| r.get::<_, String>(1))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(names.iter().any(|n| n == column))
     }
 
     fn error(&self, message: impl std::fmt::Display) -> StoreError {
@@ -136,11 +153,13 @@ impl Store {
     pub fn add_game(&mut self, game: &StoredGame) -> Result<(), StoreError> {
         let seats = serde_json::to_string(&game.seats).map_err(|e| self.error(e))?;
         let config = serde_json::to_string(&game.config).map_err(|e| self.error(e))?;
+        let parts = serde_json::to_string(&game.expansion_hashes).map_err(|e| self.error(e))?;
         let number = game.id.strip_prefix('g').and_then(|n| n.parse::<i64>().ok());
         let tx = self.conn.transaction().map_err(|e| StoreError { path: self.path.clone(), message: e.to_string() })?;
         tx.execute(
-            "INSERT INTO games (id, config, seed, ruleset, owner, seats) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game.id, config, game.seed.to_string(), game.ruleset, game.owner, seats],
+            "INSERT INTO games (id, config, seed, ruleset, owner, seats, expansion_hashes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game.id, config, game.seed.to_string(), game.ruleset, game.owner, seats, parts],
         )
         .and_then(|_| match number {
             Some(n) => tx.execute(
@@ -202,20 +221,23 @@ impl Store {
     fn read_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         let mut query = self
             .conn
-            .prepare("SELECT id, config, seed, ruleset, owner, seats FROM games ORDER BY id")
+            .prepare("SELECT id, config, seed, ruleset, owner, seats, expansion_hashes FROM games ORDER BY id")
             .map_err(|e| self.error(e))?;
         let rows = query
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+            .query_map([], |r| {
+                let texts: [String; 7] = [r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?];
+                Ok(texts)
+            })
             .map_err(|e| self.error(e))?;
         let mut games = Vec::new();
         for row in rows {
-            let (id, config, seed, ruleset, owner, seats): (String, String, String, String, String, String) =
-                row.map_err(|e| self.error(e))?;
+            let [id, config, seed, ruleset, owner, seats, parts] = row.map_err(|e| self.error(e))?;
             let bad = |what: &str| self.error(format!("game {id}: unreadable {what}"));
             games.push(StoredGame {
                 config: serde_json::from_str(&config).map_err(|_| bad("config"))?,
                 seed: seed.parse().map_err(|_| bad("seed"))?,
                 seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+                expansion_hashes: serde_json::from_str(&parts).map_err(|_| bad("expansion hashes"))?,
                 id,
                 ruleset,
                 owner,

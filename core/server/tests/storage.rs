@@ -47,7 +47,8 @@ fn a_step_that_cannot_be_logged_is_not_taken() {
     other.execute_batch("UPDATE steps SET state_hash = '0' WHERE seq = 2").unwrap();
     let (server, restored) = Server::open(&db, Vec::new()).unwrap();
     assert_eq!(restored.games, 0);
-    assert_eq!(restored.failed, vec![(id.clone(), "step 2: the game differs from the one logged".to_string())]);
+    let logged = meeple_server::Refused::Log("step 2: the game differs from the one logged".to_string());
+    assert_eq!(restored.failed, vec![(id.clone(), logged)]);
     assert!(server.room(&id).is_err());
     let kept: i64 = other.query_row("SELECT count(*) FROM steps", [], |r| r.get(0)).unwrap();
     assert_eq!(kept, 2, "the log stays in the file");
@@ -85,8 +86,39 @@ fn a_game_started_with_other_rules_is_not_served() {
     other.execute_batch("UPDATE games SET ruleset = 'feedfeedfeedfeed'").unwrap();
     let (server, restored) = Server::open(&db, Vec::new()).unwrap();
     assert_eq!(restored.games, 0);
-    assert!(restored.failed[0].1.starts_with("it was started with ruleset feedfeedfeedfeed"), "{restored:?}");
+    let why = restored.failed[0].1.to_string();
+    assert!(why.starts_with("it was started with ruleset feedfeedfeedfeed"), "{restored:?}");
+    assert!(why.ends_with("(an expansion's files, edition, options or tile numbers differ)"), "{why}");
     assert!(server.room(&id).is_err());
+    drop(server);
+    // Each expansion's part is kept: the one whose files changed is named.
+    other.execute_batch("UPDATE games SET expansion_hashes = '{\"base\": \"feed\"}'").unwrap();
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    let why = restored.failed[0].1.to_string();
+    assert!(why.ends_with("(the files, edition, options or tile numbers of `base` differ)"), "{why}");
+    assert!(matches!(restored.failed[0].1, meeple_server::Refused::Ruleset(_)));
+    drop(server);
+    // On other rules, served: every step's state is as logged.
+    let (server, restored) = Server::open_on(&db, Vec::new(), meeple_core::ReplayRules::Other).unwrap();
+    assert_eq!((restored.games, restored.failed.len()), (1, 0));
+    assert!(server.room(&id).is_ok());
+}
+
+#[test]
+fn a_file_written_before_expansion_hashes_were_kept_gets_them() {
+    let dir = scratch("no-expansion-hashes");
+    let db = dir.path().join("games.sqlite");
+    let (server, _) = Server::open(&db, Vec::new()).unwrap();
+    let created = server.create(&CreateArgs::default()).unwrap();
+    let id = created.room.lock().unwrap().id().to_string();
+    drop((created, server));
+    let old = rusqlite::Connection::open(&db).unwrap();
+    old.execute_batch("ALTER TABLE games DROP COLUMN expansion_hashes").unwrap();
+    drop(old);
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!(restored.games, 1, "{restored:?}");
+    assert!(server.room(&id).is_ok());
+    assert!(server.create(&CreateArgs::default()).is_ok(), "and new games are stored with them");
 }
 
 #[test]
