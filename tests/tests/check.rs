@@ -46,6 +46,17 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     let base_c1 = meeple_host::check::check_mod(&repo().join("scripts/base-c1"), &[]).unwrap();
     assert_eq!(base_c1.hooks, Some(vec![]));
     assert!(base_c1.warnings.is_empty(), "no hook with its defaults is no mistake: {:?}", base_c1.warnings);
+    // The hooks of its other settings are named with them, and their calls counted.
+    let settings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let modify = settings(&["tiny_city_scoring = \"2\"", "farm_rules = \"c1ed1\"", "farm_rules = \"c1ed2\""]);
+    let other = vec![("modify_score", modify), ("final_scoring", settings(&["farm_rules = \"c1ed1\""]))];
+    assert_eq!(base_c1.other_hooks, other);
+    let used: Vec<_> = base_c1.hook_use.iter().map(|u| u.hook.name()).collect();
+    assert_eq!(used, ["modify_score", "final_scoring"]);
+    let finals = &base_c1.hook_use[1];
+    assert_eq!(finals.calls, base_c1.variant_games, "final scoring once a game, in its one setting");
+    assert!(base_c1.hook_use[0].acted > 0, "{:?}", base_c1.hook_use);
+    assert!(checked.other_hooks.is_empty(), "the template registers its hook whatever its option");
 }
 
 #[test]

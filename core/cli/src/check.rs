@@ -56,6 +56,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
              checked without it"
         ),
     }
+    if !c.other_hooks.is_empty() {
+        let other: Vec<String> =
+            c.other_hooks.iter().map(|(hook, settings)| format!("{hook} (with {})", settings.join(", "))).collect();
+        say!("  hooks in other settings: {}", other.join("; "));
+    }
     match c.games {
         0 => {}
         1 => say!("  played 1 random game twice: no hook failed, and it went alike"),

@@ -131,6 +131,11 @@ impl HookSet {
         HookSet(self.0 | 1 << (hook as u32))
     }
 
+    /// The hooks of either set.
+    pub fn union(self, other: HookSet) -> HookSet {
+        HookSet(self.0 | other.0)
+    }
+
     /// True when the hook is in the set.
     pub fn contains(self, hook: HookKind) -> bool {
         self.0 & (1 << hook as u32) != 0

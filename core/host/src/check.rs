@@ -13,7 +13,7 @@ use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
-use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, SetupError};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, HookSet, SetupError};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,7 +32,11 @@ pub struct Checked {
     /// The hooks its code registers; `None` for a `[builtin]` expansion whose Rust code this
     /// program lacks (a game would refuse it).
     pub hooks: Option<Vec<&'static str>>,
-    /// How often each of those hooks was called in the random games, and acted.
+    /// Hooks its code registers only in other settings than the defaults (code that registers
+    /// hooks by its options), each with the settings that register it.
+    pub other_hooks: Vec<(&'static str, Vec<String>)>,
+    /// How often each of those hooks, with the defaults or in another setting, was called in the
+    /// random games, and acted.
     pub hook_use: Vec<HookUse>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
@@ -159,7 +163,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         return Err(in_file_order(report));
     }
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
-    let Played { hooks, hook_use, mut warnings, variants, tags } = played;
+    let Played { hooks, other_hooks, hook_use, mut warnings, variants, tags } = played;
     let (library, library_stale) = match &manifest.entry {
         Entry::Native(library) => {
             let stale = crate::plugin_files::stale(library, manifest.dir());
@@ -180,6 +184,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         manifest,
         tiles,
         hooks,
+        other_hooks,
         hook_use,
         games,
         variants,
@@ -394,6 +399,8 @@ struct Played {
     /// The hooks its code registers (`None` when it is a `[builtin]` expansion this program has
     /// no code for).
     hooks: Option<Vec<&'static str>>,
+    /// The hooks registered only in other settings, each with those settings.
+    other_hooks: Vec<(&'static str, Vec<String>)>,
     hook_use: Vec<HookUse>,
     /// What such a game warns of.
     warnings: Vec<String>,
@@ -529,9 +536,13 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
         None if matches!(manifest.entry, Entry::Builtin(_)) => None,
         None => Some(Vec::new()),
     };
-    let hook_use = x.map(|x| checking.counts.of(x.hooks())).unwrap_or_default();
+    let default_hooks = x.map_or(HookSet::NONE, |x| x.hooks());
+    let other_hooks = hooks_elsewhere(default_hooks, &variants);
+    let every = variants.iter().fold(default_hooks, |all, v| all.union(v.hooks));
+    let hook_use = x.map(|_| checking.counts.of(every)).unwrap_or_default();
     tags.extend(tile_tags(&loaded));
-    Ok(Played { hooks, hook_use, warnings: loaded.warnings(), variants, tags })
+    let variants = variants.into_iter().map(|v| v.label).collect();
+    Ok(Played { hooks, other_hooks, hook_use, warnings: loaded.warnings(), variants, tags })
 }
 
 /// How many random games [`check_mod`] plays in each setting other than the default one, out of
@@ -540,16 +551,33 @@ fn variant_games(games: u64) -> u64 {
     (games / 5).max(1)
 }
 
+/// A setting other than the defaults that a mod was played in, and the hooks its code
+/// registered there.
+struct PlayedIn {
+    label: String,
+    hooks: HookSet,
+}
+
+/// The hooks registered in some of the other settings but not with the defaults, in the
+/// documented order, each with the settings that register it.
+fn hooks_elsewhere(default: HookSet, variants: &[PlayedIn]) -> Vec<(&'static str, Vec<String>)> {
+    let only_elsewhere = HookKind::ALL.into_iter().filter(|&h| !default.contains(h));
+    only_elsewhere
+        .map(|h| (h.name(), variants.iter().filter(|v| v.hooks.contains(h)).map(|v| v.label.clone()).collect()))
+        .filter(|(_, settings): &(_, Vec<String>)| !settings.is_empty())
+        .collect()
+}
+
 /// Plays [`variant_games`] random games in each [`variants`] setting, on a load of its own; the
 /// first that fails is told with its setting, and how to play it again. Returns the settings
-/// played, and the tags their games' tiles carry.
+/// played with the hooks registered in each, and the tags their games' tiles carry.
 fn play_variants(
     catalog: &Catalog,
     config: &GameConfig,
     checking: &Checking,
     manifest: &Manifest,
     games: u64,
-) -> Result<(Vec<String>, BTreeSet<String>), Report> {
+) -> Result<(Vec<PlayedIn>, BTreeSet<String>), Report> {
     let (mut played, mut tags) = (Vec::new(), BTreeSet::new());
     let Some(at) = entry_key(manifest) else { return Ok((played, tags)) };
     let in_game = |id: &str| id == "base" || config.expansions.iter().any(|c| c.id == id);
@@ -573,7 +601,8 @@ fn play_variants(
             trial.play(&loaded, seed)?;
         }
         tags.extend(tile_tags(&loaded));
-        played.push(variant.label);
+        let own = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
+        played.push(PlayedIn { label: variant.label, hooks: own.map_or(HookSet::NONE, |x| x.hooks()) });
     }
     Ok((played, tags))
 }
