@@ -253,11 +253,10 @@ impl Game {
                     .map(|(_, o)| o.label.to_string())
                     // Not offered: a refused action, told by its numbers.
                     .unwrap_or_else(|| format!("action {code}"));
-                let id = rules
-                    .expansions()
-                    .get(expansion as usize)
-                    .map_or_else(|| format!("expansion {expansion}"), |e| e.id().to_string());
-                let name = rules.expansion_name(&id).to_string();
+                let (id, name) = match rules.expansion_id_and_name(expansion) {
+                    Some((id, name)) => (id.to_string(), name.to_string()),
+                    None => (format!("expansion {expansion}"), format!("expansion {expansion}")),
+                };
                 ActionInfo::Expansion { expansion: id, name, label, target, at: self.target_name(target, true) }
             }
             Action::Pass => ActionInfo::Pass,

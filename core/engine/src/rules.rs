@@ -222,6 +222,13 @@ impl Rules {
         self.expansion_names.get(id).map_or(id, String::as_str)
     }
 
+    /// The id of expansion number `e` (as events, actions and questions number them) and what
+    /// players call it; `None` past the ruleset's expansions.
+    pub fn expansion_id_and_name(&self, e: u16) -> Option<(&str, &str)> {
+        let id = self.expansions().get(e as usize)?.id();
+        Some((id, self.expansion_name(id)))
+    }
+
     /// A score category as players read it: an expansion's own category by its name.
     pub fn category_name(&self, category: u16) -> &str {
         self.categories.get(category as usize).map_or("", |c| self.expansion_name(c))

@@ -238,11 +238,12 @@ impl StateView {
             unseen: (!brief).then(|| unseen(game)),
             undo: None,
             pending: st.pending().first().map(|d| {
-                let id = rules.expansions()[d.expansion as usize].id();
+                // A question is only ever asked by an expansion of the game.
+                let (id, name) = rules.expansion_id_and_name(d.expansion).unwrap_or_default();
                 PendingView {
                     player: d.player,
                     expansion: id.to_string(),
-                    name: rules.expansion_name(id).to_string(),
+                    name: name.to_string(),
                     kind: d.kind.clone(),
                     options: d.options.clone(),
                     about: d.about,
