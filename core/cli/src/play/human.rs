@@ -275,11 +275,11 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
     // A question: asked once by its expansion, its answers listed as they read.
     if let Some(d) = state.pending().first() {
         let rules = game.rules();
-        let id = rules.expansions().get(d.expansion as usize).map_or("", |e| e.id());
+        let (_, name) = rules.expansion_id_and_name(d.expansion).unwrap_or_default();
         let question = super::question_name(&d.kind);
         let about = game.decision_about(d);
         let about = if about.is_empty() { about } else { format!(", about {about}") };
-        text.push_str(&format!("{} asks: {question}{about}\n", rules.expansion_name(id)));
+        text.push_str(&format!("{name} asks: {question}{about}\n"));
     }
     for (i, a) in actions.iter().enumerate() {
         let said = match (a, state.pending().first()) {
