@@ -893,13 +893,19 @@ fn a_failing_setup_hook_is_an_expansion_failure() {
     assert_eq!(ok(&mut s, json!({"cmd": "create"}))["game"], json!("g1"), "nothing was created before");
 }
 
-#[test]
-fn a_replay_that_does_not_play_back_is_a_mismatch() {
+/// A session with game `g1` of Traders & Builders after its first turn, and the game's replay.
+fn one_turn_saved() -> (Session, Value) {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": TB}));
     ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
     ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
     let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    (s, replay)
+}
+
+#[test]
+fn a_replay_that_does_not_play_back_is_a_mismatch() {
+    let (mut s, replay) = one_turn_saved();
     // The error names the replay's field at fault.
     let wrong = |change: &dyn Fn(&mut Value)| {
         let mut wrong = replay.clone();
@@ -923,11 +929,7 @@ fn a_replay_that_does_not_play_back_is_a_mismatch() {
 
 #[test]
 fn other_rules_play_a_replay_back_on_changed_files_checking_every_state() {
-    let mut s = session();
-    ok(&mut s, json!({"cmd": "create", "config": TB}));
-    ok(&mut s, json!({"cmd": "act", "game": "g1", "index": 0}));
-    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": {"type": "pass"}}));
-    let replay = ok(&mut s, json!({"cmd": "save", "game": "g1"}))["replay"].clone();
+    let (mut s, replay) = one_turn_saved();
     // Recorded with other files of Traders & Builders: refused, naming it and the way round.
     let mut edited = replay.clone();
     edited["ruleset"] = json!("0");

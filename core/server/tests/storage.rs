@@ -73,15 +73,19 @@ fn a_closed_game_takes_no_step_and_tells_a_late_watcher_at_once() {
     assert_eq!(step, Some(meeple_protocol::Code::UnknownGame), "no step once closed");
 }
 
-#[test]
-fn a_game_started_with_other_rules_is_not_served() {
-    let dir = scratch("other-rules");
+/// A database in `dir` holding one new game, the server that made it gone: the file and the id.
+fn one_game_stored(dir: &tempfile::TempDir) -> (std::path::PathBuf, String) {
     let db = dir.path().join("games.sqlite");
     let (server, _) = Server::open(&db, Vec::new()).unwrap();
     let created = server.create(&CreateArgs::default()).unwrap();
     let id = created.room.lock().unwrap().id().to_string();
-    drop(created);
-    drop(server);
+    (db, id)
+}
+
+#[test]
+fn a_game_started_with_other_rules_is_not_served() {
+    let dir = scratch("other-rules");
+    let (db, id) = one_game_stored(&dir);
     let other = rusqlite::Connection::open(&db).unwrap();
     other.execute_batch("UPDATE games SET ruleset = 'feedfeedfeedfeed'").unwrap();
     let (server, restored) = Server::open(&db, Vec::new()).unwrap();
@@ -107,11 +111,7 @@ fn a_game_started_with_other_rules_is_not_served() {
 #[test]
 fn a_file_written_before_expansion_hashes_were_kept_gets_them() {
     let dir = scratch("no-expansion-hashes");
-    let db = dir.path().join("games.sqlite");
-    let (server, _) = Server::open(&db, Vec::new()).unwrap();
-    let created = server.create(&CreateArgs::default()).unwrap();
-    let id = created.room.lock().unwrap().id().to_string();
-    drop((created, server));
+    let (db, id) = one_game_stored(&dir);
     let old = rusqlite::Connection::open(&db).unwrap();
     old.execute_batch("ALTER TABLE games DROP COLUMN expansion_hashes").unwrap();
     drop(old);
