@@ -185,7 +185,9 @@ fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     assert!(state.get("undo").is_none(), "nothing to take back at the start: {state}");
     assert_eq!(placed["state"]["undo"], json!(0), "seat 0's placement can be taken back");
 
-    let undone = ok(&mut s, json!({"cmd": "undo", "game": "g1"}));
+    // An undo may name the step it means, as an action may: one seen before is stale.
+    err(&mut s, json!({"cmd": "undo", "game": "g1", "seq": 0}), "stale", Some("seq"));
+    let undone = ok(&mut s, json!({"cmd": "undo", "game": "g1", "seq": 1}));
     assert_eq!(without_seq(&undone["state"]), without_seq(&state), "back to the state before the placement");
     assert_eq!((&state["seq"], &undone["state"]["seq"]), (&json!(0), &json!(2)), "two steps later");
     err(&mut s, json!({"cmd": "undo", "game": "g1"}), "nothing-to-undo", Some("game"));

@@ -195,8 +195,26 @@ fn every_player_receives_the_same_updates_over_websockets() {
         );
     }
     let mut state = receive(&mut spectator)["state"].clone();
-    let refused = tungstenite::connect(format!("ws://{}/games/{game}/ws?token=0000", server.addr));
-    assert!(matches!(refused, Err(tungstenite::Error::Http(r)) if r.status() == 401), "a wrong token is refused");
+    // A socket that cannot join is opened and refused on it, as a browser can read: the error,
+    // then the close code 4000 + the HTTP status.
+    for (query, code, close) in [("token=0000", "bad-token", 4401), ("tokn=0", "bad-request", 4400)] {
+        let mut refused = connect_with(&server, &game, query);
+        let reply = receive(&mut refused);
+        assert_eq!(
+            (&reply["type"], &reply["ok"], &reply["error"]["code"]),
+            (&json!("reply"), &json!(false), &json!(code))
+        );
+        let closed = loop {
+            match refused.read() {
+                Ok(tungstenite::Message::Close(frame)) => break frame,
+                Ok(_) => continue,
+                Err(e) => panic!("{e}"),
+            }
+        };
+        assert_eq!(closed.map(|f| u16::from(f.code)), Some(close), "{query}");
+    }
+    let mut unknown = connect(&server, "g99", None);
+    assert_eq!(receive(&mut unknown)["error"]["code"], json!("unknown-game"));
 
     let mut seen: [Vec<Value>; 3] = Default::default();
     let mut k = 0;
@@ -671,7 +689,13 @@ fn an_undo_refused_to_a_seat_blames_its_token() {
     let mut ws = connect(&server, &game, Some(&seats[1]));
     assert_eq!(receive(&mut ws)["type"], json!("welcome"));
     assert_eq!(send(&mut ws, json!({"id": 1, "cmd": "undo"}))["error"], not_yours);
-    let (status, reply) = server.http("POST", &undo, Some(&seats[0]), None);
+    // An undo meant for an earlier step is stale, over HTTP and on the socket.
+    let (status, reply) = server.http("POST", &undo, Some(&seats[0]), Some("{\"seq\": 0}"));
+    assert_eq!((status, &reply["error"]["code"]), (409, &json!("stale")), "{reply}");
+    let mut mine = connect(&server, &game, Some(&seats[0]));
+    assert_eq!(receive(&mut mine)["type"], json!("welcome"));
+    assert_eq!(send(&mut mine, json!({"id": 2, "cmd": "undo", "seq": 0}))["error"]["code"], json!("stale"));
+    let (status, reply) = server.http("POST", &undo, Some(&seats[0]), Some("{\"seq\": 1}"));
     assert_eq!((status, &reply["result"]["seq"]), (200, &json!(2)), "the seat that acted takes it back: {reply}");
 }
 
@@ -963,4 +987,42 @@ fn every_reply_and_message_the_server_sends_follows_its_schema_definition() {
     for ws in [&mut ws, &mut spectator] {
         assert_eq!(message(ws, "")["type"], json!("closed"));
     }
+}
+
+#[test]
+fn a_route_reads_only_its_own_query_and_is_told_apart_from_a_wrong_method() {
+    let (_dir, db) = fresh_db("route-query");
+    let server = Server::start(&db);
+    let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    server.act(&game, &seats[0], 0);
+    // `brief` where no state is sent back, `since` where no steps are listed: refused, named.
+    let (status, reply) = server.http("GET", "/version?brief=true", None, None);
+    assert_eq!((status, &reply["error"]["field"]), (400, &json!("brief")), "{reply}");
+    assert_eq!(reply["error"]["message"], json!("GET /version takes no query parameter `brief` (it takes: none)"));
+    let (status, reply) = server.http("GET", &format!("/games/{game}/names?since=1"), None, None);
+    assert_eq!((status, &reply["error"]["field"]), (400, &json!("since")), "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap().ends_with("(it takes: token)"), "{reply}");
+    // A token given where none is needed must still be the game's.
+    let (status, reply) = server.http("GET", &format!("/games/{game}?token=bogus"), None, None);
+    assert_eq!((status, &reply["error"]["code"]), (401, &json!("bad-token")), "{reply}");
+    assert_eq!(server.http("GET", &format!("/games/{game}"), Some(&seats[1]), None).0, 200);
+    assert_eq!(server.http("GET", &format!("/games/{game}/updates"), Some(&owner), None).0, 200);
+    // A route asked with another method: 405, naming the one it takes; a path that is none: 404.
+    let (status, reply) = server.http("GET", &format!("/games/{game}/act"), None, None);
+    assert_eq!((status, &reply["error"]["code"]), (405, &json!("unknown-command")), "{reply}");
+    assert_eq!(reply["error"]["message"], json!(format!("GET /games/{game}/act: this route takes POST")));
+    assert_eq!(server.http("PUT", "/games", None, None).0, 405);
+    assert_eq!(server.http("GET", "/nothing?brief=true", None, None).0, 404);
+
+    // A socket reconnecting with `since` finds the steps it missed in its welcome.
+    server.act(&game, &seats[0], 0);
+    let mut ws = connect_with(&server, &game, "since=1");
+    let welcome = receive(&mut ws);
+    let missed = welcome["missed"].as_array().unwrap_or_else(|| panic!("{welcome}"));
+    let seqs: Vec<_> = missed.iter().map(|u| u["seq"].as_u64().unwrap()).collect();
+    assert_eq!((seqs, &welcome["seq"]), (vec![2], &json!(2)), "{welcome}");
+    let updates = server.get(&format!("/games/{game}/updates?since=1"))["updates"].clone();
+    assert_eq!(&json!(missed), &updates, "as the updates route lists them");
+    let mut plain = connect(&server, &game, None);
+    assert!(receive(&mut plain).get("missed").is_none(), "none without `since`");
 }

@@ -26,7 +26,7 @@ pub enum Request {
     /// Takes an action.
     Act(ActArgs),
     /// Takes back the last action of the turn part (never past a tile draw).
-    Undo(ViewArgs),
+    Undo(UndoArgs),
     /// The game as a replay.
     Save(GameArgs),
     /// A replay played back into a new game.
@@ -132,6 +132,21 @@ pub struct ViewArgs {
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
     pub brief: bool,
+}
+
+/// `undo`: takes back the last action since the last draw.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct UndoArgs {
+    /// The game's id (`g1`, …).
+    pub game: String,
+    /// Reply with a brief state (see `ActArgs::brief`).
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
+    pub brief: bool,
+    /// Refuse unless the game is at this step (the state's `seq`), as `act`'s: an undo meant
+    /// for the last action seen does not take back one taken since.
+    #[serde(default)]
+    pub seq: Option<u64>,
 }
 
 /// `playout`: games played on from a game's state to their end by bots, for a search that

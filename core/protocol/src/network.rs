@@ -199,6 +199,10 @@ pub enum SocketMessage {
         state: Box<StateView>,
         /// What the numbers in the game's events stand for.
         names: Box<Names>,
+        /// With `?since=N`: every step after step N up to this state, for a client that
+        /// reconnects to follow on from where it was (absent without `since`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missed: Option<Vec<Update>>,
     },
     /// The answer to a command the client sent: `result` when `ok`, `error` otherwise.
     #[schemars(transform = result_or_error)]

@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, Names, OptionInfo, Outcome,
-    PlayoutArgs, ReplayArgs, Reply, Request, TileInfo, ViewArgs,
+    PlayoutArgs, ReplayArgs, Reply, Request, TileInfo, UndoArgs, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -94,8 +94,9 @@ impl Session {
                 let events = act(t, &args)?;
                 Ok(Outcome::Acted { events, state: Box::new(t.view(&args.game, args.brief)) })
             }
-            Request::Undo(ViewArgs { game, brief }) => {
+            Request::Undo(UndoArgs { game, brief, seq }) => {
                 let t = self.table(&game)?;
+                t.check_seq(seq)?;
                 t.undo(None)?;
                 Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
             }
@@ -340,7 +341,7 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("create", with(names_of::<CreateArgs>())),
             ("state", viewed.clone()),
             ("act", with(names_of::<ActArgs>())),
-            ("undo", viewed),
+            ("undo", with(names_of::<UndoArgs>())),
             ("save", on_game.clone()),
             ("load", with(names_of::<ReplayArgs>())),
             ("verify", with(names_of::<ReplayArgs>())),

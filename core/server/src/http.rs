@@ -133,6 +133,8 @@ pub struct Response {
     pub status: u16,
     /// The body, JSON.
     pub body: String,
+    /// For a 405, the methods the route takes (its `Allow` header).
+    pub allow: &'static [&'static str],
 }
 
 impl Response {
@@ -142,12 +144,13 @@ impl Response {
         format!(
             "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
              Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\n\
-             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n{}Connection: {}\r\n\r\n",
+             Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n{}{}Connection: {}\r\n\r\n",
             self.status,
             reason(self.status),
             self.body.len(),
             // A server too busy for a request now will have room again soon.
             if self.status == 503 { "Retry-After: 1\r\n" } else { "" },
+            if self.allow.is_empty() { String::new() } else { format!("Allow: {}\r\n", self.allow.join(", ")) },
             if close { "close" } else { "keep-alive" },
         )
     }
@@ -397,6 +400,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
+        405 => "Method Not Allowed",
         408 => "Request Timeout",
         409 => "Conflict",
         500 => "Internal Server Error",

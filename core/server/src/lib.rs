@@ -149,10 +149,17 @@ impl Server {
     }
 
     /// `undo` for the seat of `token`: only its own last action, since the last draw.
-    pub fn undo(&self, id: &str, token: Option<&str>, brief: bool) -> Result<Snapshot, ProtocolError> {
+    pub fn undo(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        seq: Option<u64>,
+        brief: bool,
+    ) -> Result<Snapshot, ProtocolError> {
         let room = self.room(id)?;
         let mut room = lock(&room);
         let seat = room.seat_of(token)?;
+        room.table().check_seq(seq)?;
         // The body names no seat: the token gave it.
         let seq = room.step(&self.store, seat, Step::Undo).map_err(blame_seat("token"))?.seq;
         Ok(Snapshot { seq, state: Box::new(room.view(brief)) })
@@ -200,6 +207,17 @@ pub fn brief_field(fields: &Value) -> Result<bool, ProtocolError> {
     let given = fields.get("brief").cloned().unwrap_or(Value::Null);
     let read: Brief = session::fields(&serde_json::json!({ "brief": given }))?;
     Ok(read.brief.unwrap_or(false))
+}
+
+/// An `undo`'s `seq`, read as the session reads it: `None` when not given.
+pub fn seq_field(fields: &Value) -> Result<Option<u64>, ProtocolError> {
+    #[derive(serde::Deserialize)]
+    struct Seq {
+        seq: Option<u64>,
+    }
+    let given = fields.get("seq").cloned().unwrap_or(Value::Null);
+    let read: Seq = session::fields(&serde_json::json!({ "seq": given }))?;
+    Ok(read.seq)
 }
 
 /// A field the route or the token already decides may be given, but only with the same value:

@@ -33,8 +33,10 @@ pub fn serve_connection(server: &Server, mut conn: Connection) {
             return upgrade(server, conn, &request);
         }
         let response = match route(server, &request) {
-            Ok((status, result)) => Response { status, body: crate::sorted_json(&HttpReply::success(result)) },
-            Err(error) => failure(&other_scheme(error, &request)),
+            Ok((status, result)) => {
+                Response { status, body: crate::sorted_json(&HttpReply::success(result)), allow: &[] }
+            }
+            Err(error) => with_allowed(failure(&other_scheme(error, &request)), &request),
         };
         let close = request.wants_close();
         if conn.respond(&response, close).is_err() || close {
@@ -63,25 +65,28 @@ fn other_scheme(error: ProtocolError, request: &Request) -> ProtocolError {
 }
 
 /// `GET /games/{id}/ws`: the game's updates pushed, and its commands taken, over a WebSocket.
+/// A sound handshake that cannot join (a wrong token, an unknown game, a bad query) is still
+/// opened, then refused on the socket: a browser's `WebSocket` sees neither the status nor the
+/// body of an HTTP reply, only that it failed. A handshake that is none is answered over HTTP.
 fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
-    let joined = match websocket_path(&request.path) {
-        Some(id) => {
-            handshake(request).and_then(|()| known_query(request)).and_then(|()| server.room(id)).and_then(|room| {
-                let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
-                Ok((room, seat, brief(request)?))
-            })
-        }
-        None => Err(no_route(request)),
+    let Some(id) = websocket_path(&request.path) else {
+        let _ = conn.respond(&failure(&no_route(request)), true);
+        return;
     };
+    if let Err(error) = handshake(request) {
+        let _ = conn.respond(&failure(&error), true);
+        return;
+    }
+    let joined = known_query(request, SOCKET_QUERY).and_then(|()| server.room(id)).and_then(|room| {
+        let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
+        Ok((room, seat, brief(request)?, since(request)?))
+    });
+    if conn.accept_websocket(request).is_err() {
+        return;
+    }
     match joined {
-        Ok((room, seat, brief)) => {
-            if conn.accept_websocket(request).is_ok() {
-                ws::run(server, &room, ws::Joined { seat, brief }, conn.into_parts());
-            }
-        }
-        Err(error) => {
-            let _ = conn.respond(&failure(&error), true);
-        }
+        Ok((room, seat, brief, since)) => ws::run(server, &room, ws::Joined { seat, brief, since }, conn.into_parts()),
+        Err(error) => ws::refuse(&error, status(error.code), conn.into_parts()),
     }
 }
 
@@ -109,11 +114,18 @@ fn segments(path: &str) -> Vec<&str> {
 }
 
 fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
-    known_query(request)?;
+    let path = segments(&request.path);
+    if request.method != "OPTIONS" && !methods_of(&path).contains(&request.method.as_str()) {
+        return Err(no_route(request));
+    }
+    known_query(request, query_of(&request.method, &path))?;
+    if let ["games", id, ..] = path.as_slice() {
+        given_token_is_the_games(server, id, request)?;
+    }
     let brief = brief(request)?;
     let ok = |result: HttpResult| Ok((200, result));
     let command = |outcome: Outcome| Ok((200, HttpResult::Command(outcome)));
-    match (request.method.as_str(), segments(&request.path).as_slice()) {
+    match (request.method.as_str(), path.as_slice()) {
         ("OPTIONS", _) => ok(HttpResult::Preflight),
         ("GET", [] | ["version"]) => command(session::version()),
         ("GET", ["expansions"]) => command(session::expansions(&server.mods)),
@@ -143,7 +155,8 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
             session::only_known(&fields, session::command_fields("undo"), "`undo`")?;
             crate::agrees(&fields, "cmd", "undo", ROUTE_CMD)?;
             crate::agrees(&fields, "game", *id, "the game is the one of the route")?;
-            ok(HttpResult::Snapshot(server.undo(id, request.token(), brief || crate::brief_field(&fields)?)?))
+            let seq = crate::seq_field(&fields)?;
+            ok(HttpResult::Snapshot(server.undo(id, request.token(), seq, brief || crate::brief_field(&fields)?)?))
         }
         ("GET", ["games", id, "replay"]) => {
             let room = server.room(id)?;
@@ -156,10 +169,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
             command(Outcome::Saved { replay: Box::new(room.table().replay()) })
         }
         ("GET", ["games", id, "updates"]) => {
-            let since = match request.query("since") {
-                Some(s) => s.parse().map_err(|_| ProtocolError::bad_field("since", "a step number"))?,
-                None => 0,
-            };
+            let since = since(request)?.unwrap_or(0);
             let room = server.room(id)?;
             let room = lock(&room);
             ok(HttpResult::Updates(UpdateList { seq: room.seq(), updates: room.updates_since(since).to_vec() }))
@@ -168,15 +178,33 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
     }
 }
 
-/// The query parameters the routes read: a misspelt one is refused, not quietly ignored, and
-/// so is one given twice (`?brief=true&brief=false`), as a field given twice in a body is:
-/// readers differ on which of the two counts. So is a `?token=` that is not the token of the
-/// Authorization header.
-const QUERY: [&str; 3] = ["brief", "since", "token"];
+/// The query parameters a game's WebSocket reads.
+const SOCKET_QUERY: &[&str] = &["brief", "since", "token"];
 
-fn known_query(request: &Request) -> Result<()> {
-    if let Some((name, _)) = request.query.iter().find(|(name, _)| !QUERY.contains(&name.as_str())) {
-        let message = format!("no query parameter `{name}` (known: {})", QUERY.join(", "));
+/// The query parameters a route reads: `brief` where it replies with a state, `since` where it
+/// lists steps, `token` where one is read. Another is refused, not quietly ignored (a misspelt
+/// one, or `?brief=true` on a route that has no state to make brief).
+fn query_of(method: &str, path: &[&str]) -> &'static [&'static str] {
+    match (method, path) {
+        ("GET", ["games", _]) | ("POST", ["games", _, "act" | "undo"]) => &["brief", "token"],
+        ("GET", ["games", _, "updates"]) => &["since", "token"],
+        ("GET", ["games", _, "ws"]) => SOCKET_QUERY,
+        ("DELETE", ["games", _]) | ("GET", ["games", _, "names" | "replay"]) => &["token"],
+        _ => &[],
+    }
+}
+
+/// Refuses a query parameter the route does not read, one given twice (`?brief=true&brief=false`,
+/// as a field given twice in a body is: readers differ on which of the two counts), and a
+/// `?token=` that is not the token of the Authorization header.
+fn known_query(request: &Request, known: &[&str]) -> Result<()> {
+    if let Some((name, _)) = request.query.iter().find(|(name, _)| !known.contains(&name.as_str())) {
+        let takes = match known {
+            [] => "none".to_string(),
+            names => names.join(", "),
+        };
+        let message =
+            format!("{} {} takes no query parameter `{name}` (it takes: {takes})", request.method, request.path);
         return Err(ProtocolError::new(Code::BadRequest, message, Some(name)));
     }
     let twice =
@@ -192,6 +220,26 @@ fn known_query(request: &Request) -> Result<()> {
     Ok(())
 }
 
+/// A token given on a route about a game must be one of its own (a seat's or the owner's),
+/// though reading the game needs none: a client sending another game's token is told so at
+/// once, not when it first acts.
+fn given_token_is_the_games(server: &Server, id: &str, request: &Request) -> Result<()> {
+    let Some(token) = request.token() else { return Ok(()) };
+    let Ok(room) = server.room(id) else { return Ok(()) };
+    let room = lock(&room);
+    if room.is_owner(Some(token)) || room.seat_of(Some(token)).is_ok() {
+        return Ok(());
+    }
+    let message = format!("not a token of game `{id}` (neither a seat's nor its owner's)");
+    Err(ProtocolError::new(Code::BadToken, message, Some("token")))
+}
+
+/// `?since=N`: the steps after step N.
+fn since(request: &Request) -> Result<Option<u64>> {
+    let read = |s: &str| s.parse().map_err(|_| ProtocolError::bad_field("since", "a step number"));
+    request.query("since").map(read).transpose()
+}
+
 /// `?brief=`: brief states in the reply (or, on a WebSocket, in the updates).
 fn brief(request: &Request) -> Result<bool> {
     match request.query("brief") {
@@ -202,8 +250,34 @@ fn brief(request: &Request) -> Result<bool> {
 }
 
 fn no_route(request: &Request) -> ProtocolError {
-    let message = format!("no route {} {} (docs/protocol.md lists them)", request.method, request.path);
+    let methods = methods_of(&segments(&request.path));
+    let message = match methods {
+        [] => format!("no route {} {} (docs/protocol.md lists them)", request.method, request.path),
+        _ => format!("{} {}: this route takes {}", request.method, request.path, methods.join(" or ")),
+    };
     ProtocolError::new(Code::UnknownCommand, message, None)
+}
+
+/// A route asked with a method it does not take is 405, with the methods it takes: the path
+/// is right, which a 404 would leave in doubt.
+fn with_allowed(response: Response, request: &Request) -> Response {
+    let allow = methods_of(&segments(&request.path));
+    let wrong_method = response.status == 404 && !allow.is_empty() && !allow.contains(&request.method.as_str());
+    match wrong_method {
+        true => Response { status: 405, allow, ..response },
+        false => response,
+    }
+}
+
+/// The methods a route's path is served with (none: no such route).
+fn methods_of(path: &[&str]) -> &'static [&'static str] {
+    match path {
+        [] | ["version" | "expansions"] | ["games", _, "names" | "replay" | "updates" | "ws"] => &["GET"],
+        ["verify"] | ["games", _, "act" | "undo"] => &["POST"],
+        ["games"] => &["GET", "POST"],
+        ["games", _] => &["GET", "DELETE"],
+        _ => &[],
+    }
 }
 
 /// `POST /games`: a game from a config, with the owner's token and one token per seat.
@@ -282,7 +356,7 @@ fn body(request: &Request) -> Result<Value> {
 
 /// The reply to a request that failed: `{"ok": false, "error": …}` with the error's status.
 pub(crate) fn failure(error: &ProtocolError) -> Response {
-    Response { status: status(error.code), body: crate::sorted_json(&HttpReply::failure(error.clone())) }
+    Response { status: status(error.code), body: crate::sorted_json(&HttpReply::failure(error.clone())), allow: &[] }
 }
 
 /// The HTTP status of each error code.

@@ -35,6 +35,19 @@ pub struct Joined {
     pub seat: Option<u8>,
     /// Updates carry brief states (`?brief=true`).
     pub brief: bool,
+    /// The step the client saw last (`?since=N`): the welcome holds the steps after it.
+    pub since: Option<u64>,
+}
+
+/// Tells a client whose socket cannot join its game why, then closes it: a `reply` without an
+/// `id` holding the error, and the close code 4000 + the HTTP status the refusal would have had
+/// (4401 for a wrong token, 4404 for an unknown game, 4400 for a bad query), with the message.
+pub fn refuse(error: &ProtocolError, status: u16, (stream, read): (Timed, Vec<u8>)) {
+    let mut ws = WebSocket::from_partially_read(stream, read, Role::Server, None);
+    let reply = SocketMessage::reply(Value::Null, Err(error.clone()));
+    if send(&mut ws, &crate::sorted_json(&reply)).is_ok() {
+        close(&mut ws, CloseCode::from(4000 + status), &error.message);
+    }
 }
 
 /// Runs the connection until the client closes it; `read` is what the client sent after its
@@ -60,6 +73,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
             seq: room.seq(),
             state: Box::new(room.view(false)),
             names: Box::new(names),
+            missed: joined.since.map(|since| room.updates_since(since).to_vec()),
         }
     };
     if send(&mut ws, &crate::sorted_json(&welcome)).is_err() {
@@ -272,7 +286,7 @@ fn command(
             Ok(SocketResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view(brief)) }))
         }
         "act" => server.act(&game, token, without_id(request), false).map(SocketResult::Played),
-        "undo" => server.undo(&game, token, brief).map(SocketResult::Snapshot),
+        "undo" => server.undo(&game, token, crate::seq_field(&request)?, brief).map(SocketResult::Snapshot),
         other => Err(ProtocolError::new(
             Code::UnknownCommand,
             format!("no command `{other}` on a game's WebSocket (known: state, act, undo)"),
