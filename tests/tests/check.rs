@@ -57,6 +57,9 @@ fn a_sound_mod_is_described_with_its_editions_options_and_hooks() {
     assert_eq!(finals.calls, base_c1.variant_games, "final scoring once a game, in its one setting");
     assert!(base_c1.hook_use[0].acted > 0, "{:?}", base_c1.hook_use);
     assert!(checked.other_hooks.is_empty(), "the template registers its hook whatever its option");
+    // Its two chapels are drawn and placed in each random game.
+    let chapels = meeple_host::check::TileUse { tile: "chapels:chapel".into(), drawn: 200, placed: 200 };
+    assert_eq!((checked.tile_use, checked.tile_games), (vec![chapels], 100));
 }
 
 #[test]
@@ -193,7 +196,7 @@ fn missing_files_are_reported_at_the_keys_that_name_them() {
     let found = problems(&dir);
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].starts_with(&format!("expansion.toml:{tileset}: tileset `")), "{found:#?}");
-    assert!(found[0].ends_with("tile.toml` does not exist"), "{found:#?}");
+    assert!(found[0].ends_with("tile.toml` does not exist; tilesets in its folder: `tiles.toml`"), "{found:#?}");
     assert!(found[1].starts_with(&format!("expansion.toml:{entry}: the entry script `main.luau` does not exist")));
 }
 

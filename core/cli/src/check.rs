@@ -73,6 +73,11 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let games = meeple_host::check::random_games(c.variant_games);
         say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
     }
+    if !c.tile_use.is_empty() {
+        let games = meeple_host::check::random_games(c.tile_games);
+        let uses: Vec<String> = c.tile_use.iter().map(|u| format!("{} {}/{}", u.tile, u.placed, u.drawn)).collect();
+        say!("  its tiles in {games} with its defaults, placed / drawn: {}", uses.join(", "));
+    }
     if !c.hook_use.is_empty() {
         let uses: Vec<String> =
             c.hook_use.iter().map(|u| format!("{} {}/{}", u.hook.name(), u.acted, u.calls)).collect();

@@ -20,7 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use variants::Variant;
 
+mod tile_use;
 mod variants;
+
+pub use tile_use::TileUse;
 
 /// What a mod that passed the checks contains.
 #[derive(Debug)]
@@ -40,6 +43,11 @@ pub struct Checked {
     pub hook_use: Vec<HookUse>,
     /// Random games played with its code (none for a mod without a script or a library).
     pub games: u64,
+    /// Its own tile kinds in [`Checked::tile_games`] random games with its defaults: how often
+    /// each was drawn and placed.
+    pub tile_use: Vec<TileUse>,
+    /// The random games its tiles were counted in (none for a mod without tiles of its own).
+    pub tile_games: u64,
     /// The other settings it was played in too: each other edition, and each option at each of
     /// its other values (`lenient = true`).
     pub variants: Vec<String>,
@@ -162,8 +170,10 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     if !report.is_empty() {
         return Err(in_file_order(report));
     }
+    let tile_games = if played.tile_use.is_empty() { 0 } else { games.max(1) };
     let games = if matches!(manifest.entry, Entry::Script(_) | Entry::Native(_)) { games.max(1) } else { 0 };
-    let Played { hooks, other_hooks, hook_use, mut warnings, variants, tags } = played;
+    let Played { hooks, other_hooks, hook_use, mut warnings, variants, tags, tile_use } = played;
+    warnings.extend(tile_use::never_placed(&tile_use, tile_games));
     let (library, library_stale) = match &manifest.entry {
         Entry::Native(library) => {
             let stale = crate::plugin_files::stale(library, manifest.dir());
@@ -187,6 +197,8 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         other_hooks,
         hook_use,
         games,
+        tile_use,
+        tile_games,
         variants,
         variant_games,
         library,
@@ -408,6 +420,8 @@ struct Played {
     variants: Vec<String>,
     /// The tags the tiles of its games and their segments carry, in order.
     tags: BTreeSet<String>,
+    /// Its own tiles in random games with its defaults.
+    tile_use: Vec<TileUse>,
 }
 
 /// A script or a library that registers no hook: nothing of its code is ever called, which is
@@ -542,7 +556,17 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let hook_use = x.map(|_| checking.counts.of(every)).unwrap_or_default();
     tags.extend(tile_tags(&loaded));
     let variants = variants.into_iter().map(|v| v.label).collect();
-    Ok(Played { hooks, other_hooks, hook_use, warnings: loaded.warnings(), variants, tags })
+    let tile_use = tile_use::count(&loaded, &own_tilesets(manifest), games);
+    Ok(Played { hooks, other_hooks, hook_use, warnings: loaded.warnings(), variants, tags, tile_use })
+}
+
+/// The ids of the tilesets a mod's default edition adds to a game.
+fn own_tilesets(manifest: &Manifest) -> BTreeSet<String> {
+    let Some(edition) = manifest.editions.iter().find(|e| e.name == manifest.default_edition) else {
+        return BTreeSet::new();
+    };
+    let read = edition_tilesets(edition).into_iter().filter_map(|named| crate::ruleset::load_tileset(named.path).ok());
+    read.map(|(tileset, _)| tileset.id).collect()
 }
 
 /// How many random games [`check_mod`] plays in each setting other than the default one, out of

@@ -165,9 +165,15 @@ pub const CONFIG_KEYS: &[&str] = &["base", "draw", "expansions", "players", "see
 /// `Cargo.toml` holds none of them; a manifest's `[draw]` is one, so a caller leaves it out.
 pub fn looks_like_config(text: &str) -> bool {
     match text.parse::<toml::Table>() {
-        Ok(top) => top.keys().any(|k| CONFIG_KEYS.contains(&k.as_str())),
+        // A tileset's `[[tiles]]` is a config's `tiles` by name: its `[tileset]` tells it apart.
+        Ok(top) => !top.contains_key("tileset") && top.keys().any(|k| CONFIG_KEYS.contains(&k.as_str())),
         Err(_) => true,
     }
+}
+
+/// Whether TOML text is a tileset: it has a `[tileset]` table.
+pub fn is_tileset(text: &str) -> bool {
+    text.parse::<toml::Table>().is_ok_and(|top| top.get("tileset").is_some_and(toml::Value::is_table))
 }
 
 impl GameConfig {
@@ -495,6 +501,10 @@ mod tests {
         assert!(looks_like_config("players = = 1\n"), "a broken config is one to be told of");
         assert!(!looks_like_config("[package]\nname = \"long-roads\"\n[lib]\ncrate-type = [\"cdylib\"]\n"));
         assert!(!looks_like_config("[tileset]\nid = \"chapels\"\n"));
+        // A tileset's `[[tiles]]` is no config's `tiles`.
+        let tileset = "[tileset]\nid = \"chapels\"\n[[tiles]]\nid = \"chapel\"\n";
+        assert!(!looks_like_config(tileset) && is_tileset(tileset));
+        assert!(!is_tileset("tileset = \"x\"\n") && !is_tileset("[[tiles]]\nid = \"a\"\n"));
     }
 
     #[test]

@@ -710,10 +710,29 @@ fn walk(dir: &Path, root: &Path, ext: &str, seen: &mut std::collections::HashSet
 pub fn tileset_named(manifest: &Manifest, key: &str, path: &Path) -> Result<(Tileset, String), Report> {
     if !path.is_file() {
         let what = if path.is_dir() { "is a folder, not a file" } else { "does not exist" };
-        let why = format!("tileset `{}` {what}", display_path(path));
+        let beside = tilesets_beside(path);
+        let hint = match beside.as_slice() {
+            [] => String::new(),
+            names => format!("; tilesets in its folder: {}", meeple_core::describe::quoted_list(names)),
+        };
+        let why = format!("tileset `{}` {what}{hint}", display_path(path));
         return Err(Report { diagnostics: vec![manifest.problem_at(key, why)] });
     }
     load_tileset(path)
+}
+
+/// The names of the tileset files (TOML with a `[tileset]` table) in the folder `path` names a
+/// file of, for a misspelt tileset path.
+fn tilesets_beside(path: &Path) -> Vec<String> {
+    let Some(Ok(entries)) = path.parent().map(std::fs::read_dir) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| crate::config::is_tileset(&t)))
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names
 }
 
 /// Reads and validates a tileset file; returns its text too (for the ruleset hash).
