@@ -281,11 +281,11 @@ fn read_counts(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, editions: &[At<&str>], 
                         format!("{what} has a count for `{}` but is not in that edition", ed.value),
                     );
                 }
-                counts[i] = positive(doc, n)?;
+                counts[i] = positive(doc, n, what)?;
             }
         }
         _ => {
-            let n = positive(doc, v)?;
+            let n = positive(doc, v, what)?;
             for (i, c) in counts.iter_mut().enumerate() {
                 if in_tile[i] {
                     *c = n;
@@ -296,11 +296,13 @@ fn read_counts(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, editions: &[At<&str>], 
     Some(counts)
 }
 
-fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<u32> {
+/// A count of `what` (a tile).
+fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, what: &str) -> Option<u32> {
     match integer(v.get_ref()) {
         Some(n) if n > 0 && n <= u16::MAX as i64 => Some(n as u32),
         Some(n) => {
-            doc.error(v.span(), format!("a count must be a positive integer, at most {}, found {n}", u16::MAX));
+            let at_most = u16::MAX;
+            doc.error(v.span(), format!("{what}: a count must be a positive integer, at most {at_most}, found {n}"));
             None
         }
         None => {
@@ -311,7 +313,10 @@ fn positive(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>) -> Option<u32> {
                 other => type_name(other).to_string(),
             };
             let at_most = u16::MAX;
-            doc.error(v.span(), format!("a count must be a positive integer, at most {at_most}, found {found}"));
+            doc.error(
+                v.span(),
+                format!("{what}: a count must be a positive integer, at most {at_most}, found {found}"),
+            );
             None
         }
     }
@@ -376,7 +381,7 @@ fn read_segment<'t>(
             if seg.ends.len() != 2 {
                 doc.error(
                     seg.span.clone(),
-                    format!("a {} needs exactly two `ends`, found {}", seg.kind.name(), seg.ends.len()),
+                    format!("{tile}: a {} needs exactly two `ends`, found {}", seg.kind.name(), seg.ends.len()),
                 );
             }
         }
@@ -484,6 +489,10 @@ fn resolve_geometry(
         };
         for s in &raw.sides {
             match Side::parse(s.value) {
+                // Its three ports would each be told covered twice.
+                Some(side) if seg.open_sides.contains(&side) => {
+                    doc.error(s.span.clone(), format!("{what}: `{}` names side {} twice", raw.id.value, s.value))
+                }
                 Some(side) => {
                     for k in 0..3 {
                         claim(doc, Port::of(side, k), &s.span, &mut seg);
@@ -520,6 +529,10 @@ fn resolve_geometry(
             } else if let Some(p) = points.iter().position(|p| p.id == e.value) {
                 seg.ends.push(End::Stop { kind: points[p].kind.clone(), point: Some(p as u8) });
             } else if stops.contains(&e.value) {
+                if e.value == "monastery" && !g.segments.iter().any(|s| s.kind == SegmentKind::Monastery) {
+                    let why = format!("{what}: `{}` ends at a monastery, but the tile has none", raw.id.value);
+                    doc.error(e.span.clone(), why);
+                }
                 seg.ends.push(End::Stop { kind: e.value.to_string(), point: None });
             } else {
                 doc.error(
@@ -697,10 +710,17 @@ fn references(
             ),
             // It may name a segment of an unknown kind, whose problem is told.
             None if g.unknown.contains(&n.value) => {}
-            None => doc.error(
-                n.span.clone(),
-                format!("{what}: `{key}` names `{}`, which is no segment of this tile", n.value),
-            ),
+            None => {
+                let of_kind: Vec<&str> = g.segments.iter().filter(|s| s.kind == kind).map(|s| s.id.value).collect();
+                let its = match of_kind.as_slice() {
+                    [] => format!("it has no {} segment", kind.name()),
+                    ids => format!("its {} segments: {}", kind.name(), crate::describe::quoted_list(ids)),
+                };
+                doc.error(
+                    n.span.clone(),
+                    format!("{what}: `{key}` names `{}`, which is no segment of this tile ({its})", n.value),
+                )
+            }
         }
     }
     out
@@ -776,7 +796,7 @@ mod tests {
         );
         let errs = errors(&text);
         let at = |prefix: &str| errs.iter().any(|e| e.starts_with(prefix));
-        assert!(at("t.toml:7:9: a count must be a positive integer"), "{errs:#?}");
+        assert!(at("t.toml:7:9: tile `A`: a count must be a positive integer"), "{errs:#?}");
         assert!(at("t.toml:8:9: "), "the sides: {errs:#?}");
         assert!(at("t.toml:9:51: tile `A`: `ZZ` is not a half side"), "{errs:#?}");
         assert!(at("t.toml:9:68: tile `A`: `cities` names `nope`"), "{errs:#?}");
@@ -787,6 +807,22 @@ mod tests {
     }
 
     #[test]
+    fn a_side_named_twice_a_road_to_no_monastery_and_a_third_end_are_told_once_each() {
+        // Lines 4-8: tile K, up to its `segments`; then one segment a line, from line 9.
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"K\"\ncount = 1\nsides = \"CRFR\"\nsegments = [\n  {{ id = \"c\", kind = \"city\", sides = [\"N\", \"N\"] }},\n  {{ id = \"r\", kind = \"road\", ends = [\"W\", \"monastery\"] }},\n  {{ id = \"s\", kind = \"road\", ends = [\"E\", \"city\", \"house\"] }},\n  {{ id = \"f\", kind = \"field\", halves = [\"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"], cities = [\"town\"] }},\n]\n"
+        );
+        let errs = errors(&text);
+        let expected = [
+            "t.toml:9:44: tile `K`: `c` names side N twice",
+            "t.toml:10:43: tile `K`: `r` ends at a monastery, but the tile has none",
+            "t.toml:11:3: tile `K`: a road needs exactly two `ends`, found 3",
+            "t.toml:12:88: tile `K`: `cities` names `town`, which is no segment of this tile (its city segments: `c`)",
+        ];
+        assert_eq!(errs, expected, "{errs:#?}");
+    }
+
+    #[test]
     fn a_count_past_any_integer_is_told_by_its_digits() {
         let text = format!(
             "{HEADER}[[tiles]]\nid = \"H\"\ncount = 99999999999999999999\nsides = \"FFFF\"\nsegments = [{{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }}]\n"
@@ -794,13 +830,13 @@ mod tests {
         let errs = errors(&text);
         assert_eq!(
             errs,
-            ["t.toml:6:9: a count must be a positive integer, at most 65535, found 99999999999999999999"],
+            ["t.toml:6:9: tile `H`: a count must be a positive integer, at most 65535, found 99999999999999999999"],
             "{errs:#?}"
         );
         let errs = errors(&text.replace("99999999999999999999", "\"two\""));
         assert_eq!(
             errs,
-            ["t.toml:6:9: a count must be a positive integer, at most 65535, found a string"],
+            ["t.toml:6:9: tile `H`: a count must be a positive integer, at most 65535, found a string"],
             "{errs:#?}"
         );
     }
@@ -872,7 +908,9 @@ mod tests {
         );
         let errs = errors(&text);
         assert!(
-            errs.contains(&"t.toml:6:9: a count must be a positive integer, at most 65535, found 0".to_string()),
+            errs.contains(
+                &"t.toml:6:9: tile `X`: a count must be a positive integer, at most 65535, found 0".to_string()
+            ),
             "{errs:?}"
         );
         assert!(errs.iter().any(|e| e.starts_with("t.toml:7:9: `sides = \"CRFQ\"` must be four letters")), "{errs:?}");
@@ -920,7 +958,7 @@ mod tests {
             [
                 "t.toml:9:22: unknown segment kind `cty`; did you mean `city`? expected one of: city, road, field, monastery, river, garden",
                 "t.toml:11:53: tile `R`: `n` covers port EL twice",
-                "t.toml:11:75: tile `R`: `cities` names `town`, which is no segment of this tile",
+                "t.toml:11:75: tile `R`: `cities` names `town`, which is no segment of this tile (it has no city segment)",
             ]
         );
     }
