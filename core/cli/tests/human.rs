@@ -213,7 +213,7 @@ fn turns_that_read_the_same_sides_are_told_apart_by_what_differs() {
                   [3] 180° CCCC (city E+S wine, city N+W)  [4] 270° CCCC (city S+W wine, city N+E)\n";
     assert!(text.contains(square), "{text}");
     // Drawn as two cities, each through its own corner, an inner field between them.
-    assert!(text.contains("  ##. your tile at (0, 1), sides CCCC:\n  #.#\n  .##\n"), "{text}");
+    assert!(text.contains("  ##.\n  #.# ← your tile at (0, 1), sides CCCC\n  .##\n"), "{text}");
     // Ann's straight road in turn 3: its turns read FRFR and RFRF, nothing to tell apart.
     let road = text.split("your tile: base:U").nth(1).expect("Ann draws a straight road");
     let menu = road.split("Ann, your choice").next().unwrap();

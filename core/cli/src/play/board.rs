@@ -25,7 +25,7 @@ pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
     // The lettered squares lie next to the tiles, one square beyond the bounds at most.
     let (x0, x1, y0, y1) = (min.x - 1, max.x + 1, min.y - 1, max.y + 1);
     let figures = figures_by_tile(game);
-    let mut rows = vec![format!("     {}", (x0..=x1).map(|x| format!("{x:^4}")).collect::<String>())];
+    let mut rows = vec![format!("     {}", (x0..=x1).map(column_label).collect::<String>())];
     for y in (y0..=y1).rev() {
         let mut lines = [String::from("     "), format!("{y:>4} "), String::from("     ")];
         for x in x0..=x1 {
@@ -186,4 +186,11 @@ mod tests {
         assert_eq!((all[0], all[1], all[14], all[23], all[24], all[49], all[51]), ('a', 'c', 'p', 'z', 'A', 'Z', '*'));
         assert!(!all.contains(&'b') && !all.contains(&'q'), "b and q are the prompt's");
     }
+}
+
+/// A column's number over its squares, four characters wide: its last digit over the square's
+/// middle (`-1` over the square, not half past it), while it has at most two characters.
+fn column_label(x: i32) -> String {
+    let label = x.to_string();
+    if label.len() <= 2 { format!("{label:>2}  ") } else { format!("{label:<4}") }
 }

@@ -265,7 +265,8 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
         let placed = &state.board().tiles()[i as usize];
         let glyph = square(game, placed, &[]);
         let sides = game.rules().tile(placed.tile).def.board_sides(placed.rotation);
-        let about = [format!("your tile at {}, sides {sides}:", placed.pos), String::new(), String::new()];
+        // Beside the drawing's middle row: beside its top one, a row of fields read as `...`.
+        let about = [String::new(), format!("← your tile at {}, sides {sides}", placed.pos), String::new()];
         for (line, chars) in about.iter().zip(glyph) {
             let line = format!("  {} {line}", chars.iter().collect::<String>());
             text.push_str(line.trim_end());
