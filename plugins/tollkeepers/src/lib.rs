@@ -257,8 +257,8 @@ impl Expansion for Tollkeepers {
 fn toll_counted(view: &View<'_>, player: u8, face: u8, beside: &roads::Beside) -> String {
     let counted = |n: u32, one: &str, many: &str, each: u32| match n {
         0 => None,
-        1 => Some(format!("1 {one} at {each}")),
-        n => Some(format!("{n} {many} at {each}")),
+        1 => Some(format!("1 {one} for {each}")),
+        n => Some(format!("{n} {many} at {each} each")),
     };
     let face = u32::from(face);
     let parts: Vec<String> = [
