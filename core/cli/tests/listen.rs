@@ -1013,6 +1013,8 @@ fn a_route_reads_only_its_own_query_and_is_told_apart_from_a_wrong_method() {
     assert_eq!(reply["error"]["message"], json!(format!("GET /games/{game}/act: this route takes POST")));
     assert_eq!(server.http("PUT", "/games", None, None).0, 405);
     assert_eq!(server.http("GET", "/nothing?brief=true", None, None).0, 404);
+    // A browser's preflight carries the query of the request it asks for.
+    assert_eq!(server.http("OPTIONS", &format!("/games/{game}/ws?token={}&since=1", seats[0]), None, None).0, 200);
 
     // A socket reconnecting with `since` finds the steps it missed in its welcome.
     server.act(&game, &seats[0], 0);

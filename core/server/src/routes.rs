@@ -114,8 +114,12 @@ fn segments(path: &str) -> Vec<&str> {
 }
 
 fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
+    // A CORS preflight comes with the URL of the request it asks for, query and all.
+    if request.method == "OPTIONS" {
+        return Ok((200, HttpResult::Preflight));
+    }
     let path = segments(&request.path);
-    if request.method != "OPTIONS" && !methods_of(&path).contains(&request.method.as_str()) {
+    if !methods_of(&path).contains(&request.method.as_str()) {
         return Err(no_route(request));
     }
     known_query(request, query_of(&request.method, &path))?;
@@ -126,7 +130,6 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
     let ok = |result: HttpResult| Ok((200, result));
     let command = |outcome: Outcome| Ok((200, HttpResult::Command(outcome)));
     match (request.method.as_str(), path.as_slice()) {
-        ("OPTIONS", _) => ok(HttpResult::Preflight),
         ("GET", [] | ["version"]) => command(session::version()),
         ("GET", ["expansions"]) => command(session::expansions(&server.mods)),
         ("POST", ["verify"]) => {
