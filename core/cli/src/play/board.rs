@@ -176,6 +176,13 @@ pub(super) fn square(
     glyph
 }
 
+/// A column's number over its squares, four characters wide: its last digit over the square's
+/// middle (`-1` over the square, not half past it), while it has at most two characters.
+fn column_label(x: i32) -> String {
+    let label = x.to_string();
+    if label.len() <= 2 { format!("{label:>2}  ") } else { format!("{label:<4}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::labels;
@@ -186,11 +193,4 @@ mod tests {
         assert_eq!((all[0], all[1], all[14], all[23], all[24], all[49], all[51]), ('a', 'c', 'p', 'z', 'A', 'Z', '*'));
         assert!(!all.contains(&'b') && !all.contains(&'q'), "b and q are the prompt's");
     }
-}
-
-/// A column's number over its squares, four characters wide: its last digit over the square's
-/// middle (`-1` over the square, not half past it), while it has at most two characters.
-fn column_label(x: i32) -> String {
-    let label = x.to_string();
-    if label.len() <= 2 { format!("{label:>2}  ") } else { format!("{label:<4}") }
 }
