@@ -185,7 +185,14 @@ fn column_label(x: i32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::labels;
+    use super::{column_label, labels};
+
+    #[test]
+    fn a_column_number_ends_over_the_middle_of_its_squares() {
+        let header: String = (-2..=1).map(column_label).collect();
+        assert_eq!(header, "-2  -1   0   1  ");
+        assert_eq!(column_label(-10), "-10 ", "as near as three characters go, and four wide");
+    }
 
     #[test]
     fn squares_beyond_fifty_share_a_star_and_none_is_a_command() {
