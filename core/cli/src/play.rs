@@ -107,7 +107,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             // Asked in another player's turn: what that turn did so far comes first.
             let turn = game.state().turn();
             if turn.player != p {
-                story.flush(&format!("turn {:>3} · {}, so far", turn.number, names[turn.player as usize]));
+                story.flush(&format!("{}, so far", story.title(turn.player, turn.number)));
             }
             match terminal.choose(game, names, p) {
                 Ok(action) => action,
@@ -125,7 +125,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             // A person chose it: the game is as it was before, and they choose again (a figure
             // phase with nothing but a pass, which they were not even asked, stops as a bot's).
             (Err(e), None) if another => {
-                not_taken(&mut story, game, names, loaded, told, &e);
+                not_taken(&mut story, game, loaded, told, &e);
                 say!("the game is as it was: choose again (q stops it and keeps the replay)");
                 continue;
             }
@@ -144,7 +144,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             }
             // The game is as it was before the action: wait for the rules to be fixed, then go on.
             (Err(e), Some(w)) => {
-                not_taken(&mut story, game, names, loaded, told, &e);
+                not_taken(&mut story, game, loaded, told, &e);
                 let native = match &e {
                     ActionError::Hook(hook) => native_expansion(loaded, hook),
                     _ => None,
@@ -233,21 +233,14 @@ pub fn retell(replay: &meeple_core::Replay, loaded: &meeple_host::Loaded) -> Res
     let game = story.play_again(loaded, replay.setup.clone(), &replay.actions)?;
     // A game stopped before its end: what its last turn did so far.
     let turn = game.state().turn();
-    story.flush(&format!("turn {:>3} · {}, so far", turn.number, story.names[turn.player as usize]));
+    story.flush(&format!("{}, so far", story.title(turn.player, turn.number)));
     Ok(())
 }
 
 /// Tells an action a hook failed on, which the game did not take: named with its turn and
 /// player, as the story would have told it (`told`: the story has its line, else a pass), and
 /// the failing line.
-fn not_taken(
-    story: &mut Story,
-    game: &Game,
-    names: &[String],
-    loaded: &meeple_host::Loaded,
-    told: bool,
-    e: &ActionError,
-) {
+fn not_taken(story: &mut Story, game: &Game, loaded: &meeple_host::Loaded, told: bool, e: &ActionError) {
     let tried = if told { story.lines.pop().unwrap_or_default() } else { "pass".to_string() };
     // After what the turn did so far (the tile whose completed road a pass scores, say), which
     // stays the story's to tell when the turn goes on.
@@ -256,7 +249,7 @@ fn not_taken(
     // Under the turn's player, as the story tells turns: an answer from another player names
     // who gave it.
     let turn = game.state().turn();
-    say!("turn {:>3} · {}: {}, not taken: {e}", turn.number, names[turn.player as usize], joined(&lines));
+    say!("{}: {}, not taken: {e}", story.title(turn.player, turn.number), joined(&lines));
     say_failing_line(loaded, e);
 }
 
@@ -546,11 +539,26 @@ struct Story {
     quiet: bool,
     /// The title of a turn that ended, told once what its `turn_end` handlers did is known.
     ended: Option<String>,
+    /// A part of a turn that ended (its player, turn and part): told on a line of its own once
+    /// another part begins, else with the turn's.
+    part_ended: Option<(u8, u32, u8)>,
+    /// The part of the turn being told, from 2 once an earlier one was told.
+    part: u8,
 }
 
 impl Story {
     fn new(names: Vec<String>, quiet: bool) -> Story {
-        Story { names, lines: Vec::new(), quiet, ended: None }
+        Story { names, lines: Vec::new(), quiet, ended: None, part_ended: None, part: 1 }
+    }
+
+    /// A turn's title, with the part being told when it is not the first (`turn  4 · Ann, part
+    /// 2`): the line of part 1 was told when part 2 began.
+    fn title(&self, player: u8, turn: u32) -> String {
+        let name = &self.names[player as usize];
+        match self.part {
+            1 => format!("turn {turn:>3} · {name}"),
+            part => format!("turn {turn:>3} · {name}, part {part}"),
+        }
     }
 
     /// Tells who plays with which bot, on what and with which seed, and what the setup did.
@@ -666,6 +674,15 @@ impl Story {
             if moves_on && let Some(title) = self.ended.take() {
                 self.flush(&title);
             }
+            // Another part begins: the one that ended gets its line now, before the player
+            // chooses for the next.
+            if moves_on
+                && !matches!(e, Event::TurnEnd { .. })
+                && let Some((player, turn, part)) = self.part_ended.take()
+            {
+                self.flush(&self.title(player, turn));
+                self.part = part + 1;
+            }
             match e {
                 Event::TilePlaced { player: None, tile, pos, .. } => {
                     self.lines.push(format!("start tile {} at {pos}", rules.tile(*tile).key))
@@ -717,9 +734,11 @@ impl Story {
                     let (kind, who) = (&rules.figure(f.kind).name.one, &self.names[f.owner as usize]);
                     self.lines.push(format!("{who}'s {kind} now shows face {face}"));
                 }
-                Event::TurnPartEnd { part, .. } => self.lines.push(format!("part {}:", part + 1)),
+                Event::TurnPartEnd { player, turn, part } => self.part_ended = Some((*player, *turn, *part)),
                 Event::TurnEnd { player, turn } => {
-                    self.ended = Some(format!("turn {turn:>3} · {}", self.names[*player as usize]));
+                    self.part_ended = None;
+                    self.ended = Some(self.title(*player, *turn));
+                    self.part = 1;
                 }
                 Event::GameEnd => self.flush_block("final scoring"),
                 _ => {}
@@ -742,7 +761,6 @@ impl Story {
     /// Tells what was told since under `title` as [`Story::flush`] does, a line for each: the
     /// final scoring, too long for one line.
     fn flush_block(&mut self, title: &str) {
-        drop_empty_part(&mut self.lines);
         if !self.quiet && !self.lines.is_empty() {
             let items: Vec<String> = counted(&self.lines).iter().map(|line| format!("\n  {line}")).collect();
             say!("{title}:{}", items.concat());
@@ -752,7 +770,6 @@ impl Story {
 
     /// Tells the turn so far under `title`, quiet or not, and forgets it.
     fn tell(&mut self, title: &str) {
-        drop_empty_part(&mut self.lines);
         if !self.lines.is_empty() {
             say!("{title}: {}", joined(&self.lines));
         }
@@ -760,25 +777,9 @@ impl Story {
     }
 }
 
-/// A turn's lines as one: repeats counted, `; ` between them, and a part's heading (`part 2:`)
-/// followed by what the part did.
+/// A turn's lines as one: repeats counted, `; ` between them.
 fn joined(lines: &[String]) -> String {
-    let mut text = String::new();
-    for line in &counted(lines) {
-        if !text.is_empty() {
-            text.push_str(if text.ends_with(':') { " " } else { "; " });
-        }
-        text.push_str(line);
-    }
-    text
-}
-
-/// Leaves out the heading of a part begun with nothing in it yet (a game stopped as its second
-/// part starts), which would end the turn's line with `part 2:`.
-fn drop_empty_part(lines: &mut Vec<String>) {
-    if lines.last().is_some_and(|l| l.starts_with("part ") && l.ends_with(':')) {
-        lines.pop();
-    }
+    counted(lines).join("; ")
 }
 
 /// The lines with each run of equal ones told once, with its count: a final scoring's many
@@ -811,21 +812,8 @@ pub(crate) fn failing_line(loaded: &meeple_host::Loaded, e: &ActionError) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::{counted, drop_empty_part, holds_other_game, replaced_path};
+    use super::{counted, holds_other_game, replaced_path};
     use std::path::Path;
-
-    #[test]
-    fn a_part_with_nothing_in_it_is_not_told() {
-        let mut lines = vec!["place a tile".to_string(), "part 2:".to_string()];
-        drop_empty_part(&mut lines);
-        assert_eq!(lines, ["place a tile"]);
-        let mut lines = vec!["part 2:".to_string(), "place a tile".to_string()];
-        drop_empty_part(&mut lines);
-        assert_eq!(lines.len(), 2, "a part with an action is told");
-        let mut lines = vec!["log: my mod says:".to_string()];
-        drop_empty_part(&mut lines);
-        assert_eq!(lines.len(), 1, "only a part's heading");
-    }
 
     #[test]
     fn a_name_under_a_file_holds_no_other_game() {

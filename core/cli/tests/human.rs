@@ -276,10 +276,12 @@ fn a_second_part_of_the_turn_is_said_with_its_tile() {
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(text.matches("your tile: base:B").count(), 1, "{text}");
     assert!(text.contains("your tile for part 2 of this turn: base:B"), "{text}");
-    // The refusal tells the turn so far as the turn's own line would: its part heading and all.
+    // Part 1 is told on its own line as part 2 begins, before Ann chooses for it.
+    let first = text.find("turn   1 · Ann: place base:B at ").unwrap_or_else(|| panic!("{text}"));
+    assert!(first < text.find("your tile for part 2").unwrap(), "{text}");
+    // The refusal tells the part so far as the part's own line would.
     let refused = text.lines().find(|l| l.contains("not taken")).unwrap_or_else(|| panic!("{text}"));
-    assert!(refused.starts_with("turn   1 · Ann: place base:B at "), "{refused}");
-    assert!(refused.contains("; part 2: place base:B at ") && !refused.contains("part 2:;"), "{refused}");
+    assert!(refused.starts_with("turn   1 · Ann, part 2: place base:B at "), "{refused}");
     assert!(refused.contains("; put a meeple on the monastery inside the tile, not taken: "), "{refused}");
 }
 
