@@ -35,8 +35,17 @@ def open_socket(host, port, game):
         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
     )
     head = sock.recv(65536)
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(65536)
     if not head.startswith(b"HTTP/1.1 101"):
         raise SystemExit(f"the server refused a WebSocket: {head[:200]!r}")
+    # A socket that cannot join its game is opened, then refused on it: its first message says
+    # why (a reply holding an error) where a welcome would be.
+    first = head.split(b"\r\n\r\n", 1)[1]
+    while len(first) < 16:
+        first += sock.recv(65536)
+    if b'"error"' in first[:32]:
+        raise SystemExit(f"the server refused a WebSocket: {first[:200]!r}")
     return sock
 
 

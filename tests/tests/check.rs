@@ -952,3 +952,19 @@ fn a_misspelt_dependency_gets_a_hint_and_problems_come_in_line_order() {
         ]
     );
 }
+
+#[test]
+fn a_hook_registered_only_under_an_option_is_counted_in_the_games_of_that_setting() {
+    let manifest = "depends = [\"base\"]\n\n[options.extra]\ntype = \"bool\"\ndefault = false\n";
+    let script = "meeple.on(\"turn_end\", function(view, event, out) end)\n\
+                  if meeple.options.extra then\n    meeple.on(\"feature_scored\", function(view, event, out) end)\nend\n";
+    let root = meeple_tests::write_mods("check-option-hooks", &[("sometimes", manifest, script)]);
+    let checked = meeple_host::check::check_mod(&root.join("sometimes"), &[]).unwrap();
+    let games: Vec<_> = checked.hook_use.iter().map(|u| (u.hook.name(), u.games)).collect();
+    assert_eq!(games, [("feature_scored", 20), ("turn_end", 120)], "{:?}", checked.hook_use);
+    let idle = checked.warnings.iter().find(|w| w.contains("never gave a command")).expect("both idle");
+    assert!(
+        idle.starts_with("`feature_scored` (in 20 random games) and `turn_end` (in 120 random games) were called and"),
+        "{idle}"
+    );
+}

@@ -134,6 +134,11 @@ fn listen(
     for (game, why) in &restored.failed {
         crate::common::tell(&format!("warning: game {game} is not served: {why} (it stays in {})", db.display()));
     }
+    if !restored.on_other_rules.is_empty() {
+        let games = restored.on_other_rules.join(", ");
+        let why = "started on rules whose files have changed since, every logged step checked";
+        crate::common::tell(&format!("note: served on these rules, {why}: {games}"));
+    }
     if restored.failed.iter().any(|(_, why)| matches!(why, Refused::Ruleset(_))) {
         let hint = "with `--other-rules`, games started on files that changed since are served all the same, every step's state checked";
         crate::common::tell(&format!("note: {hint}"));

@@ -213,8 +213,20 @@ fn every_player_receives_the_same_updates_over_websockets() {
         };
         assert_eq!(closed.map(|f| u16::from(f.code)), Some(close), "{query}");
     }
-    let mut unknown = connect(&server, "g99", None);
-    assert_eq!(receive(&mut unknown)["error"]["code"], json!("unknown-game"));
+    let refused = |query: &str, on: &str| {
+        let mut refused = connect_with(&server, on, query);
+        let reply = receive(&mut refused);
+        let closed = loop {
+            match refused.read() {
+                Ok(tungstenite::Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
+                Ok(_) => continue,
+                Err(e) => panic!("{e}"),
+            }
+        };
+        (reply["error"]["code"].clone(), closed)
+    };
+    assert_eq!(refused("", "g99"), (json!("unknown-game"), Some(4404)));
+    assert_eq!(refused("since=99", &game), (json!("stale"), Some(4409)));
 
     let mut seen: [Vec<Value>; 3] = Default::default();
     let mut k = 0;
@@ -998,7 +1010,18 @@ fn a_route_reads_only_its_own_query_and_is_told_apart_from_a_wrong_method() {
     // `brief` where no state is sent back, `since` where no steps are listed: refused, named.
     let (status, reply) = server.http("GET", "/version?brief=true", None, None);
     assert_eq!((status, &reply["error"]["field"]), (400, &json!("brief")), "{reply}");
-    assert_eq!(reply["error"]["message"], json!("GET /version takes no query parameter `brief` (it takes: none)"));
+    assert_eq!(reply["error"]["message"], json!("GET /version takes no query parameter `brief` (it takes: token)"));
+    // A token may come with every request; where none is read, it is ignored.
+    assert_eq!(server.http("GET", &format!("/games?token={owner}"), None, None).0, 200);
+    let (status, created) = server.http("POST", "/games?brief=true", None, Some("{}"));
+    let state = &created["result"]["state"];
+    assert!(status == 201 && state["legal"].is_array() && state.get("board").is_none(), "brief: {created}");
+    // A WebSocket's route asked without its handshake.
+    let (status, reply) = server.http("GET", &format!("/games/{game}/ws"), None, None);
+    assert_eq!((status, &reply["error"]["code"]), (400, &json!("bad-request")), "{reply}");
+    // A `since` past the game's steps is another game's, or another copy's.
+    let (status, reply) = server.http("GET", &format!("/games/{game}/updates?since=99"), None, None);
+    assert_eq!((status, &reply["error"]["field"]), (409, &json!("since")), "{reply}");
     let (status, reply) = server.http("GET", &format!("/games/{game}/names?since=1"), None, None);
     assert_eq!((status, &reply["error"]["field"]), (400, &json!("since")), "{reply}");
     assert!(reply["error"]["message"].as_str().unwrap().ends_with("(it takes: token)"), "{reply}");
@@ -1027,4 +1050,8 @@ fn a_route_reads_only_its_own_query_and_is_told_apart_from_a_wrong_method() {
     assert_eq!(&json!(missed), &updates, "as the updates route lists them");
     let mut plain = connect(&server, &game, None);
     assert!(receive(&mut plain).get("missed").is_none(), "none without `since`");
+    // The owner's token watches as a spectator.
+    let mut owners = connect(&server, &game, Some(&owner));
+    let welcome = receive(&mut owners);
+    assert_eq!((&welcome["type"], &welcome["seat"]), (&json!("welcome"), &Value::Null), "{welcome}");
 }

@@ -145,8 +145,6 @@ pub fn hash_hex(h: u64) -> String {
     format!("{h:016x}")
 }
 
-/// The expansions whose part of the ruleset hash differs between a replay and the rules: in one
-/// and not the other, or another hash; none when the replay has no parts to compare.
 /// Whether `rules` are other than those a game was recorded on, whose ruleset hash was
 /// `recorded` and each expansion's part of it `parts`: `None` when they hash alike (or either
 /// hash is empty: a hand-written replay, rules built in code), else the ids of the expansions
@@ -156,6 +154,8 @@ pub fn rules_differ(recorded: &str, parts: &BTreeMap<String, String>, rules: &Ru
     differ.then(|| differing_parts(parts, rules.hash_parts()))
 }
 
+/// The expansions whose part of the ruleset hash differs between a replay and the rules: in one
+/// and not the other, or another hash; none when the replay has no parts to compare.
 fn differing_parts(recorded: &BTreeMap<String, String>, current: &BTreeMap<String, String>) -> Vec<String> {
     if recorded.is_empty() {
         return Vec::new();

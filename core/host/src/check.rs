@@ -184,11 +184,12 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         _ => (None, false),
     };
     warnings.extend(no_hooks(&manifest, hooks.as_deref()));
-    // The hooks' calls are counted in every game played, in the other settings too.
+    // The hooks' calls are counted in every game played with them, in the other settings too.
     let games_each = variant_games(games);
-    let all_games = if games == 0 { 0 } else { games + variants.len() as u64 * games_each };
-    warnings.extend(never_called(&hook_use, all_games, &manifest.entry));
-    warnings.extend(never_acted(&hook_use, all_games, &tags));
+    if games > 0 {
+        warnings.extend(never_called(&hook_use, &manifest.entry));
+        warnings.extend(never_acted(&hook_use, &tags));
+    }
     let variant_games = if variants.is_empty() { 0 } else { games_each };
     Ok(Checked {
         manifest,
@@ -460,15 +461,11 @@ fn writes_a_hook(manifest: &Manifest, entry: &Path) -> bool {
 /// `interest`) waits for never came (a storage key never stored, a figure kind never on the
 /// board), or the call waits for what the mod never brings (an offer, a question, a second part
 /// of a turn).
-fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
-    if games == 0 {
-        return None;
-    }
-    let (hooks, was) = hooks_where(uses, |u| u.calls == 0)?;
-    let games = random_games(games);
+fn never_called(uses: &[HookUse], entry: &Entry) -> Option<String> {
+    let (hooks, was, games) = hooks_where(uses, |u| u.calls == 0)?;
     let narrowed = if matches!(entry, Entry::Native(_)) { "its `interest`" } else { "an `only`" };
     Some(format!(
-        "{hooks} {was} never called in {games}: does {narrowed} name a storage key never stored or a figure \
+        "{hooks} {was} never called{games}: does {narrowed} name a storage key never stored or a figure \
          kind never placed, or does the call wait for an offer, a question or a second part of a turn that \
          never comes? (a rare rule may need `--games 1000`)"
     ))
@@ -479,26 +476,39 @@ fn never_called(uses: &[HookUse], games: u64, entry: &Entry) -> Option<String> {
 /// tile's tag, a feature's kind, an option's value) never holds, as when misspelt.
 ///
 /// The tags the game's tiles carry are named, to compare with the one a handler looks for.
-fn never_acted(uses: &[HookUse], games: u64, tags: &BTreeSet<String>) -> Option<String> {
-    let (hooks, were) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
-    let games = random_games(games);
+fn never_acted(uses: &[HookUse], tags: &BTreeSet<String>) -> Option<String> {
+    let (hooks, were, games) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
     let tags = if tags.is_empty() {
         "no tile of its game carries a tag".to_string()
     } else {
         format!("the tags its game's tiles carry: {}", tags.iter().map(String::as_str).collect::<Vec<_>>().join(", "))
     };
     Some(format!(
-        "{hooks} {were} called in {games} and never gave a command, offered an action or forbade a placement: \
+        "{hooks} {were} called{games} and never gave a command, offered an action or forbade a placement: \
          does a handler look for a tag, kind or option value that is misspelt? ({tags})"
     ))
 }
 
-/// The hooks whose use matches, as a warning names them (`` `a`, `b` and `c` ``) with the verb
-/// that fits their number; `None` when there are none.
-fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(String, &'static str)> {
-    let names: Vec<&str> = uses.iter().filter(|u| matches(u)).map(|u| u.hook.name()).collect();
-    let verb = if names.len() == 1 { "was" } else { "were" };
-    (!names.is_empty()).then(|| (meeple_core::describe::quoted_list(&names), verb))
+/// The hooks whose use matches, as a warning names them (`` `a`, `b` and `c` ``), with the verb
+/// that fits their number and the games they were played in (` in 100 random games`); each
+/// with its own games when they differ (a hook registered only under some options: `` `a` (in
+/// 100 random games) and `b` (in 20) ``). `None` when there are none.
+fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(String, &'static str, String)> {
+    let found: Vec<&HookUse> = uses.iter().filter(|u| matches(u)).collect();
+    let verb = if found.len() == 1 { "was" } else { "were" };
+    let first = found.first()?;
+    if found.iter().all(|u| u.games == first.games) {
+        let names: Vec<&str> = found.iter().map(|u| u.hook.name()).collect();
+        let games = format!(" in {}", random_games(first.games));
+        return Some((meeple_core::describe::quoted_list(&names), verb, games));
+    }
+    let each: Vec<String> =
+        found.iter().map(|u| format!("`{}` (in {})", u.hook.name(), random_games(u.games))).collect();
+    let listed = match each.split_last() {
+        Some((last, before)) if !before.is_empty() => format!("{} and {last}", before.join(", ")),
+        _ => each.concat(),
+    };
+    Some((listed, verb, String::new()))
 }
 
 /// "1 random game", "100 random games".
@@ -553,7 +563,12 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let default_hooks = x.map_or(HookSet::NONE, |x| x.hooks());
     let other_hooks = hooks_elsewhere(default_hooks, &variants);
     let every = variants.iter().fold(default_hooks, |all, v| all.union(v.hooks));
-    let hook_use = x.map(|_| checking.counts.of(every)).unwrap_or_default();
+    let mut hook_use = x.map(|_| checking.counts.of(every)).unwrap_or_default();
+    for u in &mut hook_use {
+        let in_default = if default_hooks.contains(u.hook) { games } else { 0 };
+        let elsewhere = variants.iter().filter(|v| v.hooks.contains(u.hook)).count() as u64;
+        u.games = in_default + elsewhere * variant_games(games);
+    }
     tags.extend(tile_tags(&loaded));
     let variants = variants.into_iter().map(|v| v.label).collect();
     let tile_use = tile_use::count(&loaded, &own_tilesets(manifest), games);

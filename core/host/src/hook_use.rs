@@ -19,6 +19,9 @@ pub struct HookUse {
     pub calls: u64,
     /// How many of those calls gave a command, offered an action or forbade a placement.
     pub acted: u64,
+    /// The games played with the hook registered (code may register a hook only under some
+    /// options); 0 until the caller that played them sets it.
+    pub games: u64,
 }
 
 /// The counts of every hook of one expansion, shared between the wrapper and whoever reads them.
@@ -47,7 +50,7 @@ impl HookCounts {
         HookKind::ALL
             .into_iter()
             .filter(|h| hooks.contains(*h))
-            .map(|hook| HookUse { hook, calls: count(&self.calls, hook), acted: count(&self.acted, hook) })
+            .map(|hook| HookUse { hook, calls: count(&self.calls, hook), acted: count(&self.acted, hook), games: 0 })
             .collect()
     }
 }

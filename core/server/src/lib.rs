@@ -48,6 +48,9 @@ pub struct Restored {
     /// Games that could not be played back (another ruleset, a log that does not replay), with
     /// why; they stay in the file, untouched, and are not served.
     pub failed: Vec<(String, Refused)>,
+    /// Games started on rules whose files have changed since, served on these
+    /// ([`ReplayRules::Other`]) and from now on recorded as playing on them.
+    pub on_other_rules: Vec<String>,
 }
 
 /// A game just created, with its tokens.
@@ -69,13 +72,18 @@ impl Server {
     /// [`Server::open`], playing back `on` other rules too: games started on files that have
     /// changed since (a tile renamed) are served when every step's state is as logged.
     pub fn open_on(db: &Path, mods: Vec<PathBuf>, on: ReplayRules) -> Result<(Server, Restored), StoreError> {
-        let store = Store::open(db)?;
+        let mut store = Store::open(db)?;
         let last = store.last_number()?;
         let mut restored = Restored::default();
         let mut rooms = BTreeMap::new();
         for stored in store.games()? {
             match Room::restore(&stored, &mods, on) {
                 Ok(room) => {
+                    let rules = room.table().game().rules();
+                    if meeple_core::replay::rules_differ(&stored.ruleset, &stored.expansion_hashes, rules).is_some() {
+                        store.set_ruleset(&stored.id, rules.hash(), rules.hash_parts())?;
+                        restored.on_other_rules.push(stored.id.clone());
+                    }
                     rooms.insert(stored.id.clone(), Arc::new(Mutex::new(room)));
                     restored.games += 1;
                 }

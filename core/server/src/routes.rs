@@ -70,7 +70,8 @@ fn other_scheme(error: ProtocolError, request: &Request) -> ProtocolError {
 /// body of an HTTP reply, only that it failed. A handshake that is none is answered over HTTP.
 fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
     let Some(id) = websocket_path(&request.path) else {
-        let _ = conn.respond(&failure(&no_route(request)), true);
+        let message = format!("a WebSocket opens at GET /games/{{id}}/ws, not {} {}", request.method, request.path);
+        let _ = conn.respond(&failure(&ProtocolError::new(Code::UnknownCommand, message, None)), true);
         return;
     };
     if let Err(error) = handshake(request) {
@@ -78,8 +79,17 @@ fn upgrade(server: &Server, mut conn: Connection, request: &Request) {
         return;
     }
     let joined = known_query(request, SOCKET_QUERY).and_then(|()| server.room(id)).and_then(|room| {
-        let seat = request.token().map(|t| lock(&room).seat_of(Some(t))).transpose()?;
-        Ok((room, seat, brief(request)?, since(request)?))
+        let since = since(request)?;
+        let seat = {
+            let room = lock(&room);
+            not_ahead(&room, since)?;
+            // The owner's token watches, as a spectator does: it is no seat's.
+            match request.token() {
+                Some(t) if room.is_owner(Some(t)) => None,
+                token => token.map(|t| room.seat_of(Some(t))).transpose()?,
+            }
+        };
+        Ok((room, seat, brief(request)?, since))
     });
     if conn.accept_websocket(request).is_err() {
         return;
@@ -137,7 +147,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
             command(session::verify(&args, &server.mods)?)
         }
         ("GET", ["games"]) => ok(HttpResult::Games(list(server))),
-        ("POST", ["games"]) => create(server, request).map(|created| (201, HttpResult::Created(created))),
+        ("POST", ["games"]) => create(server, request, brief).map(|created| (201, HttpResult::Created(created))),
         ("GET", ["games", id]) => {
             let room = server.room(id)?;
             let room = lock(&room);
@@ -172,10 +182,16 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
             command(Outcome::Saved { replay: Box::new(room.table().replay()) })
         }
         ("GET", ["games", id, "updates"]) => {
-            let since = since(request)?.unwrap_or(0);
+            let since = since(request)?;
             let room = server.room(id)?;
             let room = lock(&room);
+            not_ahead(&room, since)?;
+            let since = since.unwrap_or(0);
             ok(HttpResult::Updates(UpdateList { seq: room.seq(), updates: room.updates_since(since).to_vec() }))
+        }
+        ("GET", ["games", _, "ws"]) => {
+            let message = "GET /games/{id}/ws is a WebSocket: it opens with an `Upgrade: websocket` handshake";
+            Err(ProtocolError::new(Code::BadRequest, message, None))
         }
         _ => Err(no_route(request)),
     }
@@ -185,15 +201,30 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
 const SOCKET_QUERY: &[&str] = &["brief", "since", "token"];
 
 /// The query parameters a route reads: `brief` where it replies with a state, `since` where it
-/// lists steps, `token` where one is read. Another is refused, not quietly ignored (a misspelt
-/// one, or `?brief=true` on a route that has no state to make brief).
+/// lists steps, and `token` on every route (a client may send its token with every request;
+/// where none is read it is ignored). Another is refused, not quietly ignored (a misspelt one,
+/// or `?brief=true` on a route that has no state to make brief).
 fn query_of(method: &str, path: &[&str]) -> &'static [&'static str] {
     match (method, path) {
-        ("GET", ["games", _]) | ("POST", ["games", _, "act" | "undo"]) => &["brief", "token"],
+        ("GET", ["games", _]) | ("POST", ["games"] | ["games", _, "act" | "undo"]) => &["brief", "token"],
         ("GET", ["games", _, "updates"]) => &["since", "token"],
         ("GET", ["games", _, "ws"]) => SOCKET_QUERY,
-        ("DELETE", ["games", _]) | ("GET", ["games", _, "names" | "replay"]) => &["token"],
-        _ => &[],
+        _ => &["token"],
+    }
+}
+
+/// Refuses a `since` past the game's last step: a client ahead of the game (a server restored
+/// from an older copy of its file, a step number of another game) missed nothing it can be told.
+fn not_ahead(room: &crate::rooms::Room, since: Option<u64>) -> Result<()> {
+    match since {
+        Some(since) if since > room.seq() => {
+            let message = format!(
+                "the game is at step {}, not {since}: a `since` past it is of another game or copy",
+                room.seq()
+            );
+            Err(ProtocolError::new(Code::Stale, message, Some("since")))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -284,7 +315,7 @@ fn methods_of(path: &[&str]) -> &'static [&'static str] {
 }
 
 /// `POST /games`: a game from a config, with the owner's token and one token per seat.
-fn create(server: &Server, request: &Request) -> Result<GameCreated> {
+fn create(server: &Server, request: &Request, brief: bool) -> Result<GameCreated> {
     let args: CreateArgs = command_body(request, "create")?;
     if let Some(path) = &args.path {
         check_config_path(path)?;
@@ -300,7 +331,7 @@ fn create(server: &Server, request: &Request) -> Result<GameCreated> {
         owner: created.owner.clone(),
         seats,
         seq: 0,
-        state: Box::new(room.view(false)),
+        state: Box::new(room.view(brief)),
         names: Box::new(Names::of(room.table().game().rules())),
         warnings: room.table().warnings().to_vec(),
     })

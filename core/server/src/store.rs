@@ -173,6 +173,24 @@ impl Store {
         .map_err(|e| self.error(e))
     }
 
+    /// Records that a game now plays on rules of another hash (served on files that changed
+    /// since it started, every logged step checked): the next start compares with these.
+    pub fn set_ruleset(
+        &mut self,
+        game: &str,
+        ruleset: &str,
+        expansion_hashes: &BTreeMap<String, String>,
+    ) -> Result<(), StoreError> {
+        let parts = serde_json::to_string(expansion_hashes).map_err(|e| self.error(e))?;
+        self.conn
+            .execute(
+                "UPDATE games SET ruleset = ?2, expansion_hashes = ?3 WHERE id = ?1",
+                params![game, ruleset, parts],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(())
+    }
+
     /// Appends a step to a game's log; when this returns, the step is on disk.
     pub fn append(&mut self, game: &str, logged: &Logged) -> Result<(), StoreError> {
         let step = serde_json::to_string(&logged.step).map_err(|e| self.error(e))?;

@@ -102,10 +102,22 @@ fn a_game_started_with_other_rules_is_not_served() {
     assert!(why.ends_with("(the files, edition, options or tile numbers of `base` differ)"), "{why}");
     assert!(matches!(restored.failed[0].1, meeple_server::Refused::Ruleset(_)));
     drop(server);
-    // On other rules, served: every step's state is as logged.
+    // On other rules, served, and from now on recorded as played on them: a start without the
+    // option serves it too.
     let (server, restored) = Server::open_on(&db, Vec::new(), meeple_core::ReplayRules::Other).unwrap();
     assert_eq!((restored.games, restored.failed.len()), (1, 0));
-    assert!(server.room(&id).is_ok());
+    assert_eq!(restored.on_other_rules, vec![id.clone()]);
+    let seat = server.room(&id).unwrap().lock().unwrap().token_of(0).to_string();
+    server.act(&id, Some(&seat), json!({"index": 0}), false).unwrap();
+    drop(server);
+    let (server, restored) = Server::open(&db, Vec::new()).unwrap();
+    assert_eq!((restored.games, restored.on_other_rules.len()), (1, 0), "{restored:?}");
+    drop(server);
+    // Still every logged step is checked: one that went otherwise is refused.
+    other.execute_batch("UPDATE games SET ruleset = 'feedfeedfeedfeed'; UPDATE steps SET state_hash = '0'").unwrap();
+    let (server, restored) = Server::open_on(&db, Vec::new(), meeple_core::ReplayRules::Other).unwrap();
+    assert_eq!(restored.failed[0].1.to_string(), "step 1: the game differs from the one logged");
+    assert!(server.room(&id).is_err());
 }
 
 #[test]
@@ -118,7 +130,14 @@ fn a_file_written_before_expansion_hashes_were_kept_gets_them() {
     let (server, restored) = Server::open(&db, Vec::new()).unwrap();
     assert_eq!(restored.games, 1, "{restored:?}");
     assert!(server.room(&id).is_ok());
-    assert!(server.create(&CreateArgs::default()).is_ok(), "and new games are stored with them");
+    server.create(&CreateArgs::default()).unwrap();
+    drop(server);
+    let file = rusqlite::Connection::open(&db).unwrap();
+    let read = |id: &str| -> String {
+        file.query_row("SELECT expansion_hashes FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(read(&id), "{}", "a game stored before has none");
+    assert!(read("g2").contains("\"base\":"), "a new game is stored with them: {}", read("g2"));
 }
 
 #[test]

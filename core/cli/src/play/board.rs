@@ -25,7 +25,8 @@ pub(super) fn board(game: &Game, labels: &[(Pos, char)]) -> String {
     // The lettered squares lie next to the tiles, one square beyond the bounds at most.
     let (x0, x1, y0, y1) = (min.x - 1, max.x + 1, min.y - 1, max.y + 1);
     let figures = figures_by_tile(game);
-    let mut rows = vec![format!("     {}", (x0..=x1).map(column_label).collect::<String>())];
+    let header = format!("     {}", (x0..=x1).map(column_label).collect::<String>());
+    let mut rows = vec![header.trim_end().to_string()];
     for y in (y0..=y1).rev() {
         let mut lines = [String::from("     "), format!("{y:>4} "), String::from("     ")];
         for x in x0..=x1 {
