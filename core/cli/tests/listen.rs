@@ -29,6 +29,16 @@ impl Server {
 
     /// The same, with more arguments.
     fn start_with(db: &Path, args: &[&str]) -> Server {
+        Server::spawn(db, args, Stdio::inherit())
+    }
+
+    /// The same, keeping what the server writes to stderr for [`Server::kill_telling`] (only
+    /// for a server that says little there: a full pipe would stop it).
+    fn start_telling(db: &Path, args: &[&str]) -> Server {
+        Server::spawn(db, args, Stdio::piped())
+    }
+
+    fn spawn(db: &Path, args: &[&str], stderr: Stdio) -> Server {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
             .args(["serve", "--listen", "127.0.0.1:0", "--db"])
@@ -36,6 +46,7 @@ impl Server {
             .args(args)
             .current_dir(repo)
             .stdout(Stdio::piped())
+            .stderr(stderr)
             .spawn()
             .expect("meeple starts");
         let mut banner = String::new();
@@ -49,6 +60,15 @@ impl Server {
     fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
+    }
+
+    /// [`Server::kill`], then what it wrote to stderr ([`Server::start_telling`]).
+    fn kill_telling(mut self) -> String {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        let mut told = String::new();
+        self.child.stderr.take().expect("started telling").read_to_string(&mut told).unwrap();
+        told
     }
 
     /// One HTTP request on a fresh connection: the status and the JSON body.
@@ -326,12 +346,25 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
     let file = rusqlite::Connection::open(&db).unwrap();
     file.execute_batch(&format!("UPDATE games SET ruleset = 'feedfeedfeedfeed' WHERE id = '{base}'")).unwrap();
     drop(file);
-    let server = Server::start(&db);
+    let server = Server::start_telling(&db, &[]);
     assert!(server.banner.contains("(1 game from"), "{}", server.banner);
-    server.kill();
-    let server = Server::start_with(&db, &["--other-rules"]);
+    let told = server.kill_telling();
+    assert!(
+        told.contains(&format!("warning: game {base} is not served: it was started with ruleset feedfeedfeedfeed"))
+    );
+    assert!(
+        told.contains("note: with `--other-rules`, games started on files that changed since are served"),
+        "{told}"
+    );
+    let server = Server::start_telling(&db, &["--other-rules"]);
     assert!(server.banner.contains("(2 games from"), "{}", server.banner);
     assert_eq!(server.get(&format!("/games/{base}"))["state"], end);
+    let told = server.kill_telling();
+    assert!(told.contains(&format!("every logged step checked: {base}")), "{told}");
+    // From then on, the game is recorded as playing on these rules.
+    let server = Server::start_telling(&db, &[]);
+    assert!(server.banner.contains("(2 games from"), "{}", server.banner);
+    assert_eq!(server.kill_telling(), "");
 }
 
 #[test]
