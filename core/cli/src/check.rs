@@ -74,9 +74,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
     }
     if !c.tile_use.is_empty() {
-        let games = meeple_host::check::random_games(c.tile_games);
-        let uses: Vec<String> = c.tile_use.iter().map(|u| format!("{} {}/{}", u.tile, u.placed, u.drawn)).collect();
-        say!("  its tiles in {games} with its defaults, placed / drawn: {}", uses.join(", "));
+        say!("  {}", tiles_line(&c));
     }
     if !c.hook_use.is_empty() {
         let uses: Vec<String> =
@@ -87,4 +85,30 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         say!("warning: {warning}");
     }
     Ok(())
+}
+
+/// How a mod's own tiles fared in the random games: the draws placed, and the kinds not placed
+/// at every draw (a tileset of 72 kinds would make a line of each one unreadable).
+fn tiles_line(c: &meeple_host::check::Checked) -> String {
+    let games = meeple_host::check::random_games(c.tile_games);
+    let kinds = match c.tile_use.len() {
+        1 => "its 1 tile kind".to_string(),
+        n => format!("its {n} tile kinds"),
+    };
+    let drawn: u64 = c.tile_use.iter().map(|u| u.drawn).sum();
+    let placed: u64 = c.tile_use.iter().map(|u| u.placed).sum();
+    let short: Vec<String> = c
+        .tile_use
+        .iter()
+        .filter(|u| u.placed < u.drawn)
+        .map(|u| format!("{} {}/{}", u.tile, u.placed, u.drawn))
+        .collect();
+    match short.as_slice() {
+        [] => format!("{kinds} in {games} with its defaults: all {drawn} draws placed"),
+        _ => format!(
+            "{kinds} in {games} with its defaults: {placed} of {drawn} draws placed; placed / drawn of those not \
+             placed at every draw: {}",
+            short.join(", ")
+        ),
+    }
 }
