@@ -91,10 +91,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 /// at every draw (a tileset of 72 kinds would make a line of each one unreadable).
 fn tiles_line(c: &meeple_host::check::Checked) -> String {
     let games = meeple_host::check::random_games(c.tile_games);
-    let kinds = match c.tile_use.len() {
-        1 => "its 1 tile kind".to_string(),
-        n => format!("its {n} tile kinds"),
-    };
+    let kinds = format!("its {}", crate::common::how_many(c.tile_use.len(), "tile kind", "tile kinds"));
     let drawn: u64 = c.tile_use.iter().map(|u| u.drawn).sum();
     let placed: u64 = c.tile_use.iter().map(|u| u.placed).sum();
     let short: Vec<String> = c

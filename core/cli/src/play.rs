@@ -107,7 +107,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             // Asked in another player's turn: what that turn did so far comes first.
             let turn = game.state().turn();
             if turn.player != p {
-                story.flush(&format!("{}, so far", story.title(turn.player, turn.number)));
+                story.flush_so_far(turn.player, turn.number);
             }
             match terminal.choose(game, names, p) {
                 Ok(action) => action,
@@ -233,7 +233,7 @@ pub fn retell(replay: &meeple_core::Replay, loaded: &meeple_host::Loaded) -> Res
     let game = story.play_again(loaded, replay.setup.clone(), &replay.actions)?;
     // A game stopped before its end: what its last turn did so far.
     let turn = game.state().turn();
-    story.flush(&format!("{}, so far", story.title(turn.player, turn.number)));
+    story.flush_so_far(turn.player, turn.number);
     Ok(())
 }
 
@@ -559,6 +559,13 @@ impl Story {
             1 => format!("turn {turn:>3} · {name}"),
             part => format!("turn {turn:>3} · {name}, part {part}"),
         }
+    }
+
+    /// Tells the turn so far (`turn  4 · Ann, so far: …`): a game stopped in it, or a question
+    /// asked of another player in it.
+    fn flush_so_far(&mut self, player: u8, turn: u32) {
+        let title = format!("{}, so far", self.title(player, turn));
+        self.flush(&title);
     }
 
     /// Tells who plays with which bot, on what and with which seed, and what the setup did.

@@ -25,7 +25,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         crate::play::retell(&replay, &loaded)?;
     }
     // Verified on other files, which the user asked for, is said so.
-    let other = replay.ruleset != loaded.rules.hash();
+    let other = meeple_core::replay::rules_differ(&replay.ruleset, &replay.expansion_hashes, &loaded.rules).is_some();
     let on = if other { " on these rules, whose files differ from those it was recorded with" } else { "" };
     say!(
         "{}: {} actions, {} checkpoints, final state hash {} — verified{on}",

@@ -143,10 +143,7 @@ fn listen(
         let hint = "with `--other-rules`, games started on files that changed since are served all the same, every step's state checked";
         crate::common::tell(&format!("note: {hint}"));
     }
-    let games = match restored.games {
-        1 => "1 game".to_string(),
-        n => format!("{n} games"),
-    };
+    let games = crate::common::how_many(restored.games, "game", "games");
     say!("listening on http://{bound} ({games} from {})", db.display());
     // The line names the port taken: a server whose address cannot be written out (a full
     // disk) is no use. A reader that went away after reading it (`| head -1`) is fine.

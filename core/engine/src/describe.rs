@@ -279,9 +279,14 @@ impl Game {
 /// backticks); empty for none.
 pub fn quoted_list(names: &[impl std::fmt::Display]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.as_slice() {
+    sentence_list(&quoted)
+}
+
+/// Items as a sentence lists them: `a`, `a and b`, `a, b and c`; empty for none.
+pub fn sentence_list(items: &[String]) -> String {
+    match items {
         [first @ .., last] if !first.is_empty() => format!("{} and {last}", first.join(", ")),
-        _ => quoted.concat(),
+        _ => items.concat(),
     }
 }
 

@@ -504,11 +504,7 @@ fn hooks_where(uses: &[HookUse], matches: impl Fn(&HookUse) -> bool) -> Option<(
     }
     let each: Vec<String> =
         found.iter().map(|u| format!("`{}` (in {})", u.hook.name(), random_games(u.games))).collect();
-    let listed = match each.split_last() {
-        Some((last, before)) if !before.is_empty() => format!("{} and {last}", before.join(", ")),
-        _ => each.concat(),
-    };
-    Some((listed, verb, String::new()))
+    Some((meeple_core::describe::sentence_list(&each), verb, String::new()))
 }
 
 /// "1 random game", "100 random games".
