@@ -155,6 +155,15 @@ fn fresh_db(name: &str) -> (TempDir, PathBuf) {
     (dir, db)
 }
 
+/// A server on a database of its own ([`fresh_db`]) with one game: the base game for two,
+/// seed 3. Returns the folder, the server and the game's id, seat tokens and owner's token.
+fn a_server_with_a_game(name: &str) -> (TempDir, Server, (String, Vec<String>, String)) {
+    let (dir, db) = fresh_db(name);
+    let server = Server::start(&db);
+    let game = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    (dir, server, game)
+}
+
 /// Plays `n` actions (or to the end) by the seat to act, choosing by a fixed rule.
 fn play(server: &Server, game: &str, seats: &[String], n: usize) -> Value {
     let mut state = server.get(&format!("/games/{game}"))["state"].clone();
@@ -369,9 +378,7 @@ fn a_killed_server_restarts_with_every_game_as_it_was() {
 
 #[test]
 fn http_errors_carry_their_codes_and_change_nothing() {
-    let (_dir, db) = fresh_db("errors");
-    let server = Server::start(&db);
-    let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, owner)) = a_server_with_a_game("errors");
     let url = format!("/games/{game}");
     let act = format!("/games/{game}/act");
     let before = server.get(&url);
@@ -650,9 +657,7 @@ fn bodies_held_at_once_are_bounded() {
 fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
     use tungstenite::protocol::frame::Frame;
     use tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
-    let (_dir, db) = fresh_db("ws-close");
-    let server = Server::start(&db);
-    let (game, _, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, _, _)) = a_server_with_a_game("ws-close");
     let close_code = |message: Message| {
         let mut ws = connect(&server, &game, None);
         assert_eq!(receive(&mut ws)["type"], json!("welcome"));
@@ -674,9 +679,7 @@ fn a_websocket_message_the_protocol_cannot_take_closes_with_its_code() {
 
 #[test]
 fn a_field_given_twice_is_refused_over_http_and_websocket() {
-    let (_dir, db) = fresh_db("twice");
-    let server = Server::start(&db);
-    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, _)) = a_server_with_a_game("twice");
     let url = format!("/games/{game}");
     let before = server.get(&url);
     let twice = |field: &str| {
@@ -699,9 +702,7 @@ fn a_field_given_twice_is_refused_over_http_and_websocket() {
 
 #[test]
 fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
-    let (_dir, db) = fresh_db("index-turn");
-    let server = Server::start(&db);
-    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, _)) = a_server_with_a_game("index-turn");
     let act = format!("/games/{game}/act");
     let not_yours = json!({"code": "not-your-turn", "message": "seat 0 is to act, not seat 1", "field": "token"});
     for index in [999, 0] {
@@ -722,9 +723,7 @@ fn a_seat_out_of_turn_is_told_so_whatever_index_it_sends() {
 
 #[test]
 fn an_undo_refused_to_a_seat_blames_its_token() {
-    let (_dir, db) = fresh_db("undo-token");
-    let server = Server::start(&db);
-    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, _)) = a_server_with_a_game("undo-token");
     server.act(&game, &seats[0], 0);
     let undo = format!("/games/{game}/undo");
     let not_yours =
@@ -746,9 +745,7 @@ fn an_undo_refused_to_a_seat_blames_its_token() {
 
 #[test]
 fn a_websocket_reads_a_request_as_stdio_does() {
-    let (_dir, db) = fresh_db("ws-as-stdio");
-    let server = Server::start(&db);
-    let (game, seats, _) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, _)) = a_server_with_a_game("ws-as-stdio");
     let mut ws = connect(&server, &game, Some(&seats[0]));
     assert_eq!(receive(&mut ws)["type"], json!("welcome"));
     let mut stdio = meeple_protocol::Session::new(Vec::new());
@@ -762,9 +759,7 @@ fn a_websocket_reads_a_request_as_stdio_does() {
 
 #[test]
 fn the_bearer_scheme_is_read_in_any_case() {
-    let (_dir, db) = fresh_db("bearer");
-    let server = Server::start(&db);
-    let (game, _, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, _, owner)) = a_server_with_a_game("bearer");
     for scheme in ["Bearer", "bearer", "BEARER"] {
         let request = format!(
             "GET /games/{game}/replay HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: {scheme} {owner}\r\n\r\n"
@@ -1036,9 +1031,7 @@ fn every_reply_and_message_the_server_sends_follows_its_schema_definition() {
 
 #[test]
 fn a_route_reads_only_its_own_query_and_is_told_apart_from_a_wrong_method() {
-    let (_dir, db) = fresh_db("route-query");
-    let server = Server::start(&db);
-    let (game, seats, owner) = server.create(json!({"config": "players = 2\nseed = 3\n"}));
+    let (_dir, server, (game, seats, owner)) = a_server_with_a_game("route-query");
     server.act(&game, &seats[0], 0);
     // `brief` where no state is sent back, `since` where no steps are listed: refused, named.
     let (status, reply) = server.http("GET", "/version?brief=true", None, None);

@@ -14,7 +14,7 @@ pub mod store;
 mod timed;
 mod ws;
 
-pub use crate::rooms::Refused;
+pub use crate::rooms::{OnRules, Refused};
 use crate::rooms::{Room, lock, storage_failed};
 use crate::store::Step;
 use crate::store::{Store, StoreError, StoredGame};
@@ -78,9 +78,9 @@ impl Server {
         let mut rooms = BTreeMap::new();
         for stored in store.games()? {
             match Room::restore(&stored, &mods, on) {
-                Ok(room) => {
-                    let rules = room.table().game().rules();
-                    if meeple_core::replay::rules_differ(&stored.ruleset, &stored.expansion_hashes, rules).is_some() {
+                Ok((room, on_rules)) => {
+                    if on_rules == OnRules::Other {
+                        let rules = room.table().game().rules();
                         store.set_ruleset(&stored.id, rules.hash(), rules.hash_parts())?;
                         restored.on_other_rules.push(stored.id.clone());
                     }

@@ -49,6 +49,15 @@ impl std::fmt::Display for Refused {
     }
 }
 
+/// Which rules a restored game plays on ([`Room::restore`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnRules {
+    /// Those it was started with.
+    Recorded,
+    /// Rules whose files changed since: it is to be recorded as playing on these.
+    Other,
+}
+
 /// A connection receiving a game's updates, with whole states or brief ones.
 struct Watcher {
     tx: SyncSender<Arc<str>>,
@@ -62,24 +71,31 @@ impl Room {
     }
 
     /// A stored game played back step by step, each state checked against its logged hash, on
-    /// the rules it was started with or on `on` others.
-    pub fn restore(stored: &StoredGame, mods: &[PathBuf], on: ReplayRules) -> std::result::Result<Room, Refused> {
+    /// the rules it was started with or on `on` others; with whether its rules' files changed
+    /// since it was started (it then plays on the new ones).
+    pub fn restore(
+        stored: &StoredGame,
+        mods: &[PathBuf],
+        on: ReplayRules,
+    ) -> std::result::Result<(Room, OnRules), Refused> {
         let config =
             meeple_host::GameConfig::from_value(&stored.config).ok_or(Refused::Log("unreadable config".into()))?;
         let table = Table::create(config, stored.seed, mods).map_err(|e| Refused::Log(e.message))?;
         // Other rules could play the log back for a while and then differ without a word,
         // unless every step's state is checked, which it is below.
         let rules = table.game().rules();
-        if let Some(differing) = meeple_core::replay::rules_differ(&stored.ruleset, &stored.expansion_hashes, rules)
+        let differing = meeple_core::replay::rules_differ(&stored.ruleset, &stored.expansion_hashes, rules);
+        if let Some(differing) = &differing
             && on == ReplayRules::Recorded
         {
             return Err(Refused::Ruleset(format!(
                 "it was started with ruleset {}, these rules hash to {} ({})",
                 stored.ruleset,
                 rules.hash(),
-                meeple_core::replay::what_differs(&differing)
+                meeple_core::replay::what_differs(differing)
             )));
         }
+        let on_rules = if differing.is_some() { OnRules::Other } else { OnRules::Recorded };
         let mut room = Room::new(stored.id.clone(), table, stored.owner.clone(), stored.seats.clone());
         for logged in &stored.log {
             let events = room
@@ -90,7 +106,7 @@ impl Room {
             }
             room.updates.push(Update { seq: logged.seq, seat: logged.seat, step: logged.step, events });
         }
-        Ok(room)
+        Ok((room, on_rules))
     }
 
     /// The game's id.
