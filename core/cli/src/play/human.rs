@@ -154,7 +154,7 @@ fn placements_menu(game: &Game) -> Menu {
     let labelled: Vec<(Pos, char)> =
         squares.values().zip(labels()).map(|(placements, label)| (placements[0].pos, label)).collect();
     let mut text = board(game, &labelled);
-    let name = if kind.def.name.is_empty() { String::new() } else { format!(" ({})", kind.def.name) };
+    let name = tile_name(&kind.def);
     // A second part (a builder's, or one a rule granted) is said: nothing else shows it began.
     let part = if turn.part > 1 { format!(" for part {} of this turn", turn.part) } else { String::new() };
     text.push_str(&format!(
@@ -293,6 +293,24 @@ fn actions_menu(game: &Game, names: &[String], player: u8, actions: &[Action]) -
     Menu { text, actions: actions.to_vec() }
 }
 
+/// A tile's name in brackets, with the pictures it does not name (a farmhouse, highwaymen):
+/// The Tollkeepers count them along a road, and nothing else on the board shows them.
+fn tile_name(def: &meeple_core::tileset::TileDef) -> String {
+    let unnamed: Vec<String> = def
+        .illustrations
+        .iter()
+        .map(|p| p.kind.replace('-', " "))
+        .filter(|kind| !def.name.contains(kind.as_str()))
+        .collect();
+    let pictures = if unnamed.is_empty() { String::new() } else { format!("pictures: {}", unnamed.join(", ")) };
+    match (def.name.is_empty(), pictures.is_empty()) {
+        (true, true) => String::new(),
+        (false, true) => format!(" ({})", def.name),
+        (true, false) => format!(" ({pictures})"),
+        (false, false) => format!(" ({}; {pictures})", def.name),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +324,20 @@ mod tests {
         let picture = |r: u8| parts(bridge, Rotation::new(r)).pop().unwrap();
         let turned: Vec<String> = (0..4).map(picture).collect();
         assert_eq!(turned, ["highwaymen NW", "highwaymen NE", "highwaymen SE", "highwaymen SW"]);
+    }
+
+    #[test]
+    fn a_tile_is_named_with_the_pictures_its_name_leaves_out() {
+        let text = include_str!("../../../../tilesets/base.toml");
+        let tileset = meeple_core::Tileset::parse("base.toml", text).unwrap();
+        let named = |id: &str| tile_name(tileset.tiles.iter().find(|t| t.id == id).unwrap());
+        assert_eq!(named("E"), " (city cap north, field elsewhere)");
+        assert_eq!(named("E-farmhouse"), " (city cap north, field elsewhere; pictures: farmhouse)");
+        assert_eq!(named("S-water-tower").split("; ").last(), Some("pictures: water tower)"));
+        let text = include_str!("../../../../tilesets/tollkeepers.toml");
+        let tileset = meeple_core::Tileset::parse("tollkeepers.toml", text).unwrap();
+        let travellers = tileset.tiles.iter().find(|t| t.id == "01").unwrap();
+        assert_eq!(tile_name(travellers), " (straight road west–east, travellers north of it)", "named already");
     }
 
     #[test]
