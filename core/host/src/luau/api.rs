@@ -916,15 +916,16 @@ fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Res
     })
 }
 
-/// The name scripts see for a stage of the turn.
+/// The name scripts see for a stage of the turn: the protocol's name, so that a frontend and a
+/// script speak of a stage alike.
 pub(crate) fn stage_name(stage: Stage) -> &'static str {
     match stage {
         Stage::Draw => "draw",
-        Stage::PlaceTile => "placetile",
+        Stage::PlaceTile => "place-tile",
         Stage::Figure => "figure",
         Stage::Score => "score",
-        Stage::PartEnd => "partend",
-        Stage::TurnEnd => "turnend",
+        Stage::PartEnd => "part-end",
+        Stage::TurnEnd => "turn-end",
         Stage::Final => "final",
         Stage::Over => "over",
     }
@@ -1538,7 +1539,15 @@ pub(crate) fn from_lua(v: &LuaValue, depth: u32, left: &mut usize) -> mlua::Resu
 
 #[cfg(test)]
 mod tests {
-    use super::hint;
+    use super::{Stage, hint, stage_name};
+
+    #[test]
+    fn a_script_names_each_stage_as_the_protocol_does() {
+        for stage in Stage::ALL {
+            let protocol = serde_json::to_value(stage).unwrap();
+            assert_eq!(protocol.as_str(), Some(stage_name(stage)), "{stage:?}");
+        }
+    }
 
     #[test]
     fn a_hint_offers_a_name_as_the_script_may_write_it() {
