@@ -556,6 +556,7 @@ fn resolve_geometry(
     // A side left without its segment may be the unknown segment's: not told.
     if let Some(sides) = sides.filter(|_| g.unknown.is_empty()) {
         check_sides(doc, what, &sides_at, sides, &mut segments, &mut owner);
+        check_fields_stay_on_their_side(doc, what, g, &segments);
     }
     let mut port_segment = [0u8; 12];
     for (p, o) in owner.iter().enumerate() {
@@ -651,6 +652,46 @@ fn check_sides(
     for (p, o) in owner.iter().enumerate() {
         if o.is_none() && !named[p] {
             doc.error(span.clone(), format!("{what}: port {} is covered by no segment", Port::new(p as u8)));
+        }
+    }
+}
+
+/// A road, river or city that leaves the tile by two sides or more cuts its edge into stretches,
+/// and no field can reach from one stretch to another across it (a field covering both halves of
+/// a road's side would join the farms on either side of the road).
+/// Told at the field's id.
+fn check_fields_stay_on_their_side(doc: &mut Doc<'_>, what: &str, g: &Geometry<'_>, segments: &[Segment]) {
+    for cutting in segments.iter().filter(|s| s.kind != SegmentKind::Field) {
+        let cut = |p: usize| cutting.ports.iter().any(|q| q.index() == p);
+        let sides = Side::ALL.iter().filter(|&&side| cutting.ports.iter().any(|p| p.side() == side)).count();
+        let Some(start) = (0..12).find(|&p| cut(p)).filter(|_| sides >= 2) else { continue };
+        // The stretch of each port not cut, counted round the edge from a cut one.
+        let mut stretch = [None; 12];
+        let mut n = 0;
+        for p in (start..start + 12).map(|p| p % 12) {
+            if cut(p) {
+                n += 1;
+            } else {
+                stretch[p] = Some(n);
+            }
+        }
+        for (field, raw) in segments.iter().zip(&g.segments).filter(|(s, _)| s.kind == SegmentKind::Field) {
+            // A port both cover is another problem, told already.
+            let mut ports = field.ports.iter().filter(|p| stretch[p.index()].is_some());
+            let Some(first) = ports.next() else { continue };
+            let across = ports.find(|p| stretch[p.index()] != stretch[first.index()]);
+            if let Some(other) = across {
+                doc.error(
+                    raw.id.span.clone(),
+                    format!(
+                        "{what}: field `{}` covers {first} and {other}, on either side of the {} `{}`, which no \
+                         field crosses: make it two fields",
+                        field.id,
+                        cutting.kind.name(),
+                        cutting.id
+                    ),
+                );
+            }
         }
     }
 }
@@ -820,6 +861,40 @@ mod tests {
             "t.toml:12:88: tile `K`: `cities` names `town`, which is no segment of this tile (its city segments: `c`)",
         ];
         assert_eq!(errs, expected, "{errs:#?}");
+    }
+
+    #[test]
+    fn a_field_that_crosses_a_road_or_a_city_is_refused() {
+        // A straight road west–east whose north field reaches round to the south-east half.
+        let tile = |fields: &str| {
+            format!(
+                "{HEADER}[[tiles]]\nid = \"U\"\ncount = 1\nsides = \"FRFR\"\nsegments = [\n  {{ id = \"road\", kind = \"road\", ends = [\"W\", \"E\"] }},\n{fields}]\n"
+            )
+        };
+        let crossing = "  { id = \"north\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"WL\", \"WR\"] },\n  { id = \"south\", kind = \"field\", halves = [\"SL\", \"SR\"] },\n";
+        let errs = errors(&tile(crossing));
+        assert_eq!(
+            errs,
+            [
+                "t.toml:10:10: tile `U`: field `north` covers NL and ER, on either side of the road `road`, which no field \
+              crosses: make it two fields"
+            ],
+            "{errs:#?}"
+        );
+        let apart = crossing
+            .replace("\"EL\", \"ER\", \"WL\", \"WR\"", "\"EL\", \"WR\"")
+            .replace("\"SL\", \"SR\"", "\"ER\", \"SL\", \"SR\", \"WL\"");
+        assert_eq!(errors(&tile(&apart)), Vec::<String>::new());
+        // A city band west–east keeps its fields apart too.
+        let band = "[[tiles]]\nid = \"Q\"\ncount = 1\nsides = \"FCFC\"\nsegments = [\n  { id = \"c\", kind = \"city\", sides = [\"E\", \"W\"] },\n  { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"SL\", \"SR\"], cities = [\"c\"] },\n]\n";
+        let errs = errors(&format!("{HEADER}{band}"));
+        assert!(
+            errs.iter().any(|e| e.contains("field `f` covers NL and SL, on either side of the city `c`")),
+            "{errs:#?}"
+        );
+        // A road that ends on the tile cuts nothing: the field goes round its end.
+        let dead_end = "[[tiles]]\nid = \"V\"\ncount = 1\nsides = \"FFRF\"\nsegments = [\n  { id = \"m\", kind = \"monastery\" },\n  { id = \"r\", kind = \"road\", ends = [\"S\", \"monastery\"] },\n  { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
+        assert_eq!(errors(&format!("{HEADER}{dead_end}")), Vec::<String>::new());
     }
 
     #[test]
