@@ -171,6 +171,7 @@ impl Game {
             self.state.features.data_mut(segment).followers += 1;
         }
         self.emit(Event::FigureMoved { figure, from: f.at, to: loc })?;
+        self.return_attached(figure)?;
         Ok(self.release_dependents()?)
     }
 
@@ -183,6 +184,7 @@ impl Game {
         self.state.figures[figure as usize].at = Location::Aside;
         self.state.figures[figure as usize].attached_to = None;
         self.emit(Event::FigureMoved { figure, from: f.at, to: Location::Aside })?;
+        self.return_attached(figure)?;
         Ok(self.release_dependents()?)
     }
 

@@ -871,6 +871,12 @@ impl Game {
         st.figures[id as usize].attached_to = None;
         st.supply[f.owner as usize * st.figure_kinds as usize + f.kind as usize] += 1;
         self.emit(Event::FigureReturned { figure: id, player: f.owner, kind: f.kind, from: f.at })?;
+        self.return_attached(id)
+    }
+
+    /// Sends home the figures assigned to a figure that left where it stood (returned, moved
+    /// or set aside): they stay only with it (`Stays::WhileAttached`).
+    fn return_attached(&mut self, id: FigureId) -> HookResult {
         let attached: Vec<FigureId> = (0..self.state.figures.len() as FigureId)
             .filter(|&o| self.state.figures[o as usize].attached_to == Some(id))
             .collect();
