@@ -535,13 +535,22 @@ fn resolve_geometry(
                 }
                 seg.ends.push(End::Stop { kind: e.value.to_string(), point: None });
             } else {
+                let mut known: Vec<&str> = stops.to_vec();
+                known.extend(points.iter().map(|p| p.id.as_str()));
+                let points: Vec<String> = points.iter().map(|p| format!("`{}`", p.id)).collect();
+                let points = if points.is_empty() { String::new() } else { format!(": {}", points.join(", ")) };
+                let hint = match meeple_toml::did_you_mean(e.value, &known) {
+                    hint if hint.is_empty() => hint,
+                    hint => format!("; {}", hint.trim_end()),
+                };
                 doc.error(
                     e.span.clone(),
                     format!(
-                        "{what}: end `{}` of `{}` is neither a side (N E S W), a stop ({}) nor a point of the tile",
+                        "{what}: end `{}` of `{}` is neither a side (N E S W), a stop ({}) nor a point of the \
+                         tile{points}{hint}",
                         e.value,
                         raw.id.value,
-                        stops.join(", ")
+                        stops.join(", "),
                     ),
                 );
             }
@@ -895,6 +904,16 @@ mod tests {
         // A road that ends on the tile cuts nothing: the field goes round its end.
         let dead_end = "[[tiles]]\nid = \"V\"\ncount = 1\nsides = \"FFRF\"\nsegments = [\n  { id = \"m\", kind = \"monastery\" },\n  { id = \"r\", kind = \"road\", ends = [\"S\", \"monastery\"] },\n  { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
         assert_eq!(errors(&format!("{HEADER}{dead_end}")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_road_end_with_a_slip_is_told_the_point_it_may_mean() {
+        let text = format!(
+            "{HEADER}[[tiles]]\nid = \"S\"\ncount = 1\nsides = \"FFRF\"\npoints = [{{ id = \"shrine\", kind = \"shrine\" }}]\nsegments = [\n  {{ id = \"r\", kind = \"road\", ends = [\"S\", \"shrin\"] }},\n  {{ id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] }},\n]\n"
+        );
+        let errs = errors(&text);
+        assert_eq!(errs.len(), 1, "{errs:#?}");
+        assert!(errs[0].ends_with("nor a point of the tile: `shrine`; did you mean `shrine`?"), "{errs:#?}");
     }
 
     #[test]

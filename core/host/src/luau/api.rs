@@ -294,7 +294,7 @@ pub const HOOKS: &[HookDoc] = &[
     HookDoc {
         name: "feature_scored",
         params: "view: View, event: FeatureScored, out: Out",
-        doc: "A feature was scored, during the game or at its end.",
+        doc: "A feature was scored, during the game or at its end (`view:turn().stage` is `\"final\"` then). Its figures still stand on it while this hook runs.",
     },
     HookDoc {
         name: "turn_part_end",
