@@ -441,6 +441,39 @@ fn state_kept_from_game_to_game_is_found_by_playing_games_again_on_their_own() {
 }
 
 #[test]
+fn state_no_game_shows_is_found_in_the_variables_that_keep_it() {
+    // A count that would change the game only past a million monasteries: every game goes
+    // alike, but the local changed, and is named at the line that declares it.
+    let (_mods, dir) = template_copy("unseen", "chapels", move |name, text| {
+        counting_monasteries("return")(name, text).replace("scored > 20", "scored > 1000000")
+    });
+    let found = problems(&dir);
+    let line = line_of(&dir.join("init.luau"), "local scored = 0");
+    let handler = line_of(&dir.join("init.luau"), "meeple.on(\"modify_score\"");
+    assert_eq!(
+        found,
+        [format!(
+            "init.luau:{line}: `scored`, a local that the `modify_score` handler (init.luau:{handler}) uses, changed \
+             while the random games were played: the code keeps state between hook calls (in a local of its file, a \
+             global or a module's table?); keep what a game needs in its storage"
+        )]
+    );
+    // A global, set by a hook and read by none.
+    let (_mods, dir) = template_copy("unseen-global", "chapels", |name, text| match name {
+        "init.luau" => text.replace(
+            "    for player, points in scoring.points do",
+            "    SCORED = (rawget(_G, \"SCORED\") or 0) + 1\n    for player, points in scoring.points do",
+        ),
+        _ => text,
+    });
+    let found = problems(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("expansion.toml:22: the global `SCORED` was set while the random games were played: ")
+    );
+}
+
+#[test]
 fn empty_and_repeated_names_in_lists_are_refused() {
     let (_mods, dir) = template_copy("lists", "chapels", |name, text| match name {
         "expansion.toml" => {

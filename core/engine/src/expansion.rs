@@ -527,6 +527,19 @@ impl HookError {
 /// What hooks return.
 pub type HookResult = Result<(), HookError>;
 
+/// A value an expansion's code keeps between hook calls ([`Expansion::kept_values`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptValue {
+    /// The value as a modder would name it: `` `count`, a local that the `feature_completed`
+    /// handler (init.luau:12) uses `` or `` the global `TOTAL` ``.
+    pub what: String,
+    /// What the value holds, down through what it reaches.
+    pub fingerprint: u64,
+    /// Where the code that uses it is, as a hook error's `location` (`expansion/file:line`),
+    /// when known.
+    pub place: Option<String>,
+}
+
 /// An expansion: rules added to the base game through hooks.
 ///
 /// Every method but [`id`](Expansion::id) and [`hooks`](Expansion::hooks) has a default that
@@ -555,6 +568,15 @@ pub trait Expansion: Send + Sync {
     /// Extra score categories (the expansion's id is added for it when it scores).
     fn categories(&self) -> Vec<String> {
         vec![self.id().to_string()]
+    }
+
+    /// The values the expansion's code keeps between hook calls, each with a fingerprint of
+    /// what it holds, for `meeple check` to compare before and after games: code should keep
+    /// nothing of a game there (a game is copied, replayed and played beside others), and a
+    /// value whose fingerprint changed was written by a hook. Empty for code that cannot be
+    /// looked into (native plugins, built-in Rust).
+    fn kept_values(&self) -> Vec<KeptValue> {
+        Vec::new()
     }
 
     /// Once at the start of a game, after the start tile.

@@ -46,7 +46,8 @@ pub mod view;
 pub use action::{Action, Decision, Event, Offer, Target};
 pub use board::Placement;
 pub use expansion::{
-    Command, Commands, Expansion, HookError, HookKind, HookResult, HookSet, Interest, Question, Scoring, View,
+    Command, Commands, Expansion, HookError, HookKind, HookResult, HookSet, Interest, KeptValue, Question, Scoring,
+    View,
 };
 pub use figures::{Figure, FigureKind, Location};
 pub use game::{ActionError, Game, Setup, SetupError};

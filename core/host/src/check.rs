@@ -13,7 +13,7 @@ use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
 use meeple_core::tileset::Tileset;
-use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, HookSet, SetupError};
+use meeple_core::{ActionError, Expansion, Game, HookError, HookKind, HookSet, KeptValue, SetupError};
 use meeple_toml::{Diagnostic, Report};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -682,7 +682,8 @@ fn plays_alike(
     let trial = Trial { manifest, at, fresh, variant: None };
     trial.twice(loaded)?;
     let acting = trial.each(loaded, acted, games)?;
-    trial.alone(acting)
+    trial.alone(acting)?;
+    trial.kept_alike(loaded)
 }
 
 /// What the games of [`plays_alike`] share: the mod, the manifest key its problems are shown at,
@@ -794,6 +795,29 @@ impl Trial<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Trial<'_> {
+    /// What the mod's code keeps between hook calls (its handlers' locals, its globals) must be
+    /// after the games as a fresh load has it: a value a hook wrote keeps state, even one that
+    /// playing the games again does not show (a counter read only in rare positions).
+    fn kept_alike(&self, loaded: &Loaded) -> Result<(), Report> {
+        let kept = |l: &Loaded| {
+            let own = l.rules.expansions().iter().find(|x| x.id() == self.manifest.id);
+            own.map(|x| x.kept_values()).unwrap_or_default()
+        };
+        let (played, fresh) = (kept(loaded), kept(&(self.fresh)()?));
+        let before = |v: &KeptValue| fresh.iter().find(|f| f.what == v.what);
+        let changed = played.iter().find_map(|v| match before(v) {
+            Some(f) if f.fingerprint != v.fingerprint => Some((v, "changed")),
+            None => Some((v, "was set")),
+            _ => None,
+        });
+        let Some((value, how)) = changed else { return Ok(()) };
+        let message = format!("{} {how} while the random games were played: {KEEPS_STATE}", value.what);
+        let at = HookError { location: value.place.clone(), ..HookError::new(&self.manifest.id, HookKind::Setup, "") };
+        Err(self.failed(message, Some(&at)))
     }
 }
 

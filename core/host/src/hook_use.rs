@@ -100,6 +100,10 @@ impl Expansion for Counted {
         self.inner.categories()
     }
 
+    fn kept_values(&self) -> Vec<meeple_core::KeptValue> {
+        self.inner.kept_values()
+    }
+
     fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {
         self.commands(HookKind::Setup, out, |out| self.inner.setup(view, out))
     }

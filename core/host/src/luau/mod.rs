@@ -16,6 +16,7 @@ mod clock;
 pub mod docs;
 mod events;
 mod fast;
+mod kept;
 mod lent;
 mod raw;
 mod records;
@@ -315,6 +316,15 @@ impl Expansion for LuauExpansion {
 
     fn categories(&self) -> Vec<String> {
         self.categories.clone()
+    }
+
+    /// The locals its handlers use and the globals it set, as this thread's VM holds them (the
+    /// one `check`'s games were played on).
+    fn kept_values(&self) -> Vec<meeple_core::KeptValue> {
+        self.with_vm(HookKind::Setup, |vm| {
+            vm.kept_values().map_err(|e| HookError::new(&self.script.id, HookKind::Setup, e.to_string()))
+        })
+        .unwrap_or_default()
     }
 
     fn setup(&self, view: &View<'_>, out: &mut Commands<'_>) -> HookResult {

@@ -552,7 +552,8 @@ impl Vm {
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BIT | StdLib::BUFFER;
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(fail)?;
         // Level 2 inlines small local functions and lets builtins be called directly.
-        lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2));
+        // Debug level 2 names the locals handlers use, for `check` to tell which one a hook wrote.
+        lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2).set_debug_level(2));
         let ctx = Rc::new(Ctx::new(script.clone()));
         lua.set_app_data(ctx.clone());
         let budget = Budget::new(script.limits);
@@ -640,6 +641,20 @@ impl Vm {
     /// figure kinds named by their `on_board`.
     pub fn interest(&self) -> (Interest, OnBoard) {
         (self.interest.clone(), self.on_board.clone())
+    }
+
+    /// What the script keeps between hook calls ([`super::kept`]): each local a handler uses,
+    /// and each global it set.
+    pub fn kept_values(&self) -> mlua::Result<Vec<meeple_core::KeptValue>> {
+        let mut kept = Vec::new();
+        for hook in HookKind::ALL {
+            if let Some(handler) = &self.handlers[hook as usize] {
+                let named = format!("the `{}` handler", hook.name());
+                kept.extend(super::kept::upvalues(&self.lua, handler, &named, &self.ctx.script.files)?);
+            }
+        }
+        kept.extend(super::kept::globals(&self.lua)?);
+        Ok(kept)
     }
 
     /// The hooks the script registered.
