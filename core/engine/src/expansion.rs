@@ -533,11 +533,32 @@ pub struct KeptValue {
     /// The value as a modder would name it: `` `count`, a local that the `feature_completed`
     /// handler (init.luau:12) uses `` or `` the global `TOTAL` ``.
     pub what: String,
-    /// What the value holds, down through what it reaches.
-    pub fingerprint: u64,
+    /// What the value holds: the value at the end of each path down through what it reaches
+    /// (`""` for the value itself, `["base:A"]` for a table's entry, `.count` for a local of a
+    /// function), each by a fingerprint, sorted by path.
+    pub leaves: Vec<(String, u64)>,
     /// Where the code that uses it is, as a hook error's `location` (`expansion/file:line`),
     /// when known.
     pub place: Option<String>,
+}
+
+impl KeptValue {
+    /// The first path (from `""`, the value itself) at which `later`, the same value after more
+    /// games, holds something else; paths that only one of them has are left out, so that a
+    /// cache that fills up (what each tile kind is, learnt as tiles come) is no change.
+    pub fn changed_in(&self, later: &KeptValue) -> Option<&str> {
+        let mut then = later.leaves.iter().peekable();
+        for (path, value) in &self.leaves {
+            while then.next_if(|(p, _)| p < path).is_some() {}
+            if let Some((p, v)) = then.peek()
+                && p == path
+                && v != value
+            {
+                return Some(path);
+            }
+        }
+        None
+    }
 }
 
 /// An expansion: rules added to the base game through hooks.

@@ -681,9 +681,10 @@ fn plays_alike(
     let Some(at) = entry_key(manifest) else { return Ok(()) };
     let trial = Trial { manifest, at, fresh, variant: None };
     trial.twice(loaded)?;
+    let early = trial.kept(loaded);
     let acting = trial.each(loaded, acted, games)?;
     trial.alone(acting)?;
-    trial.kept_alike(loaded)
+    trial.kept_alike(loaded, &early)
 }
 
 /// What the games of [`plays_alike`] share: the mod, the manifest key its problems are shown at,
@@ -796,23 +797,27 @@ impl Trial<'_> {
         }
         Ok(())
     }
-}
 
-impl Trial<'_> {
-    /// What the mod's code keeps between hook calls (its handlers' locals, its globals) must be
-    /// after the games as a fresh load has it: a value a hook wrote keeps state, even one that
-    /// playing the games again does not show (a counter read only in rare positions).
-    fn kept_alike(&self, loaded: &Loaded) -> Result<(), Report> {
-        let kept = |l: &Loaded| {
-            let own = l.rules.expansions().iter().find(|x| x.id() == self.manifest.id);
-            own.map(|x| x.kept_values()).unwrap_or_default()
-        };
-        let (played, fresh) = (kept(loaded), kept(&(self.fresh)()?));
-        let before = |v: &KeptValue| fresh.iter().find(|f| f.what == v.what);
-        let changed = played.iter().find_map(|v| match before(v) {
-            Some(f) if f.fingerprint != v.fingerprint => Some((v, "changed")),
-            None => Some((v, "was set")),
-            _ => None,
+    /// What the mod's code keeps between hook calls (its handlers' locals, its globals).
+    fn kept(&self, loaded: &Loaded) -> Vec<KeptValue> {
+        let own = loaded.rules.expansions().iter().find(|x| x.id() == self.manifest.id);
+        own.map(|x| x.kept_values()).unwrap_or_default()
+    }
+
+    /// What the mod's code keeps between hook calls must hold after the games what a fresh load
+    /// holds, and what it held after the first games: a value a hook wrote keeps state, even
+    /// one that playing the games again does not show (a counter read only in rare positions).
+    /// A table may gain entries: a cache of what does not change in a game.
+    fn kept_alike(&self, loaded: &Loaded, early: &[KeptValue]) -> Result<(), Report> {
+        let (fresh, late) = (self.kept(&(self.fresh)()?), self.kept(loaded));
+        let find = |values: &[KeptValue], v: &KeptValue| values.iter().find(|x| x.what == v.what).cloned();
+        let changed = late.iter().find_map(|v| match find(&fresh, v) {
+            None => Some((v, "was set".to_string())),
+            Some(first) => {
+                let then = find(early, v).unwrap_or_else(|| first.clone());
+                let at = first.changed_in(&then).or_else(|| then.changed_in(v))?;
+                Some((v, if at.is_empty() { "changed".to_string() } else { format!("changed (at `{at}`)") }))
+            }
         });
         let Some((value, how)) = changed else { return Ok(()) };
         let message = format!("{} {how} while the random games were played: {KEEPS_STATE}", value.what);

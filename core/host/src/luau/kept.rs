@@ -3,9 +3,11 @@
 //! A script must keep nothing of a game in its own variables (a game can be copied, replayed or
 //! played beside another on the same VM); `check` plays games to catch one that does, which a
 //! counter read only in rare positions escapes. This looks at the variables themselves: each
-//! local of a file that a handler uses (its upvalues, with the functions and tables they reach)
-//! and each global the script set, summed up as a fingerprint of what they hold. A variable
-//! whose fingerprint changed over games was written by a hook.
+//! local of a file that a handler uses (its upvalues) and each global the script set, down
+//! through the tables and the functions' locals they reach, as the values found at the end of
+//! each path (`["base:A"]`, `.count`). A value that differs at the same path after more games was
+//! written by a hook; a path that only appears is a cache filling up (the tags of each tile kind,
+//! learnt as they come), which is no state of a game.
 
 use meeple_core::KeptValue;
 use mlua::ffi::{self, lua_State};
@@ -14,10 +16,13 @@ use std::collections::{BTreeMap, HashSet};
 use std::ffi::{CStr, c_int, c_void};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// How deep a value is followed: deeper tables count by their size only.
+/// How deep a value is followed.
 const DEPTH: u32 = 16;
 
-/// The locals `handler` uses, each with its fingerprint and, when its file declares it in so
+/// The most values looked at under one variable: a script's tables of data are far smaller.
+const MOST_LEAVES: usize = 100_000;
+
+/// The locals `handler` uses, each with what it holds and, when its file declares it in so
 /// many words (`local count`), the line that does; `named` says which handler it is, and
 /// `files` are the script's, by path.
 pub(crate) fn upvalues(
@@ -49,13 +54,13 @@ pub(crate) fn upvalues(
                 break;
             }
             let name = CStr::from_ptr(name).to_string_lossy().into_owned();
-            let fingerprint = fingerprint(state, ffi::lua_gettop(state), &mut HashSet::new(), DEPTH);
+            let leaves = leaves_of(state, ffi::lua_gettop(state));
             ffi::lua_settop(state, f);
             let declared = files.get(file).and_then(|text| declaration(text, &name, line));
             let place = declared.or((line > 0).then_some(line)).map(|l| format!("{chunk}:{l}"));
             let name = if name.is_empty() { format!("upvalue {n}") } else { format!("`{name}`") };
             let what = format!("{name}, a local that {named}{at} uses,");
-            kept.push(KeptValue { what, fingerprint, place });
+            kept.push(KeptValue { what, leaves, place });
         }
         ffi::lua_settop(state, top);
         Ok(kept)
@@ -76,7 +81,7 @@ fn declaration(text: &str, name: &str, before: usize) -> Option<usize> {
     lines.filter(|(_, line)| declares(line).is_some()).map(|(i, _)| i + 1).last()
 }
 
-/// The globals the script set, each with its fingerprint.
+/// The globals the script set, each with what it holds.
 pub(crate) fn globals(lua: &Lua) -> mlua::Result<Vec<KeptValue>> {
     let mut kept = Vec::new();
     for pair in lua.globals().pairs::<Value, Value>() {
@@ -89,115 +94,161 @@ pub(crate) fn globals(lua: &Lua) -> mlua::Result<Vec<KeptValue>> {
         }
         // SAFETY: as in `upvalues`: one value pushed and popped, the stack as it was.
         #[allow(unsafe_code)]
-        let fingerprint = lua.exec_raw_lua(|raw| unsafe {
+        let leaves = lua.exec_raw_lua(|raw| unsafe {
             let state = raw.state();
             let top = ffi::lua_gettop(state);
             if ffi::lua_checkstack(state, 4) == 0 {
                 return Err(mlua::Error::StackError);
             }
             raw.push(&value)?;
-            let fingerprint = fingerprint(state, ffi::lua_gettop(state), &mut HashSet::new(), DEPTH);
+            let leaves = leaves_of(state, ffi::lua_gettop(state));
             ffi::lua_settop(state, top);
-            Ok(fingerprint)
+            Ok(leaves)
         })?;
-        kept.push(KeptValue { what: format!("the global `{name}`"), fingerprint, place: None });
+        kept.push(KeptValue { what: format!("the global `{name}`"), leaves, place: None });
     }
     kept.sort_by(|a, b| a.what.cmp(&b.what));
     Ok(kept)
 }
 
-/// A fingerprint of the value at `idx` (an absolute index): its contents, down through tables
-/// (each entry summed, so that the order `next` walks them in does not count) and through the
-/// upvalues of Lua functions. What was met already on the way (a table that holds itself) counts
-/// as one mark, so the same contents give the same fingerprint.
+/// The values at the ends of the paths from the value at `idx` (an absolute index), sorted by
+/// path.
 ///
 /// # Safety
-/// `idx` must be a valid absolute index of `state`, which must have room for 3 more values.
+/// `idx` must be a valid absolute index of `state`.
 #[allow(unsafe_code)]
-unsafe fn fingerprint(state: *mut lua_State, idx: c_int, seen: &mut HashSet<*const c_void>, depth: u32) -> u64 {
-    let mut h = DefaultHasher::new();
-    // SAFETY: the caller's promise; each branch reads the value at `idx` as its type allows, and
-    // leaves the stack as it found it.
-    unsafe {
-        let kind = ffi::lua_type(state, idx);
-        kind.hash(&mut h);
-        match kind {
-            ffi::LUA_TBOOLEAN => ffi::lua_toboolean(state, idx).hash(&mut h),
-            ffi::LUA_TNUMBER => ffi::lua_tonumber(state, idx).to_bits().hash(&mut h),
-            ffi::LUA_TSTRING => {
-                bytes(ffi::lua_tolstring(state, idx, std::ptr::null_mut()).cast(), state, idx).hash(&mut h)
-            }
-            ffi::LUA_TBUFFER => {
-                let mut len = 0;
-                let data = ffi::lua_tobuffer(state, idx, &mut len).cast::<u8>();
-                if !data.is_null() {
-                    std::slice::from_raw_parts(data, len).hash(&mut h);
+unsafe fn leaves_of(state: *mut lua_State, idx: c_int) -> Vec<(String, u64)> {
+    let mut walk = Walk { seen: HashSet::new(), path: String::new(), leaves: Vec::new() };
+    // SAFETY: the caller's promise.
+    unsafe { walk.value(state, idx, DEPTH) };
+    walk.leaves.sort();
+    walk.leaves
+}
+
+/// A walk from one variable down through what it reaches.
+struct Walk {
+    /// Tables and functions met already: a table that holds itself is followed once.
+    seen: HashSet<*const c_void>,
+    /// The path to the value being looked at.
+    path: String,
+    leaves: Vec<(String, u64)>,
+}
+
+impl Walk {
+    /// Notes the value at `idx`, or the values it reaches.
+    ///
+    /// # Safety
+    /// `idx` must be a valid absolute index of `state`.
+    #[allow(unsafe_code)]
+    unsafe fn value(&mut self, state: *mut lua_State, idx: c_int, depth: u32) {
+        if self.leaves.len() >= MOST_LEAVES {
+            return;
+        }
+        let mut h = DefaultHasher::new();
+        // SAFETY: each branch reads the value at `idx` as its type allows, and leaves the stack
+        // as it found it.
+        unsafe {
+            let kind = ffi::lua_type(state, idx);
+            kind.hash(&mut h);
+            match kind {
+                ffi::LUA_TBOOLEAN => ffi::lua_toboolean(state, idx).hash(&mut h),
+                ffi::LUA_TNUMBER => ffi::lua_tonumber(state, idx).to_bits().hash(&mut h),
+                ffi::LUA_TSTRING => string(state, idx).hash(&mut h),
+                ffi::LUA_TBUFFER => {
+                    let mut len = 0;
+                    let data = ffi::lua_tobuffer(state, idx, &mut len).cast::<u8>();
+                    if !data.is_null() {
+                        std::slice::from_raw_parts(data, len).hash(&mut h);
+                    }
                 }
-            }
-            ffi::LUA_TTABLE | ffi::LUA_TFUNCTION => {
-                if !seen.insert(ffi::lua_topointer(state, idx)) || depth == 0 || ffi::lua_checkstack(state, 3) == 0 {
-                    return h.finish();
+                ffi::LUA_TTABLE | ffi::LUA_TFUNCTION if ffi::lua_iscfunction(state, idx) == 0 => {
+                    let followed = depth > 0
+                        && self.seen.insert(ffi::lua_topointer(state, idx))
+                        && ffi::lua_checkstack(state, 3) != 0;
+                    if followed {
+                        if kind == ffi::LUA_TTABLE {
+                            self.table(state, idx, depth);
+                        } else {
+                            self.function(state, idx, depth);
+                        }
+                        // An empty table is a value too: one that fills up later only grows.
+                        return;
+                    }
                 }
-                if kind == ffi::LUA_TTABLE {
-                    table(state, idx, seen, depth).hash(&mut h);
-                } else if ffi::lua_iscfunction(state, idx) == 0 {
-                    function(state, idx, seen, depth).hash(&mut h);
-                }
+                // Userdata, threads and the host's functions: what they are, not what they hold
+                // (the view, the sink, the API).
+                _ => {}
             }
-            // Userdata and threads are the host's (the view, the sink): nothing of the game.
-            _ => {}
+        }
+        self.leaves.push((self.path.clone(), h.finish()));
+    }
+
+    /// Each entry of the table at `idx`, at the path of its key.
+    ///
+    /// # Safety
+    /// As [`Walk::value`], for a table with room for 3 more values on the stack.
+    #[allow(unsafe_code)]
+    unsafe fn table(&mut self, state: *mut lua_State, idx: c_int, depth: u32) {
+        let at = self.path.len();
+        // SAFETY: `lua_next` walks the table with a key and a value above it, popped here; the
+        // key is read without `lua_tolstring` turning a number into a string, which would
+        // confuse `lua_next`.
+        unsafe {
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, idx) != 0 {
+                let top = ffi::lua_gettop(state);
+                match ffi::lua_type(state, top - 1) {
+                    ffi::LUA_TSTRING => {
+                        let key = String::from_utf8_lossy(string(state, top - 1)).into_owned();
+                        self.path.push_str(&format!("[{key:?}]"));
+                    }
+                    ffi::LUA_TNUMBER => self.path.push_str(&format!("[{}]", ffi::lua_tonumber(state, top - 1))),
+                    ffi::LUA_TBOOLEAN => self.path.push_str(&format!("[{}]", ffi::lua_toboolean(state, top - 1) != 0)),
+                    // A table or a function as a key: the same in any VM only by what it is.
+                    ffi::LUA_TTABLE => self.path.push_str("[a table]"),
+                    _ => self.path.push_str("[a value]"),
+                }
+                self.value(state, top, depth - 1);
+                self.path.truncate(at);
+                ffi::lua_pop(state, 1);
+            }
         }
     }
-    h.finish()
+
+    /// Each upvalue of the Lua function at `idx`, at the path of its name.
+    ///
+    /// # Safety
+    /// As [`Walk::value`], for a Lua function with room for 3 more values on the stack.
+    #[allow(unsafe_code)]
+    unsafe fn function(&mut self, state: *mut lua_State, idx: c_int, depth: u32) {
+        let at = self.path.len();
+        // SAFETY: each upvalue is pushed by `lua_getupvalue` and popped after it is read.
+        unsafe {
+            for n in 1.. {
+                let name = ffi::lua_getupvalue(state, idx, n);
+                if name.is_null() {
+                    break;
+                }
+                let name = CStr::from_ptr(name).to_string_lossy();
+                self.path.push_str(&if name.is_empty() { format!(".#{n}") } else { format!(".{name}") });
+                self.value(state, ffi::lua_gettop(state), depth - 1);
+                self.path.truncate(at);
+                ffi::lua_pop(state, 1);
+            }
+        }
+    }
 }
 
 /// The bytes of the string at `idx`.
 ///
 /// # Safety
-/// `s` must be what `lua_tolstring` returned for the string at `idx`.
+/// The value at `idx` must be a string.
 #[allow(unsafe_code)]
-unsafe fn bytes<'a>(s: *const u8, state: *mut lua_State, idx: c_int) -> &'a [u8] {
-    // SAFETY: the caller's promise; `lua_objlen` is a string's length in bytes.
-    unsafe { if s.is_null() { &[] } else { std::slice::from_raw_parts(s, ffi::lua_objlen(state, idx)) } }
-}
-
-/// A table's entries, summed.
-///
-/// # Safety
-/// As [`fingerprint`], for a table at `idx`.
-#[allow(unsafe_code)]
-unsafe fn table(state: *mut lua_State, idx: c_int, seen: &mut HashSet<*const c_void>, depth: u32) -> u64 {
-    let mut sum = 0u64;
-    // SAFETY: `lua_next` walks the table with a key and a value above it, popped here.
+unsafe fn string<'a>(state: *mut lua_State, idx: c_int) -> &'a [u8] {
+    let mut len = 0;
+    // SAFETY: the caller's promise: `lua_tolstring` of a string changes nothing.
     unsafe {
-        ffi::lua_pushnil(state);
-        while ffi::lua_next(state, idx) != 0 {
-            let top = ffi::lua_gettop(state);
-            let key = fingerprint(state, top - 1, seen, depth - 1);
-            let value = fingerprint(state, top, seen, depth - 1);
-            sum = sum.wrapping_add(key.rotate_left(17) ^ value);
-            ffi::lua_pop(state, 1);
-        }
+        let s = ffi::lua_tolstring(state, idx, &mut len).cast::<u8>();
+        if s.is_null() { &[] } else { std::slice::from_raw_parts(s, len) }
     }
-    sum
-}
-
-/// A Lua function's upvalues, in order.
-///
-/// # Safety
-/// As [`fingerprint`], for a Lua function at `idx`.
-#[allow(unsafe_code)]
-unsafe fn function(state: *mut lua_State, idx: c_int, seen: &mut HashSet<*const c_void>, depth: u32) -> u64 {
-    let mut h = DefaultHasher::new();
-    // SAFETY: each upvalue is pushed by `lua_getupvalue` and popped after it is read.
-    unsafe {
-        for n in 1.. {
-            if ffi::lua_getupvalue(state, idx, n).is_null() {
-                break;
-            }
-            fingerprint(state, ffi::lua_gettop(state), seen, depth - 1).hash(&mut h);
-            ffi::lua_pop(state, 1);
-        }
-    }
-    h.finish()
 }
