@@ -565,6 +565,40 @@ fn a_playout_plays_copies_to_the_end_as_the_engine_would_and_leaves_the_game() {
 }
 
 #[test]
+fn a_suggestion_is_the_bots_next_action_and_leaves_the_game() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let greedy = ok(&mut s, json!({"cmd": "suggest", "game": "g1"}));
+    let random = ok(&mut s, json!({"cmd": "suggest", "game": "g1", "bot": "random", "seed": 7}));
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game does not move");
+    // What the engine's bots choose in the same state, the random one seeded as playout seeds
+    // the seat to act.
+    let loaded = meeple_tests::load_toml("tb", TB).unwrap();
+    let game = meeple_core::Game::new(loaded.rules.clone(), loaded.setup(5)).unwrap();
+    let legal = game.legal_actions();
+    let index_of = |kind: meeple_core::bots::BotKind, seed: u64| {
+        let chosen = kind.make(meeple_core::bots::seat_seed(seed, 0)).choose(&game);
+        legal.iter().position(|a| *a == chosen).unwrap()
+    };
+    let greedy_index = index_of(meeple_core::bots::BotKind::Greedy, 0);
+    assert_eq!(greedy["index"], json!(greedy_index));
+    assert_eq!(greedy["action"], before["state"]["legal"][greedy_index]["action"]);
+    assert_eq!(random["index"], json!(index_of(meeple_core::bots::BotKind::Random, 7)));
+    // Mistakes are refused at their field; a finished game has nothing to suggest.
+    err(&mut s, json!({"cmd": "suggest", "game": "g1", "bot": "clever"}), "bad-request", Some("bot"));
+    err(&mut s, json!({"cmd": "suggest", "game": "g1", "seed": -1}), "bad-request", Some("seed"));
+    err(&mut s, json!({"cmd": "suggest", "game": "g9"}), "unknown-game", Some("game"));
+    ok(&mut s, json!({"cmd": "create", "config": "players = 2\ntile_limit = 1\n"}));
+    let mut state = ok(&mut s, json!({"cmd": "state", "game": "g2"}))["state"].clone();
+    while state["over"] == json!(false) {
+        let next = ok(&mut s, json!({"cmd": "suggest", "game": "g2"}))["index"].clone();
+        state = ok(&mut s, json!({"cmd": "act", "game": "g2", "index": next}))["state"].clone();
+    }
+    err(&mut s, json!({"cmd": "suggest", "game": "g2"}), "illegal-action", Some("game"));
+}
+
+#[test]
 fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_ended() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 2\ntile_limit = 3\n"}));

@@ -41,12 +41,14 @@ pub enum Request {
     Fork(ForkArgs),
     /// Games played on from a game's state to their end by bots, the game left as it is.
     Playout(PlayoutArgs),
+    /// The action a built-in bot would take in a game's state, the game left as it is.
+    Suggest(SuggestArgs),
     /// The session's games.
     Games,
 }
 
 /// The command names, in [`Request`] order.
-pub const COMMANDS: [&str; 14] = [
+pub const COMMANDS: [&str; 15] = [
     "version",
     "expansions",
     "create",
@@ -60,6 +62,7 @@ pub const COMMANDS: [&str; 14] = [
     "names",
     "fork",
     "playout",
+    "suggest",
     "games",
 ];
 
@@ -185,6 +188,22 @@ pub struct PlayoutArgs {
     #[serde(default)]
     #[schemars(range(min = 1, max = crate::playout::MAX_THREADS))]
     pub threads: Option<u32>,
+}
+
+/// `suggest`: the action a built-in bot would take now, for a client that leaves a seat to it
+/// or measures a bot of its own against it.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SuggestArgs {
+    /// The game's id.
+    pub game: String,
+    /// The bot (default `"greedy"`).
+    #[serde(default)]
+    pub bot: Option<meeple_core::bots::BotKind>,
+    /// The bot's seed, from which the random bot chooses (default 0; at most what a config's
+    /// seed may be). The bot is seeded as `playout`'s bot of the seat to act is.
+    #[serde(default)]
+    #[schemars(range(max = meeple_host::config::MAX_SEED))]
+    pub seed: Option<u64>,
 }
 
 /// `fork`: a copy of a game to play on apart from it (a search trying moves out).
@@ -357,6 +376,13 @@ pub enum Outcome {
         wins: Vec<u32>,
         /// By seat, the mean final score.
         mean: Vec<f64>,
+    },
+    /// `suggest`.
+    Suggested {
+        /// The action's index in the state's `legal`.
+        index: usize,
+        /// The action, as `act` takes it.
+        action: Action,
     },
     /// `games`.
     Games {

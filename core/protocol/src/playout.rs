@@ -1,11 +1,11 @@
 //! `playout`: copies of a game played to their end by bots, for a search that wants outcomes
 //! rather than states. Playout `i` is the same whatever the number of threads: dealt anew from
-//! `reseed + i`, its bots seeded from `seed + i`.
+//! `reseed + i`, its bots seeded from `seed + i`. And `suggest`: one bot's next action.
 
-use crate::error::ProtocolError;
-use crate::messages::{Outcome, PlayoutArgs};
+use crate::error::{Code, ProtocolError};
+use crate::messages::{Outcome, PlayoutArgs, SuggestArgs};
 use crate::table::Table;
-use meeple_core::bots::{BotKind, play_out, seat_bots};
+use meeple_core::bots::{BotKind, play_out, seat_bots, seat_seed};
 use meeple_core::{Action, Game};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -37,16 +37,39 @@ pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
     Ok(tally(scores, table.game().state().players() as usize))
 }
 
+/// `suggest`: the action the bot would take in the game's state, seeded as `playout`'s bot of
+/// the seat to act (its first action is the one `playout` with the same bot and seed takes).
+pub fn suggest(table: &Table, args: &SuggestArgs) -> Result<Outcome> {
+    let seed = checked_seed(args.seed)?;
+    let game = table.game();
+    let Some(seat) = game.to_act() else {
+        return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("game")));
+    };
+    let mut bot = args.bot.unwrap_or(BotKind::Greedy).make(seat_seed(seed, seat as usize));
+    let action = bot.choose(game);
+    // A bot chooses among the legal actions; were it not so, the answer would be a wrong index.
+    let index = game.legal_actions().iter().position(|a| *a == action).ok_or_else(|| {
+        ProtocolError::expansion_failed(format!("the bot chose an action that is not among the legal ones: {action:?}"))
+    })?;
+    Ok(Outcome::Suggested { index, action })
+}
+
+/// A bots' seed, 0 when not given.
+fn checked_seed(seed: Option<u64>) -> Result<u64> {
+    let seed = seed.unwrap_or(0);
+    if seed > meeple_host::config::MAX_SEED {
+        return Err(ProtocolError::out_of_range("seed", crate::fields::SEED, seed));
+    }
+    Ok(seed)
+}
+
 /// Every field checked against the game, before anything is played.
 fn plan<'a>(table: &'a Table, args: &PlayoutArgs) -> Result<Plan<'a>> {
     let count = args.count.unwrap_or(1);
     if !(1..=MAX_PLAYOUTS).contains(&count) {
         return Err(ProtocolError::out_of_range("count", crate::fields::COUNT, count));
     }
-    let seed = args.seed.unwrap_or(0);
-    if seed > meeple_host::config::MAX_SEED {
-        return Err(ProtocolError::out_of_range("seed", crate::fields::SEED, seed));
-    }
+    let seed = checked_seed(args.seed)?;
     let players = table.game().state().players() as usize;
     let bots = args.bots.clone().unwrap_or_else(|| vec![BotKind::Random]);
     if bots.is_empty() || bots.len() > players {

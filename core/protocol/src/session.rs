@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, Names, OptionInfo, Outcome,
-    PlayoutArgs, ReplayArgs, Reply, Request, TileInfo, UndoArgs, ViewArgs,
+    PlayoutArgs, ReplayArgs, Reply, Request, SuggestArgs, TileInfo, UndoArgs, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -121,6 +121,7 @@ impl Session {
                 Ok(Outcome::Forked { game: id, state })
             }
             Request::Playout(args) => crate::playout::playout(self.table(&args.game)?, &args),
+            Request::Suggest(args) => crate::playout::suggest(self.table(&args.game)?, &args),
             Request::Games => Ok(Outcome::Games { games: self.games.iter().map(|(id, t)| t.summary(id)).collect() }),
             Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
@@ -293,6 +294,7 @@ fn parse(request: &Value) -> Result<Request> {
         "names" => Request::Names(fields(request)?),
         "fork" => Request::Fork(fields(request)?),
         "playout" => Request::Playout(fields(request)?),
+        "suggest" => Request::Suggest(fields(request)?),
         "games" => Request::Games,
         _ => {
             let known = COMMANDS.join(", ");
@@ -349,6 +351,7 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("names", on_game),
             ("fork", with(names_of::<ForkArgs>())),
             ("playout", with(names_of::<PlayoutArgs>())),
+            ("suggest", with(names_of::<SuggestArgs>())),
             ("games", with(Vec::new())),
         ])
     });
