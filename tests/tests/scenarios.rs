@@ -289,6 +289,48 @@ fn a_misspelt_figure_tile_or_token_names_the_one_meant() {
 }
 
 #[test]
+fn a_line_no_event_could_be_is_refused_in_no_events() {
+    // Lines of the play log, a token by its short name, a misspelt category: none could ever
+    // appear, so each would pass whatever the game did.
+    let text = "description = \"x\"\n[game]\nplayers = [\"Red\", \"Blue\"]\ndraw = [\"U\"]\n[[game.expansions]]\nid = \"traders-builders\"\n\n[[step]]\nplace = \"U at 1,0 r0\"\nfigure = \"pass\"\nexpect = { no_events = [LINES] }\n";
+    let refused = [
+        ("Red gets 2 wine", "after `Red` comes none of"),
+        ("Red +1 wine", "events name a token by its whole id: `traders-builders:wine`"),
+        (
+            "Red +1 traders-builders:wien",
+            "`traders-builders:wien` is neither a token nor a score category; did you mean `traders-builders:wine`?",
+        ),
+        ("Red put builder on road at 1,0", "events name a figure by its whole id: `traders-builders:builder`"),
+        ("Green got back meeple", "it starts with no player's name (Red, Blue)"),
+        ("end of turn of Bleu", "no player `Bleu`"),
+    ];
+    for (line, why) in refused {
+        let err = failure_of("no-event.toml", &text.replace("LINES", &format!("{line:?}")));
+        assert!(err.contains(&format!("`{line}` is no event line of this game: {why}")), "{err}");
+    }
+    // A line ending in `…` stands for those that start with the rest.
+    let err = failure_of("no-event-start.toml", &text.replace("LINES", "\"placed U …\""));
+    assert!(err.contains("unexpected event `placed U …`"), "{err}");
+    let err = failure_of("no-event-start.toml", &text.replace("LINES", "\"Red's builder moved …\""));
+    assert!(err.contains("events name a figure by its whole id: `traders-builders:builder`"), "{err}");
+    // Lines that could be events pass when they did not happen.
+    let could = [
+        "Red +1 traders-builders:wine",
+        "Blue +3 roads",
+        "Red put traders-builders:pig on field at 1,0",
+        "Red's traders-builders:builder moved …",
+        "Blue …",
+        "scored road: Red 2",
+        "end of turn of Blue",
+        "log: anything",
+    ];
+    let lines = could.iter().map(|l| format!("{l:?}")).collect::<Vec<_>>().join(", ");
+    let path = meeple_tests::repo().join("target/test-scenarios/could-be.toml");
+    std::fs::write(&path, text.replace("LINES", &lines)).unwrap();
+    run_scenario(&path).unwrap();
+}
+
+#[test]
 fn a_scenario_in_a_mods_folder_that_does_not_play_the_mod_is_warned_about() {
     // Every shipped one plays its own.
     for root in ["scripts", "plugins", "tests/mods"] {

@@ -651,7 +651,7 @@ type Wrong = (&'static str, String);
 fn check(game: &Game, names: &[String], e: &Expect, events: &[String]) -> Result<(), Wrong> {
     let mut wrong = Vec::new();
     check_counts(game, e, &mut wrong)?;
-    check_events(e, events, &mut wrong);
+    check_events(game, names, e, events, &mut wrong);
     check_position(game, names, e, &mut wrong)?;
     let Some(&(key, _)) = wrong.first() else { return Ok(()) };
     let mut lines: Vec<String> = wrong.into_iter().map(|(_, w)| w).collect();
@@ -702,8 +702,16 @@ fn check_counts(game: &Game, e: &Expect, wrong: &mut Vec<Wrong>) -> Result<(), W
     Ok(())
 }
 
-/// The events that must happen, in order, and those that must not.
-fn check_events(e: &Expect, events: &[String], wrong: &mut Vec<Wrong>) {
+/// The events that must happen, in order, and those that must not; a line that must not
+/// happen must be one that could, else it would pass whatever the game did.
+fn check_events(game: &Game, names: &[String], e: &Expect, events: &[String], wrong: &mut Vec<Wrong>) {
+    for line in e.no_events.iter().flatten() {
+        if let Some(why) = not_an_event(game.rules(), names, line) {
+            let forms =
+                "the forms of event lines are in docs/scenarios.md, and the events of a failing step are listed";
+            wrong.push(("no_events", format!("`{line}` is no event line of this game: {why}; {forms}")));
+        }
+    }
     if let Some(want) = &e.events {
         let mut rest = events.iter();
         for w in want {
@@ -714,9 +722,88 @@ fn check_events(e: &Expect, events: &[String], wrong: &mut Vec<Wrong>) {
             }
         }
     }
-    if let Some(found) = e.no_events.iter().flatten().find(|n| events.contains(n)) {
+    let happened = |line: &String| match line.strip_suffix('…') {
+        Some(start) => events.iter().any(|e| e.starts_with(start)),
+        None => events.contains(line),
+    };
+    if let Some(found) = e.no_events.iter().flatten().find(|n| happened(n)) {
         wrong.push(("no_events", format!("unexpected event `{found}`")));
     }
+}
+
+/// Why `line` cannot be an event line ([`event_text`]) of a game with these rules and players:
+/// it has none of their forms, or names a player, figure, token or category the game lacks. A
+/// line that ends in `…` stands for the lines that start with what comes before it: what it
+/// has must fit.
+fn not_an_event(rules: &Rules, names: &[String], line: &str) -> Option<String> {
+    let (line, partial) = match line.strip_suffix('…') {
+        Some(start) => (start.trim_end(), true),
+        None => (line, false),
+    };
+    let starts = ["drew", "discarded", "placed", "scored", "log:", "end of part"];
+    let fixed = ["final scoring", "game over"];
+    let cut_short = |form: &str| partial && form.starts_with(line);
+    if fixed.contains(&line)
+        || starts.iter().any(|s| line.starts_with(&format!("{s} ")) || cut_short(s))
+        || cut_short("end of turn of")
+    {
+        return None;
+    }
+    if let Some(p) = line.strip_prefix("end of turn of ").or_else(|| line.split_once(" completed by ").map(|(_, p)| p))
+    {
+        return player_index(names, p).err();
+    }
+    let Some(who) = names.iter().filter(|n| line.starts_with(n.as_str())).max_by_key(|n| n.len()) else {
+        return Some(format!("it starts with no player's name ({})", names.join(", ")));
+    };
+    let rest = &line[who.len()..];
+    let forms = ["'s", " put", " got back", " decides", " chose"];
+    let cut_short = forms.iter().any(|f| f.starts_with(rest)) || rest.trim().parse::<i64>().is_ok();
+    if partial && cut_short {
+        return None;
+    }
+    let figure_then = |rest: &str, then: &[&str]| {
+        // Up to the words that follow the figure (the first of them, in a partial line).
+        let word = |t: &&str| if partial { t.split_inclusive(' ').take(2).collect::<String>() } else { t.to_string() };
+        let ends = then.iter().map(word).map(|t| t.trim_end().to_string()).collect::<Vec<_>>();
+        let figure = ends.iter().find_map(|t| rest.split_once(t.as_str()).map(|(f, _)| f)).unwrap_or(rest);
+        let ids = || rules.figures().iter().map(|f| f.id.as_str());
+        match figure_id(rules, figure) {
+            _ if ids().any(|id| id == figure) => None,
+            // A short name is read elsewhere in a scenario, but events write the whole id.
+            Ok(k) => Some(format!("events name a figure by its whole id: `{}`", rules.figure(k).id)),
+            Err(why) => Some(why),
+        }
+    };
+    if let Some(rest) = rest.strip_prefix("'s ") {
+        return figure_then(rest, &[" moved to ", " turned to "]);
+    }
+    if let Some(rest) = rest.strip_prefix(" put ") {
+        return figure_then(rest, &[" on "]);
+    }
+    if let Some(rest) = rest.strip_prefix(" got back ") {
+        return figure_then(rest, &[]);
+    }
+    if rest.starts_with(" decides ") || rest.starts_with(" chose ") {
+        return None;
+    }
+    // `Red +2 traders-builders:wine`, `Blue -1 tollkeepers`: a token or a category.
+    let signed = rest.strip_prefix(' ').and_then(|r| r.split_once(' ')).filter(|(n, _)| n.parse::<i64>().is_ok());
+    let Some((_, name)) = signed else {
+        return Some(format!(
+            "after `{who}` comes none of `'s`, `put`, `got back`, `decides`, `chose` or a signed number"
+        ));
+    };
+    if rules.tokens().iter().any(|t| t.id == name) || rules.category(name).is_some() {
+        return None;
+    }
+    if let Ok(t) = token_id(rules, name) {
+        return Some(format!("events name a token by its whole id: `{}`", rules.tokens()[t as usize].id));
+    }
+    let mut known: Vec<&str> = rules.tokens().iter().map(|t| t.id.as_str()).collect();
+    known.extend(rules.categories().iter().map(String::as_str));
+    let meant = meeple_toml::did_you_mean(name, &known);
+    Some(format!("`{name}` is neither a token nor a score category; {meant}they are: {}", known.join(", ")))
 }
 
 /// Where the game stands: over or not, who acts, the drawn and discarded tiles, what is offered.
