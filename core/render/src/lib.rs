@@ -152,7 +152,7 @@ fn document(width: f64, height: f64, title: &str, body: &str) -> String {
 .road-edge {{ stroke: #6b6b6b; stroke-width: 9; fill: none; stroke-linecap: butt; }}
 .river {{ stroke: #3d8fd6; stroke-width: 10; fill: none; stroke-linecap: butt; }}
 .monastery {{ fill: #b5523b; stroke: #5b2a1e; }} .garden {{ fill: #4f9a3a; stroke: #2e5e22; }}
-.village {{ fill: #444; }} .arms {{ fill: #2356a8; stroke: white; }} .border {{ fill: none; stroke: #55752f; stroke-width: 1; }}
+.village {{ fill: #444; }} .point {{ fill: #8a5a2b; stroke: white; }} .arms {{ fill: #2356a8; stroke: white; }} .border {{ fill: none; stroke: #55752f; stroke-width: 1; }}
 text {{ font-family: sans-serif; text-anchor: middle; }} .id {{ font-size: 12px; }} .n {{ font-size: 9px; fill: #555; }}
 .pic {{ font-size: 8px; fill: #333; }} .goods {{ font-size: 10px; font-weight: bold; fill: #5a2d82; }}
 .seg {{ font-size: 8px; fill: #222; }} .seg-halo {{ font-size: 8px; fill: white; stroke: white; stroke-width: 2.5px; opacity: 0.8; }}

@@ -115,6 +115,19 @@ pub fn tile_body(def: &TileDef, quarters: u8) -> String {
     if def.points.iter().any(|p| p.kind == "village") {
         out.push_str(r#"<circle class="village" cx="50" cy="50" r="6"/>"#);
     }
+    // Any other named point (a mod's shrine, say) where the roads that stop at it meet: a mark
+    // and its id, one below the other when a tile has several.
+    for (i, p) in def.points.iter().filter(|p| p.kind != "village").enumerate() {
+        let y = 50.0 + 14.0 * i as f64;
+        let _ = write!(
+            out,
+            r#"<rect class="point" x="45" y="{:.1}" width="10" height="10"/><text class="pic" x="50" y="{:.1}"{}>{}</text>"#,
+            y - 5.0,
+            y - 8.0,
+            upright(50.0, y - 8.0),
+            p.id
+        );
+    }
     for (ill, (x, y)) in def.illustrations.iter().zip(illustration_points(def)) {
         let _ = write!(out, r#"<text class="pic" x="{x:.1}" y="{y:.1}"{}>{}</text>"#, upright(x, y), short(&ill.kind));
     }
@@ -177,6 +190,20 @@ mod tests {
         assert_eq!(port_point(10), (0.0, 50.0), "W");
         assert!(port_point(0).0 < port_point(2).0, "NL is west of NR");
         assert!(port_point(3).1 < port_point(5).1, "EL is north of ER");
+    }
+
+    #[test]
+    fn a_named_point_is_drawn_with_its_id_and_a_village_as_a_village() {
+        let text = "[tileset]\nid = \"t\"\neditions = [\"C3\"]\n[[tiles]]\nid = \"S\"\ncount = 1\nsides = \"FFRF\"\npoints = [{ id = \"shrine\", kind = \"shrine\" }]\nsegments = [\n  { id = \"r\", kind = \"road\", ends = [\"S\", \"shrine\"] },\n  { id = \"f\", kind = \"field\", halves = [\"NL\", \"NR\", \"EL\", \"ER\", \"SL\", \"SR\", \"WL\", \"WR\"] },\n]\n";
+        let tileset = meeple_core::Tileset::parse("t.toml", text).unwrap();
+        let body = tile_body(&tileset.tiles[0], 0);
+        assert!(body.contains(r#"<rect class="point" x="45" y="45.0""#), "{body}");
+        assert!(body.contains(">shrine</text>"), "{body}");
+        assert!(!body.contains("village"), "{body}");
+        let mut def = tileset.tiles[0].clone();
+        def.points[0].kind = "village".into();
+        let village = tile_body(&def, 0);
+        assert!(village.contains(r#"class="village""#) && !village.contains(r#"class="point""#), "{village}");
     }
 
     #[test]
