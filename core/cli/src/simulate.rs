@@ -206,10 +206,18 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
             );
         }
         let percent = |n: u64| 100.0 * n as f64 / summary.games as f64;
-        let by_category: Vec<String> = (summary.categories.iter())
+        // Categories that never scored are named apart: a rule of another edition, or one that
+        // these games never reached, which a modder wants to know and a player can pass over.
+        let (scored, never): (Vec<_>, Vec<_>) = summary.categories.iter().partition(|c| c.games_scored > 0);
+        let by_category: Vec<String> = (scored.iter())
             .map(|c| format!("{} {:.1} ({:.1} %)", c.category, c.mean_points, percent(c.games_scored)))
             .collect();
-        say!("  points a game, all players, by category (and the games it scored in): {}", by_category.join(", "));
+        let never: Vec<&str> = never.iter().map(|c| c.category.as_str()).collect();
+        let never = if never.is_empty() { String::new() } else { format!("; never: {}", never.join(", ")) };
+        say!(
+            "  points a game, all players, by category (and the games it scored in): {}{never}",
+            by_category.join(", ")
+        );
     }
     Ok(())
 }
