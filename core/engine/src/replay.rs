@@ -105,10 +105,12 @@ pub enum ReplayError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// An action was refused.
-    #[error("actions[{index}] (`{described}`) was refused: {error}")]
+    #[error("actions[{index}] (turn {turn}: `{described}`) was refused: {error}")]
     Action {
         /// Index of the action.
         index: usize,
+        /// The turn it was taken in, as the game tells turns (from 1).
+        turn: u32,
         /// The action.
         action: Action,
         /// The action in words, in the state that refused it.
@@ -206,7 +208,8 @@ impl Game {
         self.apply(action).map(drop).map_err(|error| {
             // A refused action changes nothing, so it is described in the state that refused it.
             let described = self.describe(&action).to_string();
-            ReplayError::Action { index, action, described, error: Box::new(error) }
+            let turn = self.state().turn().number;
+            ReplayError::Action { index, turn, action, described, error: Box::new(error) }
         })
     }
 
