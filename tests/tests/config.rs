@@ -368,6 +368,26 @@ fn editions_not_made_for_each_other_are_played_with_a_warning() {
 }
 
 #[test]
+fn an_option_set_in_an_edition_it_does_not_play_in_is_a_warning_at_its_name() {
+    let with = |edition: &str| {
+        let text = format!(
+            "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"{edition}\"\n\
+             options = {{ builder_chain_unlimited = true }}\n"
+        );
+        meeple_tests::load_toml("options.toml", &text).unwrap().warnings()
+    };
+    assert_eq!(
+        with("C3.1"),
+        ["options.toml:5:13: option `builder_chain_unlimited` of Traders & Builders plays only in C1, C1-revised, \
+          C2, C3: in C3.1 it changes nothing"]
+    );
+    assert!(with("C3").is_empty() && with("C1").is_empty());
+    // An option left at its default says nothing.
+    let text = "players = 2\n[[expansions]]\nid = \"traders-builders\"\nedition = \"C3.1\"\n";
+    assert!(meeple_tests::load_toml("options.toml", text).unwrap().warnings().is_empty());
+}
+
+#[test]
 fn two_tilesets_of_one_id_are_named_both() {
     let tileset = "[editions.default]\ntileset = \"tiles.toml\"";
     let root = write_mods("tileset-ids", &[("chapels", tileset, ""), ("copy", tileset, "")]);

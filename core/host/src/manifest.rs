@@ -126,6 +126,9 @@ pub struct OptionDef {
     pub default: Value,
     /// Defaults of particular editions, over `default` (a rule whose editions differ).
     pub edition_defaults: BTreeMap<String, Value>,
+    /// The editions it plays in, when not all: set in another, it changes nothing, which a
+    /// game config is warned of.
+    pub editions: Option<Vec<String>>,
     /// What it does, for people.
     pub help: String,
 }
@@ -877,6 +880,13 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
     for (name, body) in t.entries() {
         let Some(mut ot) = doc.table_in(body, &format!("[options.{}]", name.value)) else { continue };
         let help = ot.str(doc, "help").map(|h| h.value.to_string()).unwrap_or_default();
+        let plays_in = ot.str_list(doc, "editions").map(|list| {
+            for e in list.iter().filter(|e| !editions_unknown(editions) && !editions.iter().any(|x| x.value == e.value))
+            {
+                doc.error(e.span.clone(), format!("edition `{}` is not listed in [expansion] editions", e.value));
+            }
+            list.iter().map(|e| e.value.to_string()).collect::<Vec<_>>()
+        });
         let mut int_out_of_order = false;
         let ty = match ot.req_str(doc, "type") {
             Some(k) if k.value == "bool" => Some(OptionType::Bool),
@@ -952,6 +962,7 @@ fn read_options(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, e
             ty,
             default: option_value(default),
             edition_defaults: BTreeMap::new(),
+            editions: plays_in,
             help,
         };
         if let Err(e) = def.check(&def.default) {
@@ -1353,5 +1364,26 @@ entry = "init.luau"
             ],
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_option_may_play_in_some_editions_only() {
+        let with = |editions: &str| {
+            GOOD.replace(
+                "default = 1
+",
+                &format!(
+                    "default = 1
+editions = {editions}
+"
+                ),
+            )
+        };
+        let m = Manifest::parse(Path::new("x/expansion.toml"), &with("[\"A\"]")).unwrap();
+        assert_eq!(m.option("bonus").unwrap().editions, Some(vec!["A".to_string()]));
+        let plain = Manifest::parse(Path::new("x/expansion.toml"), GOOD).unwrap();
+        assert_eq!(plain.option("bonus").unwrap().editions, None, "all of them");
+        let err = Manifest::parse(Path::new("x/expansion.toml"), &with("[\"A\", \"D\"]")).unwrap_err().to_string();
+        assert_eq!(err, "x/expansion.toml:32:18: edition `D` is not listed in [expansion] editions");
     }
 }

@@ -248,10 +248,12 @@ impl Loaded {
 
     /// Editions played together that an edition was not made for (its manifest's `made_for`):
     /// the game runs, but not as its rules were written; tags of a `[draw]` that no tile of
-    /// the game carries; tile numbers of the config that may not be meant. One sentence each.
+    /// the game carries; tile numbers of the config that may not be meant; options the config
+    /// sets that do nothing in the edition played. One sentence each.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = self.unmatched_draw_tags();
         out.extend(self.tile_warnings.iter().map(Diagnostic::to_string));
+        out.extend(self.options_out_of_edition());
         for s in &self.selected {
             let Some(edition) = s.manifest.edition(&s.edition) else { continue };
             for m in &edition.made_for {
@@ -268,6 +270,34 @@ impl Loaded {
                     m.editions.join(" or "),
                     other.edition
                 ));
+            }
+        }
+        out
+    }
+
+    /// The options the config sets that the manifest says play only in other editions than
+    /// the one chosen: set there, they change nothing.
+    fn options_out_of_edition(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let choices = std::iter::once(&self.config.base).chain(&self.config.expansions);
+        for s in &self.selected {
+            let Some(choice) = choices.clone().find(|c| c.id == s.manifest.id) else { continue };
+            for (name, set) in &choice.options {
+                let def = s.manifest.options.iter().find(|o| &o.name == name);
+                let Some(editions) = def.and_then(|o| o.editions.as_ref()) else { continue };
+                if editions.contains(&s.edition) {
+                    continue;
+                }
+                let why = format!(
+                    "option `{name}` of {} plays only in {}: in {} it changes nothing",
+                    s.manifest.name,
+                    editions.join(", "),
+                    s.edition
+                );
+                out.push(match &set.name_at {
+                    Some(at) => format!("{at}: {why}"),
+                    None => why,
+                });
             }
         }
         out

@@ -586,6 +586,9 @@ pub struct OptionInfo {
     pub default: meeple_core::Value,
     /// The defaults of editions whose own differs from `default`, by edition.
     pub edition_defaults: std::collections::BTreeMap<String, meeple_core::Value>,
+    /// The editions it plays in, when not all (set in another, it changes nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editions: Option<Vec<String>>,
     /// What it does.
     pub help: String,
 }

@@ -176,6 +176,7 @@ pub fn expansions(mods: &[PathBuf]) -> Outcome {
                     ty: meeple_host::manifest::describe_type(&o.ty),
                     default: o.default.clone(),
                     edition_defaults: o.edition_defaults.clone(),
+                    editions: o.editions.clone(),
                     help: o.help.clone(),
                 })
                 .collect(),

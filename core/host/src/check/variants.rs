@@ -129,6 +129,7 @@ mod tests {
             ty: OptionType::Int { min, max },
             default: Value::Int(default),
             edition_defaults: Default::default(),
+            editions: None,
             help: String::new(),
         }
     }
