@@ -140,6 +140,25 @@ fn a_whole_game_is_played_by_index_and_scored() {
 }
 
 #[test]
+fn names_tell_the_rules_played_every_option_with_its_value() {
+    let mut s = session();
+    let config = format!("{TB}edition = \"C2\"\noptions = {{ goods_scoring = \"kissybooboo\" }}\n");
+    ok(&mut s, json!({"cmd": "create", "config": config}));
+    let played = ok(&mut s, json!({"cmd": "names", "game": "g1"}))["names"]["played"].clone();
+    assert_eq!(
+        played[0],
+        json!({"id": "base", "edition": "C3", "options": {"meeples": 7, "phase2_alternatives_exclusive": true}})
+    );
+    assert_eq!((&played[1]["id"], &played[1]["edition"]), (&json!("traders-builders"), &json!("C2")));
+    // The one set, and the defaults of the others.
+    assert_eq!(played[1]["options"]["goods_scoring"], json!("kissybooboo"));
+    assert_eq!(played[1]["options"]["pig_ties_count"], json!(true));
+    // A copy plays the same rules, and says so.
+    let fork = ok(&mut s, json!({"cmd": "fork", "game": "g1", "reseed": 3}))["game"].clone();
+    assert_eq!(ok(&mut s, json!({"cmd": "names", "game": fork}))["names"]["played"], played);
+}
+
+#[test]
 fn the_unseen_tiles_are_the_box_less_the_tiles_drawn() {
     // Counted from the tiles drawn (placed, discarded, in hand), as a player counts them, the
     // unseen tiles are what the box holds besides; their number is `tiles_left`.

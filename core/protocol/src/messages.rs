@@ -435,6 +435,32 @@ pub struct Names {
     pub category_names: Vec<String>,
     /// Expansions in hook order, by the `expansion` number of `log` events and expansion actions.
     pub expansions: Vec<String>,
+    /// The base game and each expansion played, in load order, with its edition and the
+    /// value of each of its options (defaults filled in): the rules a game plays by.
+    pub played: Vec<Played>,
+}
+
+/// An expansion as a game plays it ([`Names::played`]).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Played {
+    /// Its id.
+    pub id: String,
+    /// The edition played.
+    pub edition: String,
+    /// Every option, with its value.
+    pub options: std::collections::BTreeMap<String, meeple_core::Value>,
+}
+
+impl Played {
+    /// The expansions of a ruleset as loaded.
+    pub fn all(loaded: &meeple_host::Loaded) -> Vec<Played> {
+        let played = |s: &meeple_host::ruleset::Selected| Played {
+            id: s.manifest.id.clone(),
+            edition: s.edition.clone(),
+            options: s.options.clone(),
+        };
+        loaded.selected.iter().map(played).collect()
+    }
 }
 
 /// A tile kind and the ids of its parts. A segment number in events (`feature`, a figure's
@@ -533,6 +559,7 @@ impl Names {
             categories: rules.categories().to_vec(),
             category_names: (0..rules.categories().len()).map(|c| rules.category_name(c as u16).to_string()).collect(),
             expansions: ids(&mut rules.expansions().iter().map(|x| x.id())),
+            played: Vec::new(),
         }
     }
 }

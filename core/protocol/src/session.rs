@@ -5,8 +5,8 @@ use crate::config_text::{self, Text};
 use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
-    ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, Names, OptionInfo, Outcome,
-    PlayoutArgs, ReplayArgs, Reply, Request, SuggestArgs, TileInfo, UndoArgs, ViewArgs,
+    ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, OptionInfo, Outcome, PlayoutArgs,
+    ReplayArgs, Reply, Request, SuggestArgs, TileInfo, UndoArgs, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -110,9 +110,7 @@ impl Session {
                 Ok(self.insert(table))
             }
             Request::Verify(args) => verify(&args, &self.mods),
-            Request::Names(GameArgs { game }) => {
-                Ok(Outcome::Named { names: Box::new(Names::of(self.table(&game)?.game().rules())) })
-            }
+            Request::Names(GameArgs { game }) => Ok(Outcome::Named { names: Box::new(self.table(&game)?.names()) }),
             Request::Fork(ForkArgs { game, reseed, brief }) => {
                 let copy = self.table(&game)?.fork(&game, reseed);
                 let id = self.next_id();
@@ -139,7 +137,7 @@ impl Session {
     fn insert(&mut self, table: Table) -> Outcome {
         let id = self.next_id();
         let state = Box::new(table.view(&id, false));
-        let names = Box::new(Names::of(table.game().rules()));
+        let names = Box::new(table.names());
         let warnings = table.warnings().to_vec();
         self.games.insert(id.clone(), table);
         Outcome::Created { game: id, state, names, warnings }

@@ -3,6 +3,7 @@
 //! room and replays its stored log through the same methods, so a restored game is the game.
 
 use crate::error::{Code, ProtocolError};
+use crate::messages::{Names, Played};
 use crate::replay_config;
 use crate::state::StateView;
 use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, ReplayRules, SetupError};
@@ -31,6 +32,8 @@ pub struct Table {
     reseeded: Option<u64>,
     /// The id of the game this one is a fork of, if it is one.
     fork_of: Option<String>,
+    /// Each expansion played, with its edition and every option's value ([`Table::names`]).
+    played: Vec<Played>,
 }
 
 impl Table {
@@ -42,8 +45,8 @@ impl Table {
     /// A new game of a loaded ruleset, with `seed` when its config names none.
     pub fn start(loaded: Loaded, seed: u64) -> Result<Table> {
         let game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(setup_failed)?;
-        let warnings = loaded.warnings();
-        Ok(Table { warnings, ..Table::new(game, loaded.config) })
+        let (warnings, played) = (loaded.warnings(), Played::all(&loaded));
+        Ok(Table { warnings, played, ..Table::new(game, loaded.config) })
     }
 
     /// A replay played back on the installed expansions, with the config it names, on the
@@ -53,7 +56,7 @@ impl Table {
         let (config, loaded) =
             replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
         let game = Game::from_replay_on(loaded.rules.clone(), replay, on).map_err(|e| replay_failed(e, replay))?;
-        Ok(Table { warnings: loaded.warnings(), ..Table::new(game, config) })
+        Ok(Table { warnings: loaded.warnings(), played: Played::all(&loaded), ..Table::new(game, config) })
     }
 
     /// A table for a game at hand; undo starts from its current state.
@@ -69,7 +72,14 @@ impl Table {
             seq,
             reseeded: None,
             fork_of: None,
+            played: Vec::new(),
         }
+    }
+
+    /// What the numbers in the game's events stand for, and the expansions played with their
+    /// editions and options (`names`).
+    pub fn names(&self) -> Names {
+        Names { played: self.played.clone(), ..Names::of(self.game.rules()) }
     }
 
     /// What its config plays that was not made to go together, one sentence each (empty for a
@@ -134,7 +144,8 @@ impl Table {
         let mut game = self.game.clone();
         game.reseed(seed);
         let copy = Table::new(game, self.config.clone());
-        Table { warnings: self.warnings.clone(), seq: self.seq, reseeded: Some(seed), fork_of, ..copy }
+        let (warnings, played) = (self.warnings.clone(), self.played.clone());
+        Table { warnings, played, seq: self.seq, reseeded: Some(seed), fork_of, ..copy }
     }
 
     /// Refuses to make a replay of a game forked with a new seed: it would not play back.

@@ -4,7 +4,7 @@
 use crate::http::{Connection, Request, Response};
 use crate::rooms::lock;
 use crate::{Server, ws};
-use meeple_protocol::messages::{CreateArgs, Names, Outcome, ReplayArgs};
+use meeple_protocol::messages::{CreateArgs, Outcome, ReplayArgs};
 use meeple_protocol::network::{
     GameCreated, GameList, GameSummary, HttpReply, HttpResult, SeatToken, Snapshot, UpdateList,
 };
@@ -155,7 +155,7 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
         }
         ("GET", ["games", id, "names"]) => {
             let room = server.room(id)?;
-            let names = Names::of(lock(&room).table().game().rules());
+            let names = lock(&room).table().names();
             command(Outcome::Named { names: Box::new(names) })
         }
         ("DELETE", ["games", id]) => server.close(id, request.token()).and_then(|()| command(Outcome::Closed {})),
@@ -332,7 +332,7 @@ fn create(server: &Server, request: &Request, brief: bool) -> Result<GameCreated
         seats,
         seq: 0,
         state: Box::new(room.view(brief)),
-        names: Box::new(Names::of(room.table().game().rules())),
+        names: Box::new(room.table().names()),
         warnings: room.table().warnings().to_vec(),
     })
 }

@@ -4,7 +4,6 @@
 use crate::Server;
 use crate::rooms::{Room, lock};
 use crate::timed::Timed;
-use meeple_protocol::messages::Names;
 use meeple_protocol::network::{Snapshot, SocketMessage, SocketResult};
 use meeple_protocol::{Code, ProtocolError, session};
 use serde_json::Value;
@@ -66,7 +65,7 @@ pub fn run(server: &Server, room: &Arc<Mutex<Room>>, joined: Joined, (stream, re
     let welcome = {
         let mut room = lock(room);
         room.watch(tx, joined.brief);
-        let names = Names::of(room.table().game().rules());
+        let names = room.table().names();
         SocketMessage::Welcome {
             game: room.id().to_string(),
             seat,
