@@ -618,6 +618,36 @@ fn a_suggestion_is_the_bots_next_action_and_leaves_the_game() {
 }
 
 #[test]
+fn trying_actions_tells_where_each_leads_and_leaves_the_game() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create", "config": TB}));
+    let before = ok(&mut s, json!({"cmd": "state", "game": "g1"}));
+    let legal = before["state"]["legal"].as_array().unwrap().len();
+    let tried = ok(&mut s, json!({"cmd": "try", "game": "g1", "brief": true}))["tried"].clone();
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game does not move");
+    assert_eq!(tried.as_array().unwrap().len(), legal, "every legal action by default");
+    // Each is what a fork that acts would tell.
+    for i in [0, legal - 1] {
+        let fork = ok(&mut s, json!({"cmd": "fork", "game": "g1"}))["game"].clone();
+        let acted = ok(&mut s, json!({"cmd": "act", "game": fork, "index": i, "brief": true}));
+        assert_eq!(tried[i]["index"], json!(i));
+        assert_eq!(tried[i]["events"], acted["events"]);
+        assert_eq!(tried[i]["state"]["hash"], acted["state"]["hash"]);
+        ok(&mut s, json!({"cmd": "close", "game": fork}));
+    }
+    // Some, in the order asked.
+    let some = ok(&mut s, json!({"cmd": "try", "game": "g1", "indices": [2, 0]}))["tried"].clone();
+    assert_eq!((&some[0]["index"], &some[1]["index"]), (&json!(2), &json!(0)));
+    assert_eq!(some[1]["state"]["hash"], tried[0]["state"]["hash"]);
+    assert!(some[0]["state"]["players"].is_array(), "whole states unless brief");
+    let refused =
+        err(&mut s, json!({"cmd": "try", "game": "g1", "indices": [0, 999]}), "illegal-action", Some("indices[1]"));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("no legal action 999"), "{refused}");
+    err(&mut s, json!({"cmd": "try", "game": "g1", "indices": "all"}), "bad-request", Some("indices"));
+    assert_eq!(ok(&mut s, json!({"cmd": "state", "game": "g1"})), before, "the game is as it was");
+}
+
+#[test]
 fn a_bad_playout_is_refused_at_its_field_and_a_finished_game_plays_out_as_it_ended() {
     let mut s = session();
     ok(&mut s, json!({"cmd": "create", "config": "players = [\"Ann\", \"Ben\"]\nseed = 2\ntile_limit = 3\n"}));

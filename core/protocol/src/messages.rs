@@ -43,12 +43,14 @@ pub enum Request {
     Playout(PlayoutArgs),
     /// The action a built-in bot would take in a game's state, the game left as it is.
     Suggest(SuggestArgs),
+    /// Legal actions each taken on a copy of a game: the events and state each leads to.
+    Try(TryArgs),
     /// The session's games.
     Games,
 }
 
 /// The command names, in [`Request`] order.
-pub const COMMANDS: [&str; 15] = [
+pub const COMMANDS: [&str; 16] = [
     "version",
     "expansions",
     "create",
@@ -63,6 +65,7 @@ pub const COMMANDS: [&str; 15] = [
     "fork",
     "playout",
     "suggest",
+    "try",
     "games",
 ];
 
@@ -204,6 +207,26 @@ pub struct SuggestArgs {
     #[serde(default)]
     #[schemars(range(max = meeple_host::config::MAX_SEED))]
     pub seed: Option<u64>,
+}
+
+/// `try`: legal actions each taken on a copy of a game, for a search that looks one step ahead
+/// in one request rather than a fork, an act, a state and a close for each.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct TryArgs {
+    /// The game's id.
+    pub game: String,
+    /// The actions, by their indices in `legal` (default: every legal action).
+    #[serde(default)]
+    pub indices: Option<Vec<usize>>,
+    /// Deal the tiles still to draw anew from this seed in each copy, as `fork`'s `reseed`: the
+    /// tile an action that ends the turn draws is then not the one the game will draw, which its
+    /// players cannot know.
+    #[serde(default)]
+    pub reseed: Option<u64>,
+    /// Reply with brief states (see `ActArgs::brief`).
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
+    pub brief: bool,
 }
 
 /// `fork`: a copy of a game to play on apart from it (a search trying moves out).
@@ -384,6 +407,12 @@ pub enum Outcome {
         /// The action, as `act` takes it.
         action: Action,
     },
+    /// `try`.
+    Tried {
+        /// For each action tried, in the order asked: its index, what happened and the state
+        /// after it.
+        tried: Vec<TriedAction>,
+    },
     /// `games`.
     Games {
         /// The session's games, by id.
@@ -437,12 +466,23 @@ pub struct Names {
     pub expansions: Vec<String>,
     /// The base game and each expansion played, in load order, with its edition and the
     /// value of each of its options (defaults filled in): the rules a game plays by.
-    pub played: Vec<Played>,
+    pub played: Vec<PlayedExpansion>,
+}
+
+/// One action of `try`, taken on a copy of the game.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TriedAction {
+    /// Its index in the game's `legal`.
+    pub index: usize,
+    /// What happened, in order, as `act` tells it.
+    pub events: Vec<Event>,
+    /// The copy's state after it (its `game` is the game's id: the copy is not kept).
+    pub state: Box<StateView>,
 }
 
 /// An expansion as a game plays it ([`Names::played`]).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Played {
+pub struct PlayedExpansion {
     /// Its id.
     pub id: String,
     /// The edition played.
@@ -451,10 +491,10 @@ pub struct Played {
     pub options: std::collections::BTreeMap<String, meeple_core::Value>,
 }
 
-impl Played {
+impl PlayedExpansion {
     /// The expansions of a ruleset as loaded.
-    pub fn all(loaded: &meeple_host::Loaded) -> Vec<Played> {
-        let played = |s: &meeple_host::ruleset::Selected| Played {
+    pub fn all(loaded: &meeple_host::Loaded) -> Vec<PlayedExpansion> {
+        let played = |s: &meeple_host::ruleset::Selected| PlayedExpansion {
             id: s.manifest.id.clone(),
             edition: s.edition.clone(),
             options: s.options.clone(),

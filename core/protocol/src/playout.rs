@@ -1,9 +1,10 @@
 //! `playout`: copies of a game played to their end by bots, for a search that wants outcomes
 //! rather than states. Playout `i` is the same whatever the number of threads: dealt anew from
-//! `reseed + i`, its bots seeded from `seed + i`. And `suggest`: one bot's next action.
+//! `reseed + i`, its bots seeded from `seed + i`. And `suggest`, one bot's next action, and
+//! `try`, where each of some actions leads.
 
 use crate::error::{Code, ProtocolError};
-use crate::messages::{Outcome, PlayoutArgs, SuggestArgs};
+use crate::messages::{Outcome, PlayoutArgs, SuggestArgs, TriedAction, TryArgs};
 use crate::table::Table;
 use meeple_core::bots::{BotKind, play_out, seat_bots, seat_seed};
 use meeple_core::{Action, Game};
@@ -52,6 +53,34 @@ pub fn suggest(table: &Table, args: &SuggestArgs) -> Result<Outcome> {
         ProtocolError::expansion_failed(format!("the bot chose an action that is not among the legal ones: {action:?}"))
     })?;
     Ok(Outcome::Suggested { index, action })
+}
+
+/// `try`: each action asked for, taken on a copy of the game (dealt anew from `reseed`, when
+/// given), with what happened and the copy's state; the game is left as it is.
+pub fn try_actions(table: &Table, args: &TryArgs) -> Result<Outcome> {
+    let all: Vec<usize>;
+    let indices = match &args.indices {
+        Some(indices) => indices,
+        None => {
+            all = (0..table.game().legal_actions().len()).collect();
+            &all
+        }
+    };
+    // Every index checked before any copy is made: a mistake costs nothing.
+    let actions = (indices.iter().enumerate())
+        .map(|(k, &i)| {
+            table.action_at(i).map_err(|mut e| {
+                e.field = Some(format!("indices[{k}]"));
+                e
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let tried = indices.iter().zip(actions).map(|(&index, action)| {
+        let mut copy = table.fork(&args.game, args.reseed);
+        let events = copy.act(action, None)?;
+        Ok(TriedAction { index, events, state: Box::new(copy.view(&args.game, args.brief)) })
+    });
+    Ok(Outcome::Tried { tried: tried.collect::<Result<_>>()? })
 }
 
 /// A bots' seed, 0 when not given.

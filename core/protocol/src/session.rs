@@ -6,7 +6,7 @@ use crate::error::{Code, ProtocolError};
 pub use crate::fields::{fields, only_known};
 use crate::messages::{
     ActArgs, COMMANDS, ConfigSource, CreateArgs, ExpansionInfo, ForkArgs, GameArgs, OptionInfo, Outcome, PlayoutArgs,
-    ReplayArgs, Reply, Request, SuggestArgs, TileInfo, UndoArgs, ViewArgs,
+    ReplayArgs, Reply, Request, SuggestArgs, TileInfo, TryArgs, UndoArgs, ViewArgs,
 };
 use crate::replay_config;
 use crate::table::Table;
@@ -120,6 +120,7 @@ impl Session {
             }
             Request::Playout(args) => crate::playout::playout(self.table(&args.game)?, &args),
             Request::Suggest(args) => crate::playout::suggest(self.table(&args.game)?, &args),
+            Request::Try(args) => crate::playout::try_actions(self.table(&args.game)?, &args),
             Request::Games => Ok(Outcome::Games { games: self.games.iter().map(|(id, t)| t.summary(id)).collect() }),
             Request::Close(GameArgs { game }) => {
                 self.games.remove(&game).ok_or_else(|| unknown_game(&game))?;
@@ -294,6 +295,7 @@ fn parse(request: &Value) -> Result<Request> {
         "fork" => Request::Fork(fields(request)?),
         "playout" => Request::Playout(fields(request)?),
         "suggest" => Request::Suggest(fields(request)?),
+        "try" => Request::Try(fields(request)?),
         "games" => Request::Games,
         _ => {
             let known = COMMANDS.join(", ");
@@ -351,6 +353,7 @@ pub fn command_fields(cmd: &str) -> &'static [String] {
             ("fork", with(names_of::<ForkArgs>())),
             ("playout", with(names_of::<PlayoutArgs>())),
             ("suggest", with(names_of::<SuggestArgs>())),
+            ("try", with(names_of::<TryArgs>())),
             ("games", with(Vec::new())),
         ])
     });

@@ -3,7 +3,7 @@
 //! room and replays its stored log through the same methods, so a restored game is the game.
 
 use crate::error::{Code, ProtocolError};
-use crate::messages::{Names, Played};
+use crate::messages::{Names, PlayedExpansion};
 use crate::replay_config;
 use crate::state::StateView;
 use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, ReplayRules, SetupError};
@@ -33,7 +33,7 @@ pub struct Table {
     /// The id of the game this one is a fork of, if it is one.
     fork_of: Option<String>,
     /// Each expansion played, with its edition and every option's value ([`Table::names`]).
-    played: Vec<Played>,
+    played: Vec<PlayedExpansion>,
 }
 
 impl Table {
@@ -45,7 +45,7 @@ impl Table {
     /// A new game of a loaded ruleset, with `seed` when its config names none.
     pub fn start(loaded: Loaded, seed: u64) -> Result<Table> {
         let game = Game::new(loaded.rules.clone(), loaded.setup(seed)).map_err(setup_failed)?;
-        let (warnings, played) = (loaded.warnings(), Played::all(&loaded));
+        let (warnings, played) = (loaded.warnings(), PlayedExpansion::all(&loaded));
         Ok(Table { warnings, played, ..Table::new(game, loaded.config) })
     }
 
@@ -56,7 +56,7 @@ impl Table {
         let (config, loaded) =
             replay_config::load(replay, mods).map_err(|faults| replay_config::protocol_error(&faults))?;
         let game = Game::from_replay_on(loaded.rules.clone(), replay, on).map_err(|e| replay_failed(e, replay))?;
-        Ok(Table { warnings: loaded.warnings(), played: Played::all(&loaded), ..Table::new(game, config) })
+        Ok(Table { warnings: loaded.warnings(), played: PlayedExpansion::all(&loaded), ..Table::new(game, config) })
     }
 
     /// A table for a game at hand; undo starts from its current state.
