@@ -56,7 +56,7 @@ pub(crate) fn upvalues(
             let name = CStr::from_ptr(name).to_string_lossy().into_owned();
             let leaves = leaves_of(state, ffi::lua_gettop(state));
             ffi::lua_settop(state, f);
-            let declared = files.get(file).and_then(|text| declaration(text, &name, line));
+            let declared = files.get(file).filter(|_| !name.is_empty()).and_then(|text| declaration(text, &name, line));
             let place = declared.or((line > 0).then_some(line)).map(|l| format!("{chunk}:{l}"));
             let name = if name.is_empty() { format!("upvalue {n}") } else { format!("`{name}`") };
             let what = format!("{name}, a local that {named}{at} uses,");
@@ -165,13 +165,14 @@ impl Walk {
                     let followed = depth > 0
                         && self.seen.insert(ffi::lua_topointer(state, idx))
                         && ffi::lua_checkstack(state, 3) != 0;
+                    // A table or a function is what it reaches: one that gains entries later
+                    // only grows (an empty table reaches nothing yet).
                     if followed {
                         if kind == ffi::LUA_TTABLE {
                             self.table(state, idx, depth);
                         } else {
                             self.function(state, idx, depth);
                         }
-                        // An empty table is a value too: one that fills up later only grows.
                         return;
                     }
                 }
