@@ -615,6 +615,7 @@ fn a_suggestion_is_the_bots_next_action_and_leaves_the_game() {
         state = ok(&mut s, json!({"cmd": "act", "game": "g2", "index": next}))["state"].clone();
     }
     err(&mut s, json!({"cmd": "suggest", "game": "g2"}), "illegal-action", Some("game"));
+    err(&mut s, json!({"cmd": "try", "game": "g2"}), "illegal-action", Some("game"));
 }
 
 #[test]

@@ -58,6 +58,10 @@ pub fn suggest(table: &Table, args: &SuggestArgs) -> Result<Outcome> {
 /// `try`: each action asked for, taken on a copy of the game (dealt anew from `reseed`, when
 /// given), with what happened and the copy's state; the game is left as it is.
 pub fn try_actions(table: &Table, args: &TryArgs) -> Result<Outcome> {
+    // As `suggest` says: a finished game has no action to try, asked for or not.
+    if table.game().is_over() {
+        return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("game")));
+    }
     let all: Vec<usize>;
     let indices = match &args.indices {
         Some(indices) => indices,
