@@ -140,6 +140,19 @@ fn a_whole_game_is_played_by_index_and_scored() {
 }
 
 #[test]
+fn an_unknown_field_of_an_action_is_told_as_a_commands_is() {
+    let mut s = session();
+    ok(&mut s, json!({"cmd": "create"}));
+    let action = json!({"type": "place-tile", "pos": {"x": 1, "y": 0}, "rotation": 0, "foo": 1});
+    let reply = err(&mut s, json!({"cmd": "act", "game": "g1", "action": action}), "bad-request", Some("action.foo"));
+    assert_eq!(reply["error"]["message"], json!("unknown field `foo`; expected one of: pos, rotation"));
+    let command = err(&mut s, json!({"cmd": "state", "game": "g1", "foo": 1}), "bad-request", Some("foo"));
+    assert!(
+        command["error"]["message"].as_str().unwrap().starts_with("unknown field `foo` for `state`; expected one of: ")
+    );
+}
+
+#[test]
 fn names_tell_the_rules_played_every_option_with_its_value() {
     let mut s = session();
     let config = format!("{TB}edition = \"C2\"\noptions = {{ goods_scoring = \"kissybooboo\" }}\n");

@@ -369,12 +369,25 @@ const MEANINGS: [(&str, &str); 25] = [
 
 /// serde's "invalid type: X, expected Y" as "expected MEANING; got X".
 fn plain(text: &str, path: &[Step]) -> String {
+    if let Some(words) = unknown_field(text) {
+        return words;
+    }
     let Some(rest) = text.strip_prefix("invalid type: ").or_else(|| text.strip_prefix("invalid value: ")) else {
         return text.to_string();
     };
     let Some((got, expected)) = rest.rsplit_once(", expected ") else { return text.to_string() };
     let words = meaning(path).map_or_else(|| rust_words(expected).to_string(), str::to_string);
     format!("expected {words}; got {}", json_words(got))
+}
+
+/// Serde's "unknown field `x`, expected one of `a`, `b`" (or "expected `a` or `b`") worded as
+/// a command's unknown field is: "unknown field `x`; expected one of: a, b".
+fn unknown_field(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("unknown field `")?;
+    let (name, expected) = rest.split_once("`, expected ")?;
+    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+    let names: Vec<&str> = expected.split(", ").flat_map(|n| n.split(" or ")).map(|n| n.trim_matches('`')).collect();
+    Some(format!("unknown field `{name}`; expected one of: {}", names.join(", ")))
 }
 
 /// What the field at `path` means, from [`MEANINGS`].
