@@ -810,12 +810,14 @@ impl Trial<'_> {
     /// A table may gain entries: a cache of what does not change in a game.
     fn kept_alike(&self, loaded: &Loaded, early: &[KeptValue]) -> Result<(), Report> {
         let (fresh, late) = (self.kept(&(self.fresh)()?), self.kept(loaded));
-        let find = |values: &[KeptValue], v: &KeptValue| values.iter().find(|x| x.what == v.what).cloned();
+        fn find<'a>(values: &'a [KeptValue], v: &KeptValue) -> Option<&'a KeptValue> {
+            values.iter().find(|x| x.what == v.what)
+        }
         let changed = late.iter().find_map(|v| match find(&fresh, v) {
             None => Some((v, "was set".to_string())),
             Some(first) => {
-                let then = find(early, v).unwrap_or_else(|| first.clone());
-                let at = first.changed_in(&then).or_else(|| then.changed_in(v))?;
+                let then = find(early, v).unwrap_or(first);
+                let at = first.changed_in(then).or_else(|| then.changed_in(v))?;
                 Some((v, if at.is_empty() { "changed".to_string() } else { format!("changed (at `{at}`)") }))
             }
         });

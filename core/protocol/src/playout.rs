@@ -43,9 +43,7 @@ pub fn playout(table: &Table, args: &PlayoutArgs) -> Result<Outcome> {
 pub fn suggest(table: &Table, args: &SuggestArgs) -> Result<Outcome> {
     let seed = checked_seed(args.seed)?;
     let game = table.game();
-    let Some(seat) = game.to_act() else {
-        return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("game")));
-    };
+    let Some(seat) = game.to_act() else { return Err(over()) };
     let mut bot = args.bot.unwrap_or(BotKind::Greedy).make(seat_seed(seed, seat as usize));
     let action = bot.choose(game);
     // A bot chooses among the legal actions; were it not so, the answer would be a wrong index.
@@ -58,18 +56,11 @@ pub fn suggest(table: &Table, args: &SuggestArgs) -> Result<Outcome> {
 /// `try`: each action asked for, taken on a copy of the game (dealt anew from `reseed`, when
 /// given), with what happened and the copy's state; the game is left as it is.
 pub fn try_actions(table: &Table, args: &TryArgs) -> Result<Outcome> {
-    // As `suggest` says: a finished game has no action to try, asked for or not.
     if table.game().is_over() {
-        return Err(ProtocolError::new(Code::IllegalAction, "the game is over", Some("game")));
+        return Err(over());
     }
-    let all: Vec<usize>;
-    let indices = match &args.indices {
-        Some(indices) => indices,
-        None => {
-            all = (0..table.game().legal_actions().len()).collect();
-            &all
-        }
-    };
+    let every = || (0..table.game().legal_actions().len()).collect();
+    let indices: Vec<usize> = args.indices.clone().unwrap_or_else(every);
     // Every index checked before any copy is made: a mistake costs nothing.
     let actions = (indices.iter().enumerate())
         .map(|(k, &i)| {
@@ -85,6 +76,11 @@ pub fn try_actions(table: &Table, args: &TryArgs) -> Result<Outcome> {
         Ok(TriedAction { index, events, state: Box::new(copy.view(&args.game, args.brief)) })
     });
     Ok(Outcome::Tried { tried: tried.collect::<Result<_>>()? })
+}
+
+/// What `suggest` and `try` answer for a finished game: it has no action to suggest or try.
+fn over() -> ProtocolError {
+    ProtocolError::new(Code::IllegalAction, "the game is over", Some("game"))
 }
 
 /// A bots' seed, 0 when not given.
