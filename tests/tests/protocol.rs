@@ -206,6 +206,44 @@ fn the_unseen_tiles_are_the_box_less_the_tiles_drawn() {
 }
 
 #[test]
+fn a_state_lists_the_held_features_or_with_all_features_every_one() {
+    let mut s = session();
+    let config = "players = 2\ndraw = [\"base:U\", \"base:E\"]\n";
+    let created = ok(&mut s, json!({"cmd": "create", "config": config}))["state"].clone();
+    assert_eq!(created["features"], json!([]), "nothing is completed or held yet");
+    let all = json!({"cmd": "state", "game": "g1", "all_features": true});
+    let state = ok(&mut s, all.clone())["state"].clone();
+    // The start tile (base D: a city cap north, a road west to east): open and empty, all listed.
+    let brief = |f: &Value| (f["kind"].clone(), f["tiles"].clone(), f["open"].clone(), f["figures"].clone());
+    let start: Vec<_> = state["features"].as_array().unwrap().iter().map(brief).collect();
+    let (one, none) = (json!(1), json!([]));
+    assert_eq!(
+        start,
+        [
+            (json!("city"), one.clone(), json!(1), none.clone()),
+            (json!("road"), one.clone(), json!(2), none.clone()),
+            (json!("field"), one.clone(), json!(0), none.clone()),
+            (json!("field"), one, json!(0), none),
+        ]
+    );
+
+    // A straight road east of it, then Ann's meeple on the road: two tiles, both ends still open.
+    let east = json!({"type": "place-tile", "pos": {"x": 1, "y": 0}, "rotation": 0});
+    ok(&mut s, json!({"cmd": "act", "game": "g1", "action": east}));
+    let act = json!({"cmd": "act", "game": "g1", "action": {"type": "place-figure", "figure": 0, "segment": 0}});
+    let after = ok(&mut s, act)["state"].clone();
+    let held = after["features"].as_array().unwrap();
+    assert_eq!(held.len(), 1, "only the road holds a figure: {held:?}");
+    assert_eq!(brief(&held[0]), (json!("road"), json!(2), json!(2), json!([0])), "{}", held[0]);
+    assert_eq!(after["figures"][0]["id"], json!(0), "the id `figures` lists it under");
+    assert_eq!(held[0]["parts"], json!([[{"x": 1, "y": 0}, "road"], [{"x": 0, "y": 0}, "road"]]));
+    let every = ok(&mut s, all)["state"]["features"].as_array().unwrap().len();
+    assert_eq!(every, 4, "the city, the road, and the two fields joined across the new tile");
+    let brief_state = ok(&mut s, json!({"cmd": "state", "game": "g1", "all_features": true, "brief": true}));
+    assert!(brief_state["state"].get("features").is_none(), "a brief state has no features");
+}
+
+#[test]
 fn actions_are_taken_as_given_and_undone_back_to_the_draw() {
     let mut s = session();
     let state = ok(&mut s, json!({"cmd": "create", "config": TB}))["state"].clone();

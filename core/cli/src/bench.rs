@@ -4,7 +4,7 @@ use crate::common::{CliError, load_config, ruleset_title, say};
 use meeple_core::bots::{Bot, RandomBot};
 use meeple_core::rng::GameRng;
 use meeple_core::{Game, Stage};
-use meeple_protocol::{Session, StateView};
+use meeple_protocol::{Detail, Session, StateView};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::io::{BufRead, Write};
@@ -120,19 +120,21 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
 /// in the program and through `meeple serve --stdio`.
 fn protocol_figures(args: &Args, mods: &[PathBuf], game: Game) -> Result<(), CliError> {
     if let Some(game) = position_with(game, 50, 11) {
-        // The median of 21 batches: on a shared machine a mean over one batch mostly measures
-        // whoever else ran meanwhile.
-        let mut batches: Vec<f64> = (0..21)
-            .map(|_| {
-                let t = Instant::now();
-                for _ in 0..100 {
-                    black_box(meeple_protocol::to_json(&StateView::of("g1", black_box(&game), 0)));
-                }
-                t.elapsed().as_secs_f64() * 1e6 / 100.0
-            })
-            .collect();
-        batches.sort_by(f64::total_cmp);
-        say!("state snapshot as JSON at 50 tiles: median {:.1} µs (of 21 batches of 100)", batches[10]);
+        for (detail, which) in [(Detail::Whole, ""), (Detail::AllFeatures, ", all features")] {
+            // The median of 21 batches: on a shared machine a mean over one batch mostly
+            // measures whoever else ran meanwhile.
+            let mut batches: Vec<f64> = (0..21)
+                .map(|_| {
+                    let t = Instant::now();
+                    for _ in 0..100 {
+                        black_box(meeple_protocol::to_json(&StateView::build("g1", black_box(&game), 0, detail)));
+                    }
+                    t.elapsed().as_secs_f64() * 1e6 / 100.0
+                })
+                .collect();
+            batches.sort_by(f64::total_cmp);
+            say!("state snapshot as JSON at 50 tiles{which}: median {:.1} µs (of 21 batches of 100)", batches[10]);
+        }
     }
     let create = match &args.config {
         Some(path) => json!({"cmd": "create", "path": path}),

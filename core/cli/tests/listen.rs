@@ -425,6 +425,17 @@ fn http_errors_carry_their_codes_and_change_nothing() {
     expect(server.http("POST", "/games", None, Some("[\"players = 3\"]")), 400, "bad-request");
     expect(server.http("POST", "/games", None, Some("{\"players\": 3}")), 400, "bad-request");
     expect(server.http("GET", &format!("{url}?brief=yes"), None, None), 400, "bad-request");
+    expect(server.http("GET", &format!("{url}?all_features=yes"), None, None), 400, "bad-request");
+    expect(
+        server.http("POST", &format!("{act}?all_features=true"), Some(&seats[0]), Some("{\"index\": 0}")),
+        400,
+        "bad-request",
+    );
+    // Every feature on asking, the open and empty ones of the start tile too.
+    let every = server.get(&format!("{url}?all_features=true"))["state"]["features"].clone();
+    let kinds: Vec<&str> = every.as_array().unwrap().iter().map(|f| f["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["city", "road", "field", "field"], "the start tile's features: {every}");
+    assert_eq!(before["state"]["features"], json!([]), "by default only those completed or held");
     expect(server.http("DELETE", &url, Some(&seats[0]), None), 401, "bad-token");
     expect(server.http("GET", &format!("{url}/replay"), Some(&seats[0]), None), 401, "bad-token");
     let (status, listed) = server.http("GET", "/games", None, None);
@@ -492,6 +503,9 @@ fn websocket_commands_are_checked_and_a_closed_game_ends_its_sockets() {
     refused(&mut ws, json!({"id": 1, "cmd": "act", "index": 0, "player": 1}), "player");
     refused(&mut ws, json!({"id": 2, "cmd": "act", "index": 0, "palyer": 0}), "palyer");
     refused(&mut ws, json!({"id": 3, "cmd": "state", "brief": "yes"}), "brief");
+    refused(&mut ws, json!({"id": 3, "cmd": "state", "all_features": 1}), "all_features");
+    let every = send(&mut ws, json!({"id": 4, "cmd": "state", "all_features": true}));
+    assert_eq!(every["result"]["state"]["features"].as_array().map(Vec::len), Some(4), "{every}");
     // In the words of stdio's replies, whatever the command.
     for mut request in [json!({"cmd": "state"}), json!({"cmd": "act", "index": 0}), json!({"cmd": "undo"})] {
         request["brief"] = json!("yes");

@@ -226,7 +226,7 @@ impl Game {
                 let (pos, seg_id, feature, ports) = match seg {
                     Some((p, seg)) => {
                         let ports = seg.ports.iter().map(|port| port.rotated(p.rotation).name().to_string()).collect();
-                        (p.pos, seg.id.clone(), seg.kind, ports)
+                        (p.pos, seg.id.to_string(), seg.kind, ports)
                     }
                     None => (Pos::default(), format!("segment {segment}"), SegmentKind::Field, Vec::new()),
                 };

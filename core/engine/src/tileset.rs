@@ -9,6 +9,7 @@ mod parse;
 
 use crate::geometry::{Port, Side};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What the edge of a side shows; two tiles may touch only where their sides agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -157,7 +158,7 @@ pub const RIVER_STOPS: [&str; 2] = ["spring", "lake"];
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Segment {
     /// Unique within the tile.
-    pub id: String,
+    pub id: Arc<str>,
     /// What it is.
     pub kind: SegmentKind,
     /// Every port it covers (for fields, the centre of a field side too).
@@ -230,7 +231,7 @@ pub struct TileDef {
 impl TileDef {
     /// The segment with this id.
     pub fn segment(&self, id: &str) -> Option<usize> {
-        self.segments.iter().position(|s| s.id == id)
+        self.segments.iter().position(|s| *s.id == *id)
     }
 
     /// The kind of the side, in the tile's own orientation.

@@ -592,7 +592,7 @@ fn parse_figure(game: &Game, s: &str) -> Result<Action, String> {
     let tile = tile.ok_or("no tile to place a figure on")?;
     let segment = rules.tile(tile).def.segment(seg).ok_or_else(|| {
         let def = &rules.tile(tile).def;
-        let known: Vec<&str> = def.segments.iter().map(|s| s.id.as_str()).collect();
+        let known: Vec<&str> = def.segments.iter().map(|s| &*s.id).collect();
         let meant = meeple_toml::did_you_mean(seg, &known);
         format!("tile {} has no segment `{seg}`; {meant}it has: {}", def.id, known.join(", "))
     })?;

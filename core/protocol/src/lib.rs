@@ -19,7 +19,7 @@ mod unique;
 pub use error::{Code, ProtocolError};
 pub use session::{PROTOCOL, Session};
 pub use state::{
-    FeatureView, FigurePlace, FigureView, LegalAction, PendingView, PlayerView, StateView, TileView, TurnView,
+    Detail, FeatureView, FigurePlace, FigureView, LegalAction, PendingView, PlayerView, StateView, TileView, TurnView,
 };
 pub use table::Table;
 

@@ -3,7 +3,7 @@
 
 use crate::error::ProtocolError;
 use crate::network::{HttpReply, SocketMessage};
-use crate::state::StateView;
+use crate::state::{Detail, StateView};
 use meeple_core::rules::Noun;
 use meeple_core::{Action, Event, Replay};
 use schemars::JsonSchema;
@@ -129,7 +129,7 @@ pub struct GameArgs {
     pub game: String,
 }
 
-/// A command on one game that replies with its state (`state`, `undo`).
+/// `state`: the state of a game.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub struct ViewArgs {
     /// The game's id (`g1`, …).
@@ -138,6 +138,18 @@ pub struct ViewArgs {
     #[serde(default, deserialize_with = "null_is_false")]
     #[schemars(with = "Option<bool>")]
     pub brief: bool,
+    /// List every feature, open and empty ones too, not only those completed or holding a
+    /// figure (a whole state's `features`; a brief state has none).
+    #[serde(default, deserialize_with = "null_is_false")]
+    #[schemars(with = "Option<bool>")]
+    pub all_features: bool,
+}
+
+impl ViewArgs {
+    /// How much of the game the reply shows.
+    pub fn detail(&self) -> Detail {
+        Detail::asked(self.brief, self.all_features)
+    }
 }
 
 /// `undo`: takes back the last action since the last draw.
@@ -569,7 +581,7 @@ impl Names {
                 .iter()
                 .map(|t| TileNames {
                     tile: t.key.clone(),
-                    segments: ids(&mut t.def.segments.iter().map(|s| s.id.as_str())),
+                    segments: ids(&mut t.def.segments.iter().map(|s| &*s.id)),
                     points: ids(&mut t.def.points.iter().map(|p| p.id.as_str())),
                     sides: t.def.side_letters(),
                     shapes: t

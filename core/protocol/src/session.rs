@@ -85,9 +85,9 @@ impl Session {
                 let table = create(&args, &self.mods)?;
                 Ok(self.insert(table))
             }
-            Request::State(ViewArgs { game, brief }) => {
-                let t = self.table(&game)?;
-                Ok(Outcome::State { state: Box::new(t.view(&game, brief)) })
+            Request::State(args) => {
+                let t = self.table(&args.game)?;
+                Ok(Outcome::State { state: Box::new(t.view_in(&args.game, args.detail())) })
             }
             Request::Act(args) => {
                 let t = self.table(&args.game)?;

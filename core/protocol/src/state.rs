@@ -43,7 +43,8 @@ pub struct StateView {
     /// Placed tiles, in placement order (not in brief states).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<Vec<TileView>>,
-    /// Features with at least one figure, or completed (not in brief states).
+    /// Features completed or holding a figure; every one, open and empty ones too, in a state
+    /// asked for with all features ([`Detail::AllFeatures`]). Not in brief states.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<FeatureView>>,
     /// Figures that are not in a supply (not in brief states).
@@ -120,8 +121,17 @@ pub struct FeatureView {
     pub kind: SegmentKind,
     /// Completed.
     pub completed: bool,
+    /// The tiles it spans (a monastery: its own).
+    pub tiles: u16,
+    /// Its coats of arms.
+    pub arms: u16,
+    /// Of a city, road or river: the tile edges it still runs off the board through (0 once
+    /// completed). Always 0 for fields and monasteries, which no edge closes.
+    pub open: u16,
+    /// The ids of the figures standing on it (in `figures`), in id order.
+    pub figures: Vec<u16>,
     /// Its segments: the square and the segment's id in its tile.
-    pub parts: Vec<(Pos, String)>,
+    pub parts: Vec<(Pos, Arc<str>)>,
 }
 
 /// A figure on the board or set aside.
@@ -148,7 +158,7 @@ pub enum FigurePlace {
         /// The square.
         pos: Pos,
         /// The segment's id in its tile.
-        segment: String,
+        segment: Arc<str>,
     },
     /// On a named point of a tile (a village).
     Point {
@@ -199,19 +209,50 @@ pub struct LegalAction {
     pub text: Option<String>,
 }
 
+/// How much of a game a state shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Only what a player that keeps its own picture of the game needs to choose: whose turn,
+    /// the pending question, and the legal actions without their descriptions.
+    Brief,
+    /// Everything, with the features that are completed or hold a figure.
+    Whole,
+    /// Everything, with every feature: open and empty ones too, for a client that weighs where
+    /// to stand (about twice the size of a whole state in mid-game, so asked for apart).
+    AllFeatures,
+}
+
+impl Detail {
+    /// `Brief` or `Whole`, as a command's `brief` says.
+    pub fn brief_if(brief: bool) -> Detail {
+        Detail::asked(brief, false)
+    }
+
+    /// As a command's `brief` and `all_features` say: brief wins, as a brief state has no
+    /// features to list.
+    pub fn asked(brief: bool, all_features: bool) -> Detail {
+        match (brief, all_features) {
+            (true, _) => Detail::Brief,
+            (false, true) => Detail::AllFeatures,
+            (false, false) => Detail::Whole,
+        }
+    }
+}
+
 impl StateView {
     /// The state of a game, whole.
     pub fn of(id: &str, game: &Game, seq: u64) -> StateView {
-        StateView::build(id, game, seq, false)
+        StateView::build(id, game, seq, Detail::Whole)
     }
 
-    /// Only what a player that keeps its own picture of the game needs to choose: whose turn,
-    /// the pending question, and the legal actions without their descriptions.
+    /// The state of a game, brief ([`Detail::Brief`]).
     pub fn brief(id: &str, game: &Game, seq: u64) -> StateView {
-        StateView::build(id, game, seq, true)
+        StateView::build(id, game, seq, Detail::Brief)
     }
 
-    fn build(id: &str, game: &Game, seq: u64, brief: bool) -> StateView {
+    /// The state of a game with as much as `detail` says.
+    pub fn build(id: &str, game: &Game, seq: u64, detail: Detail) -> StateView {
+        let brief = detail == Detail::Brief;
         let (rules, st) = (game.rules(), game.state());
         let names = &game.setup().players;
         let turn = st.turn();
@@ -233,7 +274,7 @@ impl StateView {
             scores: st.scores(),
             players: (!brief).then(|| (0..st.players()).map(|p| player(game, p, names)).collect()),
             board: (!brief).then(|| board(game)),
-            features: (!brief).then(|| features(game)),
+            features: (!brief).then(|| features(game, detail == Detail::AllFeatures)),
             figures: (!brief).then(|| figures(game)),
             unseen: (!brief).then(|| unseen(game)),
             undo: None,
@@ -334,14 +375,22 @@ fn board(game: &Game) -> Vec<TileView> {
         .collect()
 }
 
-fn features(game: &Game) -> Vec<FeatureView> {
+/// The features of the board: every one with `all`, else those completed or held.
+fn features(game: &Game, all: bool) -> Vec<FeatureView> {
     let (rules, st) = (game.rules(), game.state());
     let g = st.features();
+    // The figures of each feature, found in one pass rather than one per feature.
+    let mut held: BTreeMap<u16, Vec<u16>> = BTreeMap::new();
+    for (id, f) in st.figures().iter().enumerate() {
+        if let Location::Segment { segment } = f.at {
+            held.entry(g.find(segment)).or_default().push(id as u16);
+        }
+    }
     let mut out = Vec::new();
     for root in g.roots() {
         let info = st.feature(rules, root);
-        let held = st.figures_on(root).next().is_some();
-        if !info.completed && !held {
+        let figures = held.remove(&root).unwrap_or_default();
+        if !all && !info.completed && figures.is_empty() {
             continue;
         }
         let parts = g
@@ -352,7 +401,16 @@ fn features(game: &Game) -> Vec<FeatureView> {
                 (placed.pos, rules.tile(placed.tile).def.segments[seg.local as usize].id.clone())
             })
             .collect();
-        out.push(FeatureView { id: root, kind: info.kind, completed: info.completed, parts });
+        out.push(FeatureView {
+            id: root,
+            kind: info.kind,
+            completed: info.completed,
+            tiles: info.tiles,
+            arms: info.arms,
+            open: info.open,
+            figures,
+            parts,
+        });
     }
     out
 }

@@ -5,7 +5,7 @@
 use crate::error::{Code, ProtocolError};
 use crate::messages::{Names, PlayedExpansion};
 use crate::replay_config;
-use crate::state::StateView;
+use crate::state::{Detail, StateView};
 use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayError, ReplayRules, SetupError};
 use meeple_host::{GameConfig, Loaded, load};
 use std::path::PathBuf;
@@ -100,8 +100,12 @@ impl Table {
 
     /// The game's state as clients see it, whole or brief.
     pub fn view(&self, id: &str, brief: bool) -> StateView {
-        let mut view =
-            if brief { StateView::brief(id, &self.game, self.seq) } else { StateView::of(id, &self.game, self.seq) };
+        self.view_in(id, Detail::brief_if(brief))
+    }
+
+    /// The game's state as clients see it, with as much as `detail` says.
+    pub fn view_in(&self, id: &str, detail: Detail) -> StateView {
+        let mut view = StateView::build(id, &self.game, self.seq, detail);
         view.undo = self.undoable_by();
         view
     }

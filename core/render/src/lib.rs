@@ -42,7 +42,7 @@ pub fn tileset_sheet(ts: &Tileset) -> String {
             // A white halo drawn under the name (not `paint-order`, which some renderers lack).
             // Its tags beside it: what a script reads there (`road: inn`).
             let label =
-                if seg.tags.is_empty() { seg.id.clone() } else { format!("{}: {}", seg.id, seg.tags.join(", ")) };
+                if seg.tags.is_empty() { seg.id.to_string() } else { format!("{}: {}", seg.id, seg.tags.join(", ")) };
             let (y, id) = (sy + 3.0, esc(&label));
             let _ = write!(
                 body,

@@ -207,14 +207,15 @@ pub(crate) fn sorted_json<T: serde::Serialize>(value: &T) -> String {
 
 /// The `brief` field of a request's fields: absent or `null` is `false`.
 pub fn brief_field(fields: &Value) -> Result<bool, ProtocolError> {
-    /// Read as the session reads its commands' `brief`, for the same message ("got string …").
-    #[derive(serde::Deserialize)]
-    struct Brief {
-        brief: Option<bool>,
-    }
-    let given = fields.get("brief").cloned().unwrap_or(Value::Null);
-    let read: Brief = session::fields(&serde_json::json!({ "brief": given }))?;
-    Ok(read.brief.unwrap_or(false))
+    flag_field(fields, "brief")
+}
+
+/// A true-or-false field of a command (`brief`, `all_features`), read as the session reads its
+/// commands' fields, for the same message ("got string …"): false when not given.
+pub fn flag_field(fields: &Value, name: &str) -> Result<bool, ProtocolError> {
+    let given = fields.get(name).cloned().unwrap_or(Value::Null);
+    let read: std::collections::BTreeMap<String, Option<bool>> = session::fields(&serde_json::json!({ name: given }))?;
+    Ok(read.get(name).copied().flatten().unwrap_or(false))
 }
 
 /// An `undo`'s `seq`, read as the session reads it: `None` when not given.

@@ -135,6 +135,11 @@ impl Room {
         self.table.view(&self.id, brief)
     }
 
+    /// The game's state with as much as `detail` says.
+    pub fn view_in(&self, detail: meeple_protocol::Detail) -> StateView {
+        self.table.view_in(&self.id, detail)
+    }
+
     /// The seat a token belongs to.
     pub fn seat_of(&self, token: Option<&str>) -> Result<u8> {
         let token =

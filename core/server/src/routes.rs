@@ -8,7 +8,7 @@ use meeple_protocol::messages::{CreateArgs, Outcome, ReplayArgs};
 use meeple_protocol::network::{
     GameCreated, GameList, GameSummary, HttpReply, HttpResult, SeatToken, Snapshot, UpdateList,
 };
-use meeple_protocol::{Code, ProtocolError, session};
+use meeple_protocol::{Code, Detail, ProtocolError, session};
 use serde_json::{Value, json};
 
 type Result<T> = std::result::Result<T, ProtocolError>;
@@ -149,9 +149,10 @@ fn route(server: &Server, request: &Request) -> Result<(u16, HttpResult)> {
         ("GET", ["games"]) => ok(HttpResult::Games(list(server))),
         ("POST", ["games"]) => create(server, request, brief).map(|created| (201, HttpResult::Created(created))),
         ("GET", ["games", id]) => {
+            let detail = Detail::asked(brief, flag(request, "all_features")?);
             let room = server.room(id)?;
             let room = lock(&room);
-            ok(HttpResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view(brief)) }))
+            ok(HttpResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view_in(detail)) }))
         }
         ("GET", ["games", id, "names"]) => {
             let room = server.room(id)?;
@@ -206,7 +207,8 @@ const SOCKET_QUERY: &[&str] = &["brief", "since", "token"];
 /// or `?brief=true` on a route that has no state to make brief).
 fn query_of(method: &str, path: &[&str]) -> &'static [&'static str] {
     match (method, path) {
-        ("GET", ["games", _]) | ("POST", ["games"] | ["games", _, "act" | "undo"]) => &["brief", "token"],
+        ("GET", ["games", _]) => &["brief", "all_features", "token"],
+        ("POST", ["games"] | ["games", _, "act" | "undo"]) => &["brief", "token"],
         ("GET", ["games", _, "updates"]) => &["since", "token"],
         ("GET", ["games", _, "ws"]) => SOCKET_QUERY,
         _ => &["token"],
@@ -276,10 +278,15 @@ fn since(request: &Request) -> Result<Option<u64>> {
 
 /// `?brief=`: brief states in the reply (or, on a WebSocket, in the updates).
 fn brief(request: &Request) -> Result<bool> {
-    match request.query("brief") {
+    flag(request, "brief")
+}
+
+/// A true-or-false query parameter, false when absent.
+fn flag(request: &Request, name: &str) -> Result<bool> {
+    match request.query(name) {
         None | Some("false" | "0") => Ok(false),
         Some("true" | "1") => Ok(true),
-        Some(_) => Err(ProtocolError::bad_field("brief", "true or false (or 1 or 0)")),
+        Some(_) => Err(ProtocolError::bad_field(name, "true or false (or 1 or 0)")),
     }
 }
 

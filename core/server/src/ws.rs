@@ -5,7 +5,7 @@ use crate::Server;
 use crate::rooms::{Room, lock};
 use crate::timed::Timed;
 use meeple_protocol::network::{Snapshot, SocketMessage, SocketResult};
-use meeple_protocol::{Code, ProtocolError, session};
+use meeple_protocol::{Code, Detail, ProtocolError, session};
 use serde_json::Value;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
@@ -279,10 +279,11 @@ fn command(
     let brief = crate::brief_field(&request)?;
     match cmd.as_str() {
         "state" => {
+            let detail = Detail::asked(brief, crate::flag_field(&request, "all_features")?);
             // The game may have been closed since this connection opened.
             let room = server.room(&game)?;
             let room = lock(&room);
-            Ok(SocketResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view(brief)) }))
+            Ok(SocketResult::Snapshot(Snapshot { seq: room.seq(), state: Box::new(room.view_in(detail)) }))
         }
         "act" => server.act(&game, token, without_id(request), false).map(SocketResult::Played),
         "undo" => server.undo(&game, token, crate::seq_field(&request)?, brief).map(SocketResult::Snapshot),

@@ -462,7 +462,7 @@ fn resolve_geometry(
             doc.error(raw.id.span.clone(), format!("{what}: segment id `{}` is used twice", raw.id.value));
         }
         let mut seg = Segment {
-            id: raw.id.value.to_string(),
+            id: raw.id.value.into(),
             kind: raw.kind,
             ports: Vec::new(),
             open_sides: Vec::new(),
@@ -784,7 +784,7 @@ fn resolve_illustrations(
 ) -> Option<Vec<Illustration>> {
     let mut ok = true;
     let mut find = |doc: &mut Doc<'_>, n: &At<&str>, kind: SegmentKind, key: &str| -> Option<u8> {
-        match segments.iter().position(|s| s.id == n.value) {
+        match segments.iter().position(|s| *s.id == *n.value) {
             Some(i) if segments[i].kind == kind => Some(i as u8),
             _ => {
                 ok = false;
