@@ -584,6 +584,31 @@ fn an_edition_made_for_one_the_other_expansion_lacks_is_refused() {
 }
 
 #[test]
+fn option_values_made_for_that_the_other_expansion_lacks_are_refused() {
+    let (_mods, dir) = template_copy("made-for-options", "chapels", |name, text| match name {
+        "expansion.toml" => text.replace(
+            "tileset = \"tiles.toml\"",
+            "tileset = \"tiles.toml\"\nmade_for = [{ expansion = \"base-c1\", options = { farm_rule = [\"current\"], \
+             tiny_city_scoring = [\"4\", \"3\"] } }]",
+        ),
+        _ => text,
+    });
+    let line = line_of(&dir.join("expansion.toml"), "made_for");
+    assert_eq!(
+        problems(&dir),
+        [
+            format!(
+                "expansion.toml:{line}: `made_for`: `base-c1` has no option `farm_rule`; did you mean `farm_rules`? \
+                 it has: tiny_city_scoring, farm_rules"
+            ),
+            format!(
+                "expansion.toml:{line}: `made_for`: option `tiny_city_scoring` of `base-c1` has no value 3; it has: 2, 4"
+            ),
+        ]
+    );
+}
+
+#[test]
 fn an_unknown_option_type_is_one_problem_with_the_type_meant() {
     let (_mods, dir) = template_copy("option-type", "chapels", |name, text| match name {
         "expansion.toml" => text.replace("type = \"int\"", "type = \"integer\""),

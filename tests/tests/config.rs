@@ -368,6 +368,27 @@ fn editions_not_made_for_each_other_are_played_with_a_warning() {
 }
 
 #[test]
+fn the_pig_under_the_first_farm_rules_is_played_with_a_warning() {
+    let with_farms = |rules: &str| {
+        let text = format!(
+            "players = 2\n[[expansions]]\nid = \"traders-builders\"\n[[expansions]]\nid = \"base-c1\"\n\
+             options = {{ farm_rules = \"{rules}\" }}\n"
+        );
+        meeple_tests::load_toml("farms.toml", &text).unwrap().warnings()
+    };
+    let warned = with_farms("c1ed1");
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].starts_with(
+            "Traders & Builders C3 is made for C1 scoring rules with farm_rules = current, not farm_rules = c1ed1: "
+        ),
+        "{warned:?}"
+    );
+    assert_eq!(with_farms("c1ed2").len(), 1);
+    assert!(with_farms("current").is_empty());
+}
+
+#[test]
 fn an_option_set_in_an_edition_it_does_not_play_in_is_a_warning_at_its_name() {
     let with = |edition: &str| {
         let text = format!(

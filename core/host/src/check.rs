@@ -8,7 +8,7 @@ use crate::hook_use::{Counted, HookCounts, HookUse};
 use crate::load::Builtin;
 use crate::luau::api::unknown_hook;
 use crate::luau::{Limits, LuauExpansion, Script};
-use crate::manifest::{Edition, Entry, Manifest};
+use crate::manifest::{Edition, Entry, Manifest, OptionType};
 use crate::paths::{display_path, mod_roots, normalise};
 use crate::ruleset::{Catalog, Instantiate, Loaded, Selected, build, read_text, tileset_named};
 use meeple_core::bots::{Bot, RandomBot, seat_seed};
@@ -309,9 +309,10 @@ fn edition_tilesets(ed: &Edition) -> Vec<NamedTileset<'_>> {
     extra.chain(own).collect()
 }
 
-/// The editions a `made_for` entry names that its installed expansion does not have: played
-/// with any edition of it, the game would warn that it is not the one the mod was made for. An
-/// expansion that is not installed may be one to come, and is left alone.
+/// The editions and option values a `made_for` entry names that its installed expansion does
+/// not have: played with any edition or value of it, the game would warn that it is not the one
+/// the mod was made for. An expansion that is not installed may be one to come, and is left
+/// alone.
 fn made_for_editions(manifest: &Manifest, mods: &[PathBuf], report: &mut Report) {
     if manifest.editions.iter().all(|e| e.made_for.is_empty()) {
         return;
@@ -337,8 +338,29 @@ fn made_for_editions(manifest: &Manifest, mods: &[PathBuf], report: &mut Report)
                     .diagnostics
                     .push(manifest.problem_at(&format!("editions.{}.made_for.{i}.editions.{name}", ed.name), why));
             }
+            for (name, values) in &made_for.options {
+                let Some(why) = not_among_values(other, name, values) else { continue };
+                let at = format!("editions.{}.made_for.{i}.options.{name}", ed.name);
+                report.diagnostics.push(manifest.problem_at(&at, format!("`made_for`: {why}")));
+            }
         }
     }
+}
+
+/// Why `values` are not values of `other`'s enum option `name`, if they are not.
+fn not_among_values(other: &Manifest, name: &str, values: &[String]) -> Option<String> {
+    let Some(option) = other.option(name) else {
+        let names: Vec<&str> = other.options.iter().map(|o| o.name.as_str()).collect();
+        let meant = meeple_toml::did_you_mean(name, &names);
+        return Some(format!("`{}` has no option `{name}`; {meant}it has: {}", other.id, names.join(", ")));
+    };
+    let OptionType::Enum(has) = &option.ty else {
+        return Some(format!("option `{name}` of `{}` is not one of named values", other.id));
+    };
+    let unknown: Vec<&str> = values.iter().filter(|v| !has.contains(v)).map(String::as_str).collect();
+    (!unknown.is_empty()).then(|| {
+        format!("option `{name}` of `{}` has no value {}; it has: {}", other.id, unknown.join(", "), has.join(", "))
+    })
 }
 
 /// A tileset of the mod whose id another installed expansion's tileset has: the two could not

@@ -53,9 +53,12 @@ pub struct Edition {
 pub struct MadeFor {
     /// The other expansion.
     pub expansion: String,
-    /// Its editions.
+    /// Its editions (empty: any).
     pub editions: Vec<String>,
-    /// What goes otherwise with another edition, for the warning.
+    /// Values of its enum options, each with the values it was made for: the Traders & Builders
+    /// pig is defined for the base game's current farm rules only.
+    pub options: Vec<(String, Vec<String>)>,
+    /// What goes otherwise with another edition or value, for the warning.
     pub why: Option<String>,
 }
 
@@ -559,38 +562,70 @@ fn read_editions(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest, 
     }
 }
 
-/// An edition's `made_for` entries: `{ expansion = "base", editions = ["C2", "C3"], why = "…" }`.
-/// Each edition named is marked as `editions.EDITION.made_for.I.editions.NAME`, for a check
-/// against the other expansion's manifest.
+/// An edition's `made_for` entries: `{ expansion = "base", editions = ["C2", "C3"], why = "…" }`,
+/// or with `options = { farm_rules = ["current"] }` in place of or beside `editions`. Each
+/// edition named is marked as `editions.EDITION.made_for.I.editions.NAME` and each option as
+/// `editions.EDITION.made_for.I.options.NAME`, for a check against the other expansion's manifest.
 fn read_made_for(doc: &mut Doc<'_>, et: &mut meeple_toml::Table<'_, '_>, m: &mut Manifest, own: &str) -> Vec<MadeFor> {
     let mut made_for = Vec::new();
     for v in et.array(doc, "made_for").map(|a| a.value.iter().collect::<Vec<_>>()).unwrap_or_default() {
         let Some(mut t) = doc.table_in(v, "a `made_for` entry") else { continue };
+        let at = format!("editions.{own}.made_for.{}", made_for.len());
         let expansion = t.req_str(doc, "expansion").map(|s| s.value.to_string());
-        let editions = match t.str_list(doc, "editions") {
-            Some(list) if list.is_empty() => {
+        let editions = t.str_list(doc, "editions");
+        let options = t.table(doc, "options").map(|o| made_for_options(doc, o, m, &at));
+        let editions = match (editions, &options) {
+            (Some(list), _) if list.is_empty() => {
                 doc.error(t.span(), "`editions` names at least one edition");
                 None
             }
-            Some(list) => {
+            (Some(list), _) => {
                 for e in &list {
-                    let key = format!("editions.{own}.made_for.{}.editions.{}", made_for.len(), e.value);
-                    mark(doc, m, key, &e.span);
+                    mark(doc, m, format!("{at}.editions.{}", e.value), &e.span);
                 }
                 Some(list.iter().map(|e| e.value.to_string()).collect())
             }
-            None => {
-                doc.error(t.span(), "a `made_for` entry needs `editions`");
+            (None, Some(_)) => Some(Vec::new()),
+            (None, None) => {
+                doc.error(t.span(), "a `made_for` entry needs `editions`, `options` or both");
                 None
             }
         };
         let why = t.str(doc, "why").map(|s| s.value.to_string());
         t.finish(doc);
         if let (Some(expansion), Some(editions)) = (expansion, editions) {
-            made_for.push(MadeFor { expansion, editions, why });
+            made_for.push(MadeFor { expansion, editions, options: options.unwrap_or_default(), why });
         }
     }
     made_for
+}
+
+/// A `made_for` entry's `options`: each an enum option of the other expansion with the values
+/// this edition was made for.
+fn made_for_options(
+    doc: &mut Doc<'_>,
+    options: &Spanned<DeValue<'_>>,
+    m: &mut Manifest,
+    at: &str,
+) -> Vec<(String, Vec<String>)> {
+    let Some(t) = doc.table_in(options, "a `made_for` entry's `options`") else { return Vec::new() };
+    let mut out = Vec::new();
+    for (name, value) in t.entries() {
+        let values = match value.get_ref().as_array() {
+            Some(list) => meeple_toml::str_items(doc, name.value, list),
+            None => Vec::new(),
+        };
+        if values.is_empty() {
+            doc.error(
+                value.span(),
+                format!("`options.{}` names the values of that option it was made for", name.value),
+            );
+            continue;
+        }
+        mark(doc, m, format!("{at}.options.{}", name.value), &name.span);
+        out.push((name.value.to_string(), values.iter().map(|v| v.value.to_string()).collect()));
+    }
+    out
 }
 
 fn read_draw(doc: &mut Doc<'_>, v: &Spanned<DeValue<'_>>, m: &mut Manifest) {
@@ -1170,13 +1205,23 @@ entry = "init.luau"
         let m = Manifest::parse(Path::new("x/expansion.toml"), &with("{ expansion = \"base\", editions = [\"C2\"] }"))
             .unwrap();
         let made_for = &m.edition("B").unwrap().made_for;
-        assert_eq!(made_for, &[MadeFor { expansion: "base".into(), editions: vec!["C2".into()], why: None }]);
+        let c2 = MadeFor { expansion: "base".into(), editions: vec!["C2".into()], options: Vec::new(), why: None };
+        assert_eq!(made_for, &[c2]);
+        let entry = "{ expansion = \"base-c1\", options = { farm_rules = [\"current\"] } }";
+        let m = Manifest::parse(Path::new("x/expansion.toml"), &with(entry)).unwrap();
+        let options = vec![("farm_rules".to_string(), vec!["current".to_string()])];
+        let farms = MadeFor { expansion: "base-c1".into(), editions: Vec::new(), options, why: None };
+        assert_eq!(m.edition("B").unwrap().made_for, [farms], "options alone, for any edition");
         let err = |entry: &str| Manifest::parse(Path::new("x/expansion.toml"), &with(entry)).unwrap_err().to_string();
         assert_eq!(
             err("{ expansion = \"base\", editions = [] }"),
             "x/expansion.toml:13:13: `editions` names at least one edition"
         );
-        assert!(err("{ expansion = \"base\" }").ends_with("a `made_for` entry needs `editions`"));
+        assert!(err("{ expansion = \"base\" }").ends_with("a `made_for` entry needs `editions`, `options` or both"));
+        assert!(
+            err("{ expansion = \"base\", options = { farm_rules = [] } }")
+                .ends_with("`options.farm_rules` names the values of that option it was made for")
+        );
         assert!(
             err("{ expansion = \"base\", editions = [\"C2\"], because = \"x\" }").contains("unknown key `because`")
         );

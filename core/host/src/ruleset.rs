@@ -258,18 +258,24 @@ impl Loaded {
             let Some(edition) = s.manifest.edition(&s.edition) else { continue };
             for m in &edition.made_for {
                 let Some(other) = self.selected.iter().find(|o| o.manifest.id == m.expansion) else { continue };
-                if m.editions.contains(&other.edition) {
-                    continue;
-                }
                 let why = m.why.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
-                out.push(format!(
-                    "{} {} is made for {} {}, not {}{why}",
-                    s.manifest.name,
-                    s.edition,
-                    other.manifest.name,
-                    m.editions.join(" or "),
-                    other.edition
-                ));
+                let made_for = |what: String, not: &str| {
+                    format!(
+                        "{} {} is made for {} {what}, not {not}{why}",
+                        s.manifest.name, s.edition, other.manifest.name
+                    )
+                };
+                if !m.editions.is_empty() && !m.editions.contains(&other.edition) {
+                    out.push(made_for(m.editions.join(" or "), &other.edition));
+                }
+                for (name, values) in &m.options {
+                    let Some(Value::Str(set)) = other.options.get(name) else { continue };
+                    if !values.contains(set) {
+                        let with = |v: &String| format!("{name} = {v}");
+                        let what = format!("with {}", values.iter().map(with).collect::<Vec<_>>().join(" or "));
+                        out.push(made_for(what, &with(set)));
+                    }
+                }
             }
         }
         out
