@@ -218,7 +218,7 @@ pub enum Detail {
     /// Everything, with the features that are completed or hold a figure.
     Whole,
     /// Everything, with every feature: open and empty ones too, for a client that weighs where
-    /// to stand (about twice the size of a whole state in mid-game, so asked for apart).
+    /// to stand (a state half as big again, or twice as big, in mid-game: so asked for apart).
     AllFeatures,
 }
 
