@@ -7,7 +7,8 @@
 //!   owner scores the face (1 or 2) per farmhouse, stable, garden and highwaymen beside the road,
 //!   and three times the face per traveller group. A tollhouse that collected from travellers
 //!   turns over at the end of the turn (or of its owner's turn: option `flip`); tolls taken
-//!   during a turn all use the face shown at its start.
+//!   during a turn all use the face shown at its start. A road looping through the village of
+//!   a tollhouse pays it once (or once per end: option `loop_toll`).
 //! - **Final scoring**: 1 per picture and per traveller group beside every unfinished road that
 //!   ends at a tollhouse, whatever its face.
 //!
@@ -46,8 +47,18 @@ enum Flip {
     OwnerTurn,
 }
 
+/// How often a road whose two ends are at the same tollhouse pays it (ambiguities K7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LoopToll {
+    /// Once: it is one road (the default).
+    Once,
+    /// Once per end, as "each tollhouse at an end of the road" read end by end.
+    Twice,
+}
+
 struct Tollkeepers {
     flip: Flip,
+    loop_toll: LoopToll,
     /// The tollhouse's figure kind, found at the first call (an instance plays one ruleset).
     kind: OnceLock<FigureKindId>,
     /// The labels of the offers, made once.
@@ -61,7 +72,12 @@ impl Tollkeepers {
             Some("owner-turn") => Flip::OwnerTurn,
             Some(other) => return Err(format!("option flip: unknown value `{other}`")),
         };
-        Ok(Tollkeepers { flip, kind: OnceLock::new(), labels: OnceLock::new() })
+        let loop_toll = match settings.options.get("loop_toll").and_then(|v| v.as_str()) {
+            None | Some("once") => LoopToll::Once,
+            Some("twice") => LoopToll::Twice,
+            Some(other) => return Err(format!("option loop_toll: unknown value `{other}`")),
+        };
+        Ok(Tollkeepers { flip, loop_toll, kind: OnceLock::new(), labels: OnceLock::new() })
     }
 
     /// A tile with intersections adds them to the ledger.
@@ -83,9 +99,15 @@ impl Tollkeepers {
         }
         let parts = view.feature_parts(feature);
         let ends = roads::village_ends(view.rules(), &parts);
-        let tolled: BTreeSet<(u8, House)> = ends.iter().filter_map(|&(t, p)| houses.at(t, p)).collect();
+        // One toll per end, in player order; a loop's two ends at one tollhouse pay once unless
+        // the option says otherwise. Two tollhouses at the two ends each collect (K8).
+        let mut tolled: Vec<(u8, House)> = ends.iter().filter_map(|&(t, p)| houses.at(t, p)).collect();
         if tolled.is_empty() {
             return;
+        }
+        tolled.sort();
+        if self.loop_toll == LoopToll::Once {
+            tolled.dedup();
         }
         let beside = roads::beside(view.rules(), &parts);
         let mut flips = ledger::flips(view);

@@ -49,16 +49,17 @@ pub fn beside(rules: &Rules, parts: &[FeaturePart]) -> Beside {
     Beside { pictures: (pictures.len() + gardens.len()) as u32, travellers: travellers.len() as u32 }
 }
 
-/// The villages a road's ends stop at, as (placed tile index, point index), each once.
-pub fn village_ends(rules: &Rules, parts: &[FeaturePart]) -> BTreeSet<(u16, u8)> {
-    let mut ends = BTreeSet::new();
+/// The villages a road's ends stop at, as (placed tile index, point index), one per end: a
+/// road that loops through a village names it twice.
+pub fn village_ends(rules: &Rules, parts: &[FeaturePart]) -> Vec<(u16, u8)> {
+    let mut ends = Vec::new();
     for part in parts {
         let def = &rules.tile(part.tile.tile).def;
         for end in &def.segments[part.local as usize].ends {
             if let End::Stop { point: Some(p), .. } = end
                 && def.points[*p as usize].kind == "village"
             {
-                ends.insert((part.tile.index, *p));
+                ends.push((part.tile.index, *p));
             }
         }
     }
