@@ -4,7 +4,8 @@
 //! Where the tollhouses stand and which face they show is read from the figures themselves.
 //! The rest lives under two storage keys, each one string of integers, so that it crosses the
 //! plugin boundary as a single string rather than a tree of values; the intersections, read in
-//! every figure phase, are parsed again only when the storage version changed.
+//! every figure phase, are parsed again only when the storage version changed. A third key, an
+//! integer, holds the turn of the tollhouse's last action when it may act once a turn only.
 
 use meeple_plugin_sdk::meeple_core::expansion::{Command, Commands};
 use meeple_plugin_sdk::meeple_core::figures::{FigureKindId, Location};
@@ -17,6 +18,9 @@ use std::rc::Rc;
 pub const VILLAGES: &str = "villages";
 /// Storage key of the players whose tollhouse turns over: `;`-separated.
 pub const FLIPS: &str = "flips";
+/// Storage key of the turn in which a tollhouse was last placed or moved (its number), kept
+/// only when the tollhouse may act once a turn.
+pub const ACTED: &str = "acted";
 
 /// An intersection on the board: a village where two to four roads end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +128,17 @@ pub fn set_flips(flips: &[u8], out: &mut Commands<'_>) {
         _ => Value::Str(flips.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(";")),
     };
     out.push(Command::SetStorage { key: FLIPS.into(), value });
+}
+
+/// Whether a tollhouse was placed or moved earlier in this turn (in the first part of a double
+/// turn: one figure phase cannot offer it twice).
+pub fn acted_this_turn(view: &View<'_>) -> bool {
+    view.storage(ACTED) == Some(Value::Int(i64::from(view.turn().number)))
+}
+
+/// Notes that a tollhouse was placed or moved in this turn.
+pub fn set_acted(view: &View<'_>, out: &mut Commands<'_>) {
+    out.push(Command::SetStorage { key: ACTED.into(), value: Value::Int(i64::from(view.turn().number)) });
 }
 
 fn store(out: &mut Commands<'_>, key: &str, text: String) {

@@ -8,7 +8,8 @@
 //!   and three times the face per traveller group. A tollhouse that collected from travellers
 //!   turns over at the end of the turn (or of its owner's turn: option `flip`); tolls taken
 //!   during a turn all use the face shown at its start. A road looping through the village of
-//!   a tollhouse pays it once (or once per end: option `loop_toll`).
+//!   a tollhouse pays it once (or once per end: option `loop_toll`). In a builder's double turn
+//!   the tollhouse may act in each part (or once: option `tollhouse_once_a_turn`).
 //! - **Final scoring**: 1 per picture and per traveller group beside every unfinished road that
 //!   ends at a tollhouse, whatever its face.
 //!
@@ -59,6 +60,9 @@ enum LoopToll {
 struct Tollkeepers {
     flip: Flip,
     loop_toll: LoopToll,
+    /// The tollhouse placed or moved at most once a turn, though a builder's double turn has
+    /// two figure phases (ambiguities U14; by default once in each).
+    once_a_turn: bool,
     /// The tollhouse's figure kind, found at the first call (an instance plays one ruleset).
     kind: OnceLock<FigureKindId>,
     /// The labels of the offers, made once.
@@ -77,7 +81,11 @@ impl Tollkeepers {
             Some("twice") => LoopToll::Twice,
             Some(other) => return Err(format!("option loop_toll: unknown value `{other}`")),
         };
-        Ok(Tollkeepers { flip, loop_toll, kind: OnceLock::new(), labels: OnceLock::new() })
+        let once_a_turn = match settings.options.get("tollhouse_once_a_turn") {
+            None => false,
+            Some(v) => v.as_bool().ok_or("option tollhouse_once_a_turn: expected true or false")?,
+        };
+        Ok(Tollkeepers { flip, loop_toll, once_a_turn, kind: OnceLock::new(), labels: OnceLock::new() })
     }
 
     /// A tile with intersections adds them to the ledger.
@@ -207,6 +215,9 @@ impl Expansion for Tollkeepers {
         if villages.is_empty() {
             return Ok(());
         }
+        if self.once_a_turn && ledger::acted_this_turn(view) {
+            return Ok(());
+        }
         let houses = Houses::read(view, self.kind(view));
         let player = view.turn().player;
         let [place, move_to] =
@@ -242,6 +253,9 @@ impl Expansion for Tollkeepers {
             }
             (MOVE, Location::Point { .. }) => out.push(Command::MoveFigure { figure, to: offer.target }),
             _ => return Err(HookError::here(ID, HookKind::OnAction, "this offer does not fit where the tollhouse is")),
+        }
+        if self.once_a_turn {
+            ledger::set_acted(view, out);
         }
         Ok(())
     }
