@@ -589,7 +589,8 @@ fn option_values_made_for_that_the_other_expansion_lacks_are_refused() {
         "expansion.toml" => text.replace(
             "tileset = \"tiles.toml\"",
             "tileset = \"tiles.toml\"\nmade_for = [{ expansion = \"base-c1\", options = { farm_rule = [\"current\"], \
-             tiny_city_scoring = [\"4\", \"3\"] } }]",
+             tiny_city_scoring = [\"4\", \"3\"] } }, \
+             { expansion = \"base\", options = { phase2_alternatives_exclusive = [\"true\"] } }]",
         ),
         _ => text,
     });
@@ -603,6 +604,10 @@ fn option_values_made_for_that_the_other_expansion_lacks_are_refused() {
             ),
             format!(
                 "expansion.toml:{line}: `made_for`: option `tiny_city_scoring` of `base-c1` has no value 3; it has: 2, 4"
+            ),
+            format!(
+                "expansion.toml:{line}: `made_for`: option `phase2_alternatives_exclusive` of `base` is not an enum: \
+                 `made_for` names values of enum options"
             ),
         ]
     );

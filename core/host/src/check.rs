@@ -355,7 +355,10 @@ fn not_among_values(other: &Manifest, name: &str, values: &[String]) -> Option<S
         return Some(format!("`{}` has no option `{name}`; {meant}it has: {}", other.id, names.join(", ")));
     };
     let OptionType::Enum(has) = &option.ty else {
-        return Some(format!("option `{name}` of `{}` is not one of named values", other.id));
+        return Some(format!(
+            "option `{name}` of `{}` is not an enum: `made_for` names values of enum options",
+            other.id
+        ));
     };
     let unknown: Vec<&str> = values.iter().filter(|v| !has.contains(v)).map(String::as_str).collect();
     (!unknown.is_empty()).then(|| {
