@@ -117,7 +117,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
     let text = read_text(&path)?;
     let (manifest, mut report) = Manifest::parse_lenient(&path, &text);
     let tiles = edition_tiles(&manifest, &mut report);
-    made_for_editions(&manifest, mods, &mut report);
+    made_for_others(&manifest, mods, &mut report);
     if report.is_empty() {
         tileset_ids_taken(&manifest, mods, &mut report);
     }
@@ -313,7 +313,7 @@ fn edition_tilesets(ed: &Edition) -> Vec<NamedTileset<'_>> {
 /// not have: played with any edition or value of it, the game would warn that it is not the one
 /// the mod was made for. An expansion that is not installed may be one to come, and is left
 /// alone.
-fn made_for_editions(manifest: &Manifest, mods: &[PathBuf], report: &mut Report) {
+fn made_for_others(manifest: &Manifest, mods: &[PathBuf], report: &mut Report) {
     if manifest.editions.iter().all(|e| e.made_for.is_empty()) {
         return;
     }

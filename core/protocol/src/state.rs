@@ -223,11 +223,6 @@ pub enum Detail {
 }
 
 impl Detail {
-    /// `Brief` or `Whole`, as a command's `brief` says.
-    pub fn brief_if(brief: bool) -> Detail {
-        Detail::asked(brief, false)
-    }
-
     /// As a command's `brief` and `all_features` say: brief wins, as a brief state has no
     /// features to list.
     pub fn asked(brief: bool, all_features: bool) -> Detail {

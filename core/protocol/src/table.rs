@@ -100,7 +100,7 @@ impl Table {
 
     /// The game's state as clients see it, whole or brief.
     pub fn view(&self, id: &str, brief: bool) -> StateView {
-        self.view_in(id, Detail::brief_if(brief))
+        self.view_in(id, Detail::asked(brief, false))
     }
 
     /// The game's state as clients see it, with as much as `detail` says.
