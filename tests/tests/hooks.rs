@@ -31,6 +31,44 @@ fn a_failing_hook_leaves_the_game_exactly_as_it_was() {
     assert!(game.clone().apply(Action::PlaceFigure { figure: 0, segment: 1, with: None }).is_err());
 }
 
+/// A failure deep into a game goes back exactly: the game rebuilds its start and replays every
+/// action since. A reseeded game goes back to where it was reseeded instead, since its start
+/// would deal other tiles.
+#[test]
+fn a_failure_late_in_a_game_or_after_a_reseed_goes_back_exactly() {
+    let config = "players = 2\n[[expansions]]\nid = \"hook-demo\"\noptions = { fail_at_turn = 50 }\n";
+    let loaded = load_toml("late.toml", config).unwrap();
+    for reseed in [None, Some(77)] {
+        let mut game = Game::new(loaded.rules.clone(), loaded.setup(3)).unwrap();
+        let mut bot = meeple_core::bots::RandomBot::new(5);
+        let mut reseeded = false;
+        let (error, action) = loop {
+            if let Some(seed) = reseed.filter(|_| !reseeded && game.state().turn().number == 20) {
+                game.reseed(seed);
+                reseeded = true;
+            }
+            let before = game.clone();
+            let action = bot.choose(&game);
+            match game.apply(action) {
+                Ok(_) => continue,
+                Err(e) => {
+                    assert_eq!(game.state().hash(), before.state().hash(), "{reseed:?}: the state is as before");
+                    assert_eq!(game.history(), before.history());
+                    assert_eq!(game.legal_actions(), before.legal_actions());
+                    break (e, action);
+                }
+            }
+        };
+        assert_eq!(error.to_string(), "hook-demo: turn_end: failing on purpose at turn 50", "{reseed:?}");
+        assert!(game.history().len() > 96, "{reseed:?}: {} actions replayed", game.history().len());
+        assert_eq!(reseeded, reseed.is_some());
+        // The same action fails the same way again: the game went back to where it was.
+        let before = game.state().hash();
+        assert_eq!(game.apply(action).unwrap_err(), error, "{reseed:?}");
+        assert_eq!(game.state().hash(), before);
+    }
+}
+
 #[test]
 fn the_tile_limit_ends_the_game() {
     let loaded = load_toml("limit.toml", "players = 2\ntile_limit = 5\n").unwrap();

@@ -380,7 +380,7 @@ impl Rules {
         self.wants[e as usize].get_or_init(|| Wants::new(self.expansions[e as usize].interest(self), self.tiles.len()))
     }
 
-    /// True when some expansion has hooks at all (apply then keeps a snapshot to roll back to).
+    /// True when some expansion has hooks at all (a reseeded game then keeps a point to roll back to).
     pub fn has_hooks(&self) -> bool {
         self.subscribers.iter().any(|s| !s.is_empty())
     }

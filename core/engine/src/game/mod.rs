@@ -174,17 +174,16 @@ pub struct Game {
     verdicts: Vec<bool>,
 }
 
-/// A copy of the state some actions ago. When a hook fails, the game goes back to it and
-/// replays the actions since (hooks are deterministic and keep no state of their own), which
-/// makes `apply` transactional without copying the state before every action.
+/// The state a reseeded game was reseeded in. When a hook fails, the game goes back to its
+/// start (or to this point, once reseeded: its start no longer leads where its draws went) and
+/// replays the actions since. Hooks are deterministic and keep no state of their own, so this
+/// makes `apply` transactional without copying anything before an action: a failure, which is
+/// rare, pays for it instead.
 #[derive(Debug)]
 struct RestorePoint {
     state: GameState,
     actions: usize,
 }
-
-/// How many actions may pass before the restore point is renewed.
-const RESTORE_EVERY: usize = 48;
 
 impl Clone for Game {
     /// Forks the game (for AI search); the event buffer starts empty.
@@ -312,9 +311,11 @@ impl Game {
             *r = GameRng::new(seed, GameRng::stream_for(x.id()));
         }
         st.reseeded = Some(seed);
-        // The restore point (shared with the game this was copied from) holds the old streams:
-        // a failed action would go back to them and replay this game's actions on other draws.
-        self.restore_point = None;
+        // From its start, a failed action's replay would draw on the old streams.
+        self.restore_point = self
+            .rules
+            .has_hooks()
+            .then(|| Arc::new(RestorePoint { state: self.state.clone(), actions: self.history.len() }));
     }
 
     /// The state.
@@ -473,10 +474,6 @@ impl Game {
             return Err(ActionError::Illegal(self.refused(&action).why));
         }
         self.events.clear();
-        // Base rules cannot fail once the action is legal; hooks can, so keep a way back.
-        if self.rules.has_hooks() {
-            self.renew_restore_point();
-        }
         self.history.push(action);
         match self.perform(action) {
             Ok(()) => {
@@ -500,40 +497,29 @@ impl Game {
         }
     }
 
-    fn renew_restore_point(&mut self) {
-        let stale = self.restore_point.as_ref().is_none_or(|r| self.history.len() - r.actions >= RESTORE_EVERY);
-        if !stale {
-            return;
-        }
-        let actions = self.history.len();
-        // A point no copy of the game shares is overwritten in place, keeping its buffers.
-        match self.restore_point.as_mut().and_then(Arc::get_mut) {
-            Some(point) => {
-                point.state.clone_from(&self.state);
-                point.actions = actions;
-            }
-            None => self.restore_point = Some(Arc::new(RestorePoint { state: self.state.clone(), actions })),
-        }
-    }
-
-    /// Puts the state back to where it was after the last successful action.
+    /// Puts the state back to where it was after the last successful action: rebuilds the
+    /// game's start (or takes its reseed point) and replays the actions since.
     fn restore(&mut self) -> HookResult {
-        let Some(point) = self.restore_point.clone() else { return Ok(()) };
-        self.state = point.state.clone();
-        for i in point.actions..self.history.len() {
+        let replayed_from = match self.restore_point.clone() {
+            Some(point) => {
+                self.state = point.state.clone();
+                point.actions
+            }
+            None => {
+                // The same rules and setup built it when the game started.
+                self.state = initial_state(&self.rules, &self.setup)
+                    .map_err(|e| HookError::new("core", HookKind::Setup, e.to_string()))?;
+                self.events.clear();
+                self.begin().map_err(|e| not_restored("the game's start", e))?;
+                0
+            }
+        };
+        for i in replayed_from..self.history.len() {
             let action = self.history[i];
             // Each action's events are its own, as when it was first applied: the failed one's
             // must not count against the limit of those replayed.
             self.events.clear();
-            if let Err(e) = self.perform(action) {
-                return Err(HookError {
-                    message: format!(
-                        "the game could not be restored: replaying action {i} failed again differently: {}",
-                        e.message
-                    ),
-                    ..e
-                });
-            }
+            self.perform(action).map_err(|e| not_restored(&format!("action {i}"), e))?;
         }
         Ok(())
     }
@@ -1182,6 +1168,12 @@ impl Game {
         error.location = self.given_at.as_deref().map(str::to_string);
         error
     }
+}
+
+/// The error of a restore whose replay failed again, differently from the action it undoes.
+fn not_restored(what: &str, e: HookError) -> HookError {
+    let message = format!("the game could not be restored: replaying {what} failed again differently: {}", e.message);
+    HookError { message, ..e }
 }
 
 fn reset_part(t: &mut Turn) {
