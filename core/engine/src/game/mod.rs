@@ -281,7 +281,7 @@ impl Game {
             self.emit(Event::TilePlaced { player: None, tile: start, index, pos: p.pos, rotation: p.rotation })?;
         }
         for &e in self.rules.clone().subscribers(HookKind::Setup) {
-            self.call(e, HookKind::Setup, |x, view, out| x.setup(view, out))?;
+            self.call(e, HookKind::Setup, |x, view, _, out| x.setup(view, out))?;
         }
         self.advance()
     }
@@ -555,7 +555,7 @@ impl Game {
                     .iter()
                     .find(|(e, o)| *e == expansion && o.code == code && o.target == target);
                 let offer = offer.map(|(_, o)| o.clone()).expect("validated offer");
-                self.call(expansion, HookKind::OnAction, |x, view, out| x.on_action(view, &offer, out))?;
+                self.call(expansion, HookKind::OnAction, |x, view, _, out| x.on_action(view, &offer, out))?;
                 if self.rules.alternatives_exclusive() {
                     self.state.turn.stage = Stage::Score;
                 } else {
@@ -566,7 +566,7 @@ impl Game {
             Action::Choose { option } => {
                 let d = self.state.pending.remove(0);
                 self.emit(Event::DecisionMade { player: d.player, option })?;
-                self.call(d.expansion, HookKind::OnDecision, |x, view, out| x.on_decision(view, &d, option, out))?;
+                self.call(d.expansion, HookKind::OnDecision, |x, view, _, out| x.on_decision(view, &d, option, out))?;
             }
         }
         self.advance()
@@ -1064,11 +1064,11 @@ impl Game {
         let rules = self.rules.clone();
         let (with_base, others) = rules.final_scoring_parts();
         for &e in with_base {
-            self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
+            self.call(e, HookKind::FinalScoring, |x, view, _, out| x.final_scoring(view, out))?;
         }
         self.state.final_base = self.state.scores();
         for &e in others {
-            self.call(e, HookKind::FinalScoring, |x, view, out| x.final_scoring(view, out))?;
+            self.call(e, HookKind::FinalScoring, |x, view, _, out| x.final_scoring(view, out))?;
         }
         Ok(())
     }
@@ -1106,28 +1106,30 @@ impl Game {
             return Err(HookError::new(blamed(), hook, why));
         }
         self.depth += 1;
-        let event = self.events.last().cloned().expect("just pushed");
+        // Read in place by index: the events the hooks set off land after it.
+        let at = self.events.len() - 1;
         let result = subs.iter().try_for_each(|&e| {
             let wants = rules.wants(e);
-            if !wants.event(&event) || !wants.hook(hook, &self.state, e) {
+            if !wants.event(&self.events[at]) || !wants.hook(hook, &self.state, e) {
                 return Ok(());
             }
-            self.call(e, hook, |x, view, out| x.on_event(view, &event, out))
+            self.call(e, hook, |x, view, events, out| x.on_event(view, &events[at], out))
         });
         self.depth -= 1;
         result
     }
 
-    /// Calls one expansion's hook with a view and a command sink, then applies its commands.
+    /// Calls one expansion's hook with a view, the action's events so far and a command sink,
+    /// then applies its commands.
     fn call<F>(&mut self, e: u16, hook: HookKind, f: F) -> HookResult
     where
-        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &mut Commands<'_>) -> HookResult,
+        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &[Event], &mut Commands<'_>) -> HookResult,
     {
         let (cmds, rng, mut origins) = {
             let rules = &self.rules;
             let view = View::local(rules, &self.state, e);
             let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
-            f(rules.expansions()[e as usize].as_ref(), &view, &mut out)?;
+            f(rules.expansions()[e as usize].as_ref(), &view, &self.events, &mut out)?;
             let origins = out.take_origins();
             let (cmds, rng) = out.into_parts();
             (cmds, rng, origins)
