@@ -741,7 +741,7 @@ fn an_undo_refused_to_a_seat_blames_its_token() {
     server.act(&game, &seats[0], 0);
     let undo = format!("/games/{game}/undo");
     let not_yours =
-        json!({"code": "not-your-turn", "message": "the last action is not seat 1's to take back", "field": "token"});
+        json!({"code": "not-your-action", "message": "the last action is not seat 1's to take back", "field": "token"});
     let (status, reply) = server.http("POST", &undo, Some(&seats[1]), None);
     assert_eq!((status, &reply["error"]), (409, &not_yours), "{reply}");
     let mut ws = connect(&server, &game, Some(&seats[1]));

@@ -31,6 +31,8 @@ pub enum Code {
     ExpansionFailed,
     /// No action to take back since the last tile was drawn.
     NothingToUndo,
+    /// `undo` by a seat that did not take the last action: a seat takes back only its own.
+    NotYourAction,
     /// `save` of a game forked with `reseed`: its draws are not its seed's, so it has no replay.
     NoReplay,
     /// A replay does not play back on the installed expansions (another ruleset, or a hash

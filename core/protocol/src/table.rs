@@ -298,7 +298,7 @@ impl Table {
             && *actor != Some(p)
         {
             let message = format!("the last action is not seat {p}'s to take back");
-            return Err(ProtocolError::new(Code::NotYourTurn, message, Some("player")));
+            return Err(ProtocolError::new(Code::NotYourAction, message, Some("player")));
         }
         let mut game = self.anchor.clone();
         for &(a, _) in kept {

@@ -406,7 +406,12 @@ fn status(code: Code) -> u16 {
         Code::BadJson | Code::BadRequest | Code::BadConfig | Code::ReplayMismatch => 400,
         Code::BadToken => 401,
         Code::UnknownCommand | Code::UnknownGame => 404,
-        Code::IllegalAction | Code::NotYourTurn | Code::Stale | Code::NothingToUndo | Code::NoReplay => 409,
+        Code::IllegalAction
+        | Code::NotYourTurn
+        | Code::Stale
+        | Code::NothingToUndo
+        | Code::NotYourAction
+        | Code::NoReplay => 409,
         Code::ExpansionFailed => 500,
         Code::StorageFailed | Code::Busy => 503,
     }
