@@ -681,7 +681,8 @@ impl Game {
         } else {
             self.state.board.placements_into(&kind.sides, &mut v);
         }
-        let rules = Arc::clone(&self.rules);
+        // Borrowed field by field: a copy of the shared rules' handle is an atomic increment.
+        let rules = &self.rules;
         let subs = rules.subscribers(HookKind::CanPlaceTile);
         if !subs.is_empty() && !v.is_empty() {
             let mut allowed = std::mem::take(&mut self.verdicts);
@@ -691,7 +692,7 @@ impl Game {
                 if !rules.wants(e).hook(HookKind::CanPlaceTile, &self.state, e) {
                     continue;
                 }
-                let view = View::local(&rules, &self.state, e);
+                let view = View::local(rules, &self.state, e);
                 if let Err(error) = rules.expansions()[e as usize].can_place_tile(&view, tile, &v, &mut allowed) {
                     self.verdicts = allowed;
                     return Err(error);
@@ -797,7 +798,8 @@ impl Game {
     fn open_figure_phase(&mut self) -> HookResult {
         self.state.turn.stage = Stage::Figure;
         self.state.turn.offers.clear();
-        let rules = Arc::clone(&self.rules);
+        // Borrowed field by field: a copy of the shared rules' handle is an atomic increment.
+        let rules = &self.rules;
         for &e in rules.subscribers(HookKind::FigureActions) {
             if !rules.wants(e).hook(HookKind::FigureActions, &self.state, e)
                 || self.state.turn.taken.contains(&Taken::Offer(e))
@@ -805,7 +807,7 @@ impl Game {
                 continue;
             }
             let mut offers = Vec::new();
-            let view = View::local(&rules, &self.state, e);
+            let view = View::local(rules, &self.state, e);
             rules.expansions()[e as usize].figure_actions(&view, &mut offers)?;
             let expansion = &rules.expansions()[e as usize];
             if let Some(why) = offers_problem(&offers) {
@@ -911,10 +913,12 @@ impl Game {
         self.release_dependents()
     }
 
-    /// Works out a feature's points (base rules, then `modify_score`), adds them, and emits
-    /// `FeatureScored`.
-    fn score_feature(&mut self, feature: SegId, completed: bool) -> HookResult {
-        let mut scoring = self.base_scoring(feature, completed);
+    /// Lets `modify_score` change a scoring's points (each subscriber in turn).
+    fn modify_score(&mut self, scoring: &mut Scoring) -> HookResult {
+        // A copy of the shared rules' handle (an atomic increment) only for calls to make.
+        if self.rules.subscribers(HookKind::ModifyScore).is_empty() {
+            return Ok(());
+        }
         let rules = Arc::clone(&self.rules);
         for &e in rules.subscribers(HookKind::ModifyScore) {
             let wants = rules.wants(e);
@@ -925,7 +929,7 @@ impl Game {
             let (cmds, rng, mut origins) = {
                 let view = View::local(&rules, &self.state, e);
                 let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
-                rules.expansions()[e as usize].modify_score(&view, &scoring, &mut out)?;
+                rules.expansions()[e as usize].modify_score(&view, scoring, &mut out)?;
                 let origins = out.take_origins();
                 let (cmds, rng) = out.into_parts();
                 (cmds, rng, origins)
@@ -967,6 +971,14 @@ impl Game {
             self.given_at = None;
             applied?;
         }
+        Ok(())
+    }
+
+    /// Works out a feature's points (base rules, then `modify_score`), adds them, and emits
+    /// `FeatureScored`.
+    fn score_feature(&mut self, feature: SegId, completed: bool) -> HookResult {
+        let mut scoring = self.base_scoring(feature, completed);
+        self.modify_score(&mut scoring)?;
         let category = match scoring.kind {
             SegmentKind::Road | SegmentKind::River => ROADS,
             SegmentKind::City => CITIES,
@@ -1086,11 +1098,12 @@ impl Game {
         let hook = HookKind::for_event(&event);
         self.events.push(event);
         let Some(hook) = hook else { return Ok(()) };
-        let rules = Arc::clone(&self.rules);
-        let subs = rules.subscribers(hook);
-        if subs.is_empty() {
+        // A copy of the shared rules' handle (an atomic increment) only for a call to make.
+        if self.rules.subscribers(hook).is_empty() {
             return Ok(());
         }
+        let rules = Arc::clone(&self.rules);
+        let subs = rules.subscribers(hook);
         // Past a limit, the expansion whose commands set the event off is to blame (else the
         // first that would hear it).
         let blamed = || rules.expansions()[self.commanding.unwrap_or(subs[0]) as usize].id();
