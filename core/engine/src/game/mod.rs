@@ -507,8 +507,10 @@ impl Game {
             }
             None => {
                 // The same rules and setup built it when the game started.
-                self.state = initial_state(&self.rules, &self.setup)
-                    .map_err(|e| HookError::new("core", HookKind::Setup, e.to_string()))?;
+                let start = initial_state(&self.rules, &self.setup);
+                self.state = start.map_err(|e| {
+                    not_restored("the game's start", HookError::new("core", HookKind::Setup, e.to_string()))
+                })?;
                 self.events.clear();
                 self.begin().map_err(|e| not_restored("the game's start", e))?;
                 0
