@@ -692,7 +692,7 @@ impl Expansion for NativeExpansion {
 
     fn on_event(&self, view: &View<'_>, event: &Event, out: &mut Commands<'_>) -> HookResult {
         let Some(hook) = HookKind::for_event(event) else { return Ok(()) };
-        let figure = |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
+        let figure = |id| view.figure(id).map(|f| (f.owner, f.kind));
         let fill = |w: &mut Writer| {
             let known = w.event(event, figure);
             // An expansion without figure kinds has none to bring; its event then ends here,

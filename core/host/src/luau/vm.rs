@@ -722,8 +722,7 @@ impl Vm {
             match args {
                 Args::None => self.caller.call(lua, target, &[self.view_ref, self.out_ref]),
                 Args::Event(e) => {
-                    let figure =
-                        |id| view.figures().into_iter().find(|(f, _)| *f == id).map(|(_, f)| (f.owner, f.kind));
+                    let figure = |id| view.figure(id).map(|f| (f.owner, f.kind));
                     let encoded = {
                         let mut w = self.scratch.borrow_mut();
                         w.0.clear();
