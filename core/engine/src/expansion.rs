@@ -561,6 +561,14 @@ impl KeptValue {
     }
 }
 
+/// True when `can_place_tile`'s verdicts forbid no placement, as on most turns. One scan
+/// without an early exit, which the compiler vectorises: cheaper than walking the verdicts for
+/// the ones cleared.
+#[inline]
+pub fn forbids_nothing(allowed: &[bool]) -> bool {
+    allowed.iter().fold(true, |all, &a| all & a)
+}
+
 /// An expansion: rules added to the base game through hooks.
 ///
 /// Every method but [`id`](Expansion::id) and [`hooks`](Expansion::hooks) has a default that

@@ -383,9 +383,7 @@ fn read_own(r: &mut Reader<'_>, own: &mut OwnFigures) -> Option<()> {
 
 /// The indices of the candidates a `can_place_tile` hook forbade.
 fn forbidden(allowed: &[bool]) -> Vec<u32> {
-    // Most turns forbid nothing: a scan without an early exit is vectorised, and cheaper than
-    // walking the indices one by one.
-    if allowed.iter().fold(true, |all, &a| all & a) {
+    if meeple_core::expansion::forbids_nothing(allowed) {
         return Vec::new();
     }
     (0..allowed.len() as u32).filter(|&i| !allowed[i as usize]).collect()

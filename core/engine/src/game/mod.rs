@@ -700,9 +700,8 @@ impl Game {
                     return Err(error);
                 }
             }
-            // Most turns forbid nothing: a scan is cheaper than rebuilding the list (and one
-            // without an early exit is vectorised).
-            if !allowed.iter().fold(true, |all, &a| all & a) {
+            // Most turns forbid nothing, and keep the list as it is.
+            if !crate::expansion::forbids_nothing(&allowed) {
                 let mut verdicts = allowed.iter();
                 v.retain(|_| verdicts.next().copied().unwrap_or(true));
             }
