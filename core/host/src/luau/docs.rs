@@ -62,7 +62,7 @@ pub fn lua_api_markdown() -> String {
     s += "point = … }` (a placed tile's index, and its named point by id or by number from 1) or `{ kind = \"figure\",\n";
     s += "figure = … }`, or `{ kind = \"none\" }` for an offer that acts on nothing on the board (paying for\n";
     s += "something); an offer without a target reads back as `{ kind = \"none\" }` too.\n";
-    s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number, with its `id`).\n";
+    s += "A `Location` is where a figure is: `supply`, `aside`, or on a segment or a point as a target names them (a point by number; one read from the view also has its `id`, one in an event does not: `view:tile(at.tile)` names it).\n";
     s += "A feature is named by one of its segments: the `feature` of an event or a scoring and a `Feature`'s `id` are\n";
     s += "segment ids, so `view:segment(scoring.feature)` gives a segment of it (and its tile), and `view:feature`,\n";
     s +=
@@ -103,19 +103,26 @@ pub fn lua_api_markdown() -> String {
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
-    s += "replay) and works only inside hooks. Not available, and an error that says so where a script reads one:\n";
+    s += "replay) and works only inside hooks (`math.randomseed` is refused: the game seeds every stream). Not available, and an error that says so where a script reads one:\n";
     s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
     s += "`collectgarbage`. Reading a global that is not defined is an error that names it (with the name, global\n";
     s += "or local, it is a likely slip of, or the local of that name declared where this line does not see it:\n";
     s += "a local function called above its declaration), not a nil; `rawget(_G, name)` asks whether the script\n";
     s += "has set one. An error caught with `pcall` or `xpcall`, the API's own included, is the one line\n";
     s += "`file:line: message` that the hook's error would report. Every hook call has a budget of interrupts\n";
-    s += "(function calls and loop iterations) and a wall-clock backstop; each VM has a memory limit (32 MiB held,\n";
+    let limits = super::Limits::default();
+    s += &format!(
+        "(function calls and loop iterations: {}) and a wall-clock backstop ({} s); each VM",
+        thousands(limits.steps),
+        limits.wall.as_secs()
+    );
+    s += " has a memory limit (32 MiB held,\n";
     s += "garbage aside; 64 MiB allocated); and a hook call gives at most 10 000 commands (`can_place_tile` only\n";
     s += "`out:forbid`, `figure_actions` only `out:offer`, both also `out:log`, whose line goes to the `-v` log as\n";
     s += "`print`'s does, not to the game;\n";
     s += "`modify_score` only `out:set_score`, `out:set_storage` and `out:log`; the other hooks any command but\n";
-    s += "`forbid`, `offer` and `set_score`) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
+    s += "`forbid`, `offer` and `set_score`, except that `setup` cannot `ask`, and nothing during the final scoring\n";
+    s += "can `ask` or grant an extra turn or turn part) and 4 MiB of values, log lines and labels (each value stored counts, an overwritten one\n";
     s += "too; a stored value holds at most 64 KiB, a label, a decision's kind or option 256 bytes, a decision 1 000\n";
     s +=
         "options). One action sets off at most 20 000 events, and a turn asks at most 1 000 decisions (past that, an\n";
@@ -148,4 +155,17 @@ pub fn luau_definitions() -> String {
     }
     s += "}\n";
     s
+}
+
+/// A number with a space between thousands, as the docs write them (`5 000 000`).
+fn thousands(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
 }
