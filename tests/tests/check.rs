@@ -106,8 +106,8 @@ fn a_hook_that_never_acts_in_the_games_played_is_a_warning() {
     assert_eq!(
         checked.warnings,
         ["`modify_score` was called in 140 random games and never gave a command, offered an action or forbade a \
-          placement: does a handler look for a tag, kind or option value that is misspelt? (the tags its game's \
-          tiles carry: chapel)"]
+          placement: does a handler look for a tag, kind or option value that is misspelt? (for comparison, the \
+          tags its game's tiles carry: chapel)"]
     );
 }
 

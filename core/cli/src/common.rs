@@ -179,6 +179,14 @@ pub enum CliError {
     /// The game could not start.
     #[error("cannot start the game: {0}")]
     Setup(#[from] meeple_core::SetupError),
+    /// An error a hook made, with its line as a path an editor opens from here.
+    #[error("{error}\nthe failing line: {line}")]
+    AtLine {
+        /// The error.
+        error: Box<CliError>,
+        /// The hook's file and line.
+        line: String,
+    },
     /// An action failed during play (an expansion error).
     #[error("the game stopped: {0}")]
     Action(#[from] meeple_core::ActionError),

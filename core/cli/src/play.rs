@@ -76,7 +76,7 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
         let (watch, table) = Watch::start(args.config.as_deref(), deal, mods)?;
         (table, Some(watch))
     } else {
-        (deal.table(load_config(args.config.as_deref(), mods)?).map_err(|no| *no.error)?, None)
+        (deal.table(load_config(args.config.as_deref(), mods)?).map_err(NotStarted::into_error)?, None)
     };
     // A saved game that is over has nothing to go on with: it is told, and left as it was.
     if let Some(file) = saved.filter(|_| table.game.is_over()) {
@@ -366,6 +366,16 @@ struct NotStarted {
     kept_library: Option<String>,
 }
 
+impl NotStarted {
+    /// The error, with the failing line when there is one.
+    fn into_error(self) -> CliError {
+        match self.line {
+            Some(line) => CliError::AtLine { error: self.error, line },
+            None => *self.error,
+        }
+    }
+}
+
 impl Deal {
     /// The seed a game of these rules plays: `--seed`, else the config's, else the clock's.
     fn seed_for(&self, loaded: &meeple_host::Loaded) -> u64 {
@@ -622,7 +632,8 @@ impl Story {
             return;
         }
         let player = &self.names[turn.player as usize];
-        say!("{}: {actions} actions in, going on at turn {} ({player}'s)", file.display(), turn.number);
+        let actions = how_many(actions, "action", "actions");
+        say!("{}: {actions} in, going on at turn {} ({player}'s)", file.display(), turn.number);
         self.recall_turn(table);
     }
 

@@ -504,9 +504,12 @@ fn never_called(uses: &[HookUse], entry: &Entry) -> Option<String> {
 fn never_acted(uses: &[HookUse], tags: &BTreeSet<String>) -> Option<String> {
     let (hooks, were, games) = hooks_where(uses, |u| u.calls > 0 && u.acted == 0)?;
     let tags = if tags.is_empty() {
-        "no tile of its game carries a tag".to_string()
+        "for comparison: no tile of its game carries a tag".to_string()
     } else {
-        format!("the tags its game's tiles carry: {}", tags.iter().map(String::as_str).collect::<Vec<_>>().join(", "))
+        format!(
+            "for comparison, the tags its game's tiles carry: {}",
+            tags.iter().map(String::as_str).collect::<Vec<_>>().join(", ")
+        )
     };
     Some(format!(
         "{hooks} {were} called{games} and never gave a command, offered an action or forbade a placement: \
