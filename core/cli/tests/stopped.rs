@@ -107,3 +107,16 @@ fn ctrl_c_keeps_the_replay_of_the_game_so_far() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("verified") && stdout.contains("(the game is not over)"), "{stdout}");
 }
+
+#[test]
+fn a_game_whose_setup_fails_names_the_failing_line() {
+    let dir = support::scratch("setup-fails");
+    let (mods, config) = grumpy(dir.path());
+    let script = "meeple.on(\"setup\", function(view, out)\n    local t = nil\n    return t.y\nend)\n";
+    std::fs::write(mods.join("grumpy/init.luau"), script).unwrap();
+    let (mods, config) = (mods.to_str().unwrap(), config.to_str().unwrap());
+    let (code, stdout, stderr) = meeple(&["play", config, "--mods", mods, "-q"]);
+    assert_ne!(code, Some(0), "{stdout}");
+    assert!(stderr.contains("cannot start the game: grumpy: setup: grumpy/init.luau:3: "), "{stderr}");
+    assert!(stderr.contains(&format!("\nthe failing line: {mods}/grumpy/init.luau:3")), "{stderr}");
+}
