@@ -196,6 +196,23 @@ fn a_broken_manifest_is_found_by_its_id_whatever_its_folder_is_named() {
 }
 
 #[test]
+fn a_manifest_whose_id_cannot_be_read_is_shown_when_an_unknown_expansion_is_chosen() {
+    // A syntax error before the id: the manifest names no expansion, and its folder is not the id.
+    let root = write_mods("unreadable-id", &[]);
+    let dir = root.join("y");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("expansion.toml"), "[expansion\nid = \"x\"\n").unwrap();
+    let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"x\"\n").unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("game.toml:3:6: unknown expansion `x`; "), "{err}");
+    assert!(lines[0].ends_with("; manifests whose id could not be read (is it one of them?):"), "{err}");
+    assert!(
+        lines.iter().any(|l| l.ends_with("y/expansion.toml:1:11: TOML syntax: unclosed table, expected `]`")),
+        "{err}"
+    );
+}
+
+#[test]
 fn one_folder_of_mods_reached_twice_installs_each_mod_once() {
     let root = write_mods("reached-twice", &[("sound", "depends = [\"base\"]", "")]);
     let dotted = root.join(".");

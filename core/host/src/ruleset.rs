@@ -55,6 +55,13 @@ impl Catalog {
         self.broken_ids.get(id).and_then(|dir| self.broken.get(dir)).or_else(|| self.broken.get(id))
     }
 
+    /// The problems of manifests so broken that their id could not be read (a syntax error):
+    /// any of them may be the expansion a config names.
+    pub fn unnamed_broken(&self) -> impl Iterator<Item = &Report> {
+        let named: std::collections::BTreeSet<&String> = self.broken_ids.values().collect();
+        self.broken.iter().filter(move |(dir, _)| !named.contains(dir)).map(|(_, report)| report)
+    }
+
     /// ", which is not installed" for an id the catalog lacks, with the installed id it is
     /// likely a slip of, if any.
     pub fn not_installed(&self, id: &str) -> String {
@@ -513,11 +520,19 @@ fn select(catalog: &Catalog, choice: &ExpansionChoice, p: &mut Problems<'_>) -> 
             }
             None => {
                 let known: Vec<&str> = catalog.manifests.keys().map(String::as_str).collect();
+                // A manifest whose id could not be read may be the one meant: its problems are
+                // the likely answer, and nothing else would show them.
+                let unread: String = catalog.unnamed_broken().map(listed).collect();
+                let unread = if unread.is_empty() {
+                    unread
+                } else {
+                    format!("; manifests whose id could not be read (is it one of them?):{unread}")
+                };
                 p.at(
                     choice.id_at.as_ref(),
                     format!(
                         "unknown expansion `{}`; {}installed: {} (expansions elsewhere are found with \
-                         `--mods DIR` or the folders in `MEEPLE_MODS`)",
+                         `--mods DIR` or the folders in `MEEPLE_MODS`){unread}",
                         choice.id,
                         meeple_toml::did_you_mean(&choice.id, &known),
                         known.join(", ")
