@@ -499,13 +499,24 @@ fn empty_and_repeated_names_in_lists_are_refused() {
 #[test]
 fn a_missing_dependency_shows_with_the_mods_own_problems() {
     let (_mods, dir) = template_copy("missing-dependency", "chapels", |name, text| match name {
-        "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nothere\"]"),
+        "expansion.toml" => text.replace("depends = [\"base\"]", "depends = [\"base\", \"nothere\"]").replacen(
+            "tileset = \"tiles.toml\"",
+            "tileset = \"tiles.toml\"\nwith = [\"spectre\"]",
+            1,
+        ),
         _ => format!("local x = = 1\n{text}"),
     });
     let found = problems(&dir);
     let depends = line_of(&dir.join("expansion.toml"), "nothere");
     assert!(
         found.contains(&format!("expansion.toml:{depends}: `chapels` depends on `nothere`, which is not installed")),
+        "{found:#?}"
+    );
+    let with = line_of(&dir.join("expansion.toml"), "spectre");
+    assert!(
+        found.contains(&format!(
+            "expansion.toml:{with}: edition `default` brings along `spectre` (`with`), which is not installed"
+        )),
         "{found:#?}"
     );
     assert!(found.iter().any(|f| f.starts_with("init.luau:1: ")), "{found:#?}");

@@ -142,6 +142,14 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
             let why = format!("`{}` depends on `{d}`{}", manifest.id, catalog.not_installed(d));
             report.diagnostics.push(manifest.problem_at(&format!("depends.{d}"), why));
         }
+        // As are the expansions its editions bring along.
+        for edition in &manifest.editions {
+            for id in edition.with.iter().filter(|id| !catalog.has(id)) {
+                let why =
+                    format!("edition `{}` brings along `{id}` (`with`){}", edition.name, catalog.not_installed(id));
+                report.diagnostics.push(manifest.problem_at(&format!("editions.{}.with", edition.name), why));
+            }
+        }
         // And so is its library, which loading would have looked for.
         if let Entry::Native(library) = &manifest.entry
             && let Err(why) = crate::plugin_files::locate(library, manifest.dir())
