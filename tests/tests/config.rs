@@ -38,6 +38,8 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
             ("tail", "depends = [\"ping\"]", ""),
             ("loner", "depends = [\"absent\"]", ""),
             ("rival", "conflicts = [\"loner\"]", ""),
+            ("left", "conflicts = [\"right\"]", ""),
+            ("right", "conflicts = [\"left\"]", ""),
             ("solo", "", ""),
             ("needy", "depends = [\"solo\"]", ""),
             ("needier", "depends = [\"needy\", \"base\"]", ""),
@@ -66,6 +68,10 @@ fn cycles_conflicts_and_missing_dependencies_are_located_errors() {
             "game.toml:5:6: `rival` conflicts with `loner`; they cannot be played together",
         ]
     );
+    // Two that name each other are one conflict, told once.
+    let err =
+        resolve(&root, "players = 2\n[[expansions]]\nid = \"right\"\n[[expansions]]\nid = \"left\"\n").unwrap_err();
+    assert_eq!(err, "game.toml:5:6: `left` conflicts with `right`; they cannot be played together");
     let err = resolve(&root, "players = 2\n[[expansions]]\nid = \"needy\"\n").unwrap_err();
     assert_eq!(err, "game.toml:3:6: `needy` depends on `solo`; add it to the config's [[expansions]]");
     // What a dependency not chosen depends on is told with it, not once it is added.

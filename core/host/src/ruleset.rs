@@ -670,7 +670,12 @@ fn check_relations(catalog: &Catalog, selected: &[Selected], choices: &[&Expansi
             }
         }
         for c in &s.manifest.conflicts {
-            if chosen.contains(c.as_str()) {
+            // Two that name each other are one conflict, told once: at the later of the two.
+            let told_at_other = || {
+                let mut later = selected.iter().skip_while(|o| o.manifest.id != s.manifest.id).skip(1);
+                later.any(|o| o.manifest.id == *c && o.manifest.conflicts.contains(&s.manifest.id))
+            };
+            if chosen.contains(c.as_str()) && !told_at_other() {
                 p.at(at, format!("`{}` conflicts with `{c}`; they cannot be played together", s.manifest.id));
             }
         }
