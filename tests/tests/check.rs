@@ -1042,3 +1042,29 @@ fn a_hook_registered_only_under_an_option_is_counted_in_the_games_of_that_settin
         "{idle}"
     );
 }
+
+#[test]
+fn a_mod_without_code_is_loaded_in_each_of_its_editions() {
+    // Tiles alone, in two editions, the second of which has no tileset for the start tile.
+    let (_mods, dir) = template_copy("codeless", "chapels", |name, text| match name {
+        "expansion.toml" => {
+            text.replace("[script]\nentry = \"init.luau\"\n", "")
+                .replace("depends = [\"base\"]", "depends = [\"base\"]\neditions = [\"A\", \"B\"]")
+                .replace("[editions.default]", "[editions.A]")
+                .replace("tileset = \"tiles.toml\"", "tileset = \"tiles.toml\"\ntileset_edition = \"default\"")
+                + "\n[draw]\nstart = \"chapel\"\n"
+        }
+        _ => text,
+    });
+    let line = line_of(&dir.join("expansion.toml"), "start = \"chapel\"");
+    assert_eq!(
+        problems(&dir),
+        [format!("expansion.toml:{line}: with edition B: start tile `chapel`: edition `B` has no tileset of its own")]
+    );
+    // With the draw left alone, every setting loads; none is played, as there is no code.
+    let manifest = std::fs::read_to_string(dir.join("expansion.toml")).unwrap();
+    std::fs::write(dir.join("expansion.toml"), manifest.replace("\n[draw]\nstart = \"chapel\"\n", "")).unwrap();
+    let checked = meeple_host::check::check_mod(&dir, &[]).unwrap();
+    assert_eq!((checked.games, checked.variant_games), (0, 0));
+    assert_eq!(checked.variants, ["edition B", "bonus = 0", "bonus = 10"]);
+}

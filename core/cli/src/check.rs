@@ -69,9 +69,13 @@ pub fn run(args: Args, mods: &[PathBuf]) -> Result<(), CliError> {
              played again went alike"
         ),
     }
-    if !c.variants.is_empty() {
-        let games = meeple_host::check::random_games(c.variant_games);
-        say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
+    match c.variant_games {
+        _ if c.variants.is_empty() => {}
+        0 => say!("  loads in each other setting too: {}", c.variants.join("; ")),
+        n => {
+            let games = meeple_host::check::random_games(n);
+            say!("  and {games} in each other setting, without a hook failing: {}", c.variants.join("; "));
+        }
     }
     if !c.tile_use.is_empty() {
         say!("  {}", tiles_line(&c));

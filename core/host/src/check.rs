@@ -51,7 +51,8 @@ pub struct Checked {
     /// The other settings it was played in too: each other edition, and each option at each of
     /// its other values (`lenient = true`).
     pub variants: Vec<String>,
-    /// Random games played in each of those settings.
+    /// Random games played in each of those settings (none for a mod without code: each was
+    /// only loaded).
     pub variant_games: u64,
     /// The file of its native library, as found (none for a mod without one).
     pub library: Option<PathBuf>,
@@ -198,7 +199,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         warnings.extend(never_called(&hook_use, &manifest.entry));
         warnings.extend(never_acted(&hook_use, &tags));
     }
-    let variant_games = if variants.is_empty() { 0 } else { games_each };
+    let variant_games = if variants.is_empty() || games == 0 { 0 } else { games_each };
     Ok(Checked {
         manifest,
         tiles,
@@ -579,14 +580,16 @@ fn load_with_others(manifest: &Manifest, mods: &[PathBuf], games: u64) -> Result
     let checking = Checking { counted: manifest.id.clone(), counts: Arc::default() };
     let loaded = build(&catalog, &config, &checking)?;
     let x = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
-    let (mut variants, mut tags) = (Vec::new(), BTreeSet::new());
-    if x.is_some() {
+    let (variants, mut tags) = if x.is_some() {
         // The same ruleset loaded anew: its scripts in VMs of their own, which no game has run in.
         let fresh = || build(&catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
         let acted = || checking.counts.acted();
         plays_alike(&loaded, &fresh, &acted, manifest, games)?;
-        (variants, tags) = play_variants(&catalog, &config, &checking, manifest, games)?;
-    }
+        play_variants(&catalog, &config, &checking, manifest, games)?
+    } else {
+        // No code to play, but each other edition and option must still make a game.
+        play_variants(&catalog, &config, &checking, manifest, 0)?
+    };
     let hooks = match x {
         Some(x) => Some(names(x.as_ref())),
         None if matches!(manifest.entry, Entry::Builtin(_)) => None,
@@ -640,8 +643,9 @@ fn hooks_elsewhere(default: HookSet, variants: &[PlayedIn]) -> Vec<(&'static str
 }
 
 /// Plays [`variant_games`] random games in each [`variants`] setting, on a load of its own; the
-/// first that fails is told with its setting, and how to play it again. Returns the settings
-/// played with the hooks registered in each, and the tags their games' tiles carry.
+/// first that fails is told with its setting, and how to play it again. With no `games` (a mod
+/// without code) each setting is only loaded. Returns the settings played or loaded with the
+/// hooks registered in each, and the tags their games' tiles carry.
 fn play_variants(
     catalog: &Catalog,
     config: &GameConfig,
@@ -650,7 +654,6 @@ fn play_variants(
     games: u64,
 ) -> Result<(Vec<PlayedIn>, BTreeSet<String>), Report> {
     let (mut played, mut tags) = (Vec::new(), BTreeSet::new());
-    let Some(at) = entry_key(manifest) else { return Ok((played, tags)) };
     let in_game = |id: &str| id == "base" || config.expansions.iter().any(|c| c.id == id);
     let default_edition =
         |id: &str| catalog.manifests.get(id).filter(|_| in_game(id)).map(|m| m.default_edition.clone());
@@ -667,9 +670,11 @@ fn play_variants(
         })?;
         // A fresh load of this setting, as the default games have theirs (no game asks for it).
         let fresh = || build(catalog, &config, &Checking { counted: String::new(), counts: Arc::default() });
-        let trial = Trial { manifest, at, fresh: &fresh, variant: Some(&variant) };
-        for seed in 1..=variant_games(games) {
-            trial.play(&loaded, seed)?;
+        if let Some(at) = entry_key(manifest).filter(|_| games > 0) {
+            let trial = Trial { manifest, at, fresh: &fresh, variant: Some(&variant) };
+            for seed in 1..=variant_games(games) {
+                trial.play(&loaded, seed)?;
+            }
         }
         tags.extend(tile_tags(&loaded));
         let own = loaded.rules.expansions().iter().find(|x| x.id() == manifest.id);
