@@ -73,6 +73,7 @@ fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
         ("local env = getfenv(1)", "getfenv"),
         ("setfenv(1, {})", "setfenv"),
         ("collectgarbage()", "collectgarbage"),
+        ("local kb = gcinfo()", "gcinfo"),
         // Read, not called: the name itself is the mistake.
         ("if debug then out:log(\"debugging\") end", "debug"),
     ] {
@@ -90,6 +91,24 @@ fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
     let mut game = mod_game("shadow", "", script, "\"U\", \"U\"", 2);
     game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
     assert_eq!(game.state().scores(), vec![1, 0]);
+}
+
+#[test]
+fn a_runaway_table_move_is_stopped_at_its_line() {
+    // One C call over a range of nils: no memory, no interrupt; it would hold the game half a
+    // minute. A move of a real table's size still works.
+    call_fails_at_its_line(
+        "move",
+        "table.move({}, 1, 2^31 - 2, 2)",
+        "table.move of 2147483646 elements: at most 2097152 (more than a script's memory holds)",
+    );
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   local moved = table.move({1, 2, 3}, 1, 3, 2, {})\n\
+                  \x20   if event.player then out:add_points(1, moved[4]) end\n\
+                  end)\n";
+    let mut game = mod_game("move-ok", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    assert_eq!(game.state().scores(), vec![3, 0]);
 }
 
 #[test]
@@ -1036,12 +1055,13 @@ fn a_scripts_globals_do_not_reach_the_hosts_own_code() {
 #[test]
 fn a_view_answer_the_vm_has_no_room_for_is_a_script_error() {
     // Sixty kinds of thirty figures for six players: a list of 10 800 figures, asked for with
-    // the VM a little below its hard limit.
+    // the VM a little below its hard limit of 64 MiB (a 61 MiB buffer and the script's own
+    // few hundred KiB; a 50 MiB buffer leaves room for the list).
     let figures: String =
         (0..60).map(|i| format!("[[figures]]\nid = \"f{i}\"\nper_player = 30\nstands_on = [\"road\"]\n")).collect();
     let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
                   \x20   if not event.player then return end -- the start tile\n\
-                  \x20   local room = buffer.create(64 * 2 ^ 20 - gcinfo() * 1024 - 3 * 2 ^ 20)\n\
+                  \x20   local room = buffer.create(61 * 2 ^ 20)\n\
                   \x20   local all = view:figures()\n\
                   end)\n";
     let mut game = mod_game("crowd", &figures, script, "\"U\", \"U\"", 6);

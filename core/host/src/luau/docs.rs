@@ -105,7 +105,11 @@ pub fn lua_api_markdown() -> String {
     s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
     s += "replay) and works only inside hooks (`math.randomseed` is refused: the game seeds every stream). Not available, and an error that says so where a script reads one:\n";
     s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
-    s += "`collectgarbage`. Reading a global that is not defined is an error that names it (with the name, global\n";
+    s += &format!(
+        "`collectgarbage`, `gcinfo`. `table.move` moves at most {} elements. Reading",
+        thousands(super::lent::MAX_MOVED as u64)
+    );
+    s += " a global that is not defined is an error that names it (with the name, global\n";
     s += "or local, it is a likely slip of, or the local of that name declared where this line does not see it:\n";
     s += "a local function called above its declaration), not a nil; `rawget(_G, name)` asks whether the script\n";
     s += "has set one. An error caught with `pcall` or `xpcall`, the API's own included, is the one line\n";

@@ -115,8 +115,33 @@ unsafe extern "C-unwind" fn guarded(state: *mut lua_State) -> c_int {
                 raise(state, message);
             }
         }
+        if name == c"move" {
+            bound_move(state);
+        }
         let f: ffi::lua_CFunction = std::mem::transmute(ffi::lua_touserdata(state, ffi::lua_upvalueindex(1)));
         f(state)
+    }
+}
+
+/// The most elements one `table.move` moves. The library's own walks any range of indices in one
+/// C call, which neither the interrupt budget nor the wall clock can stop, and a range of nils
+/// takes no memory: `table.move({}, 1, 2^31 - 2, 2)` would hold the game for half a minute. A
+/// VM holds at most some two million values (32 MiB at 16 bytes each), so a longer move can
+/// only be such a runaway.
+pub(crate) const MAX_MOVED: f64 = 2_097_152.0;
+
+/// Refuses a `table.move` of more than [`MAX_MOVED`] elements (its arguments 2 and 3 are the
+/// first and last index; others than numbers are left to the library to refuse).
+#[allow(unsafe_code)]
+unsafe fn bound_move(state: *mut lua_State) {
+    // SAFETY: reads two arguments of the running C function.
+    let (first, last) = unsafe { (ffi::lua_tonumber(state, 2), ffi::lua_tonumber(state, 3)) };
+    if last - first >= MAX_MOVED {
+        let message = format!(
+            "table.move of {} elements: at most {MAX_MOVED} (more than a script's memory holds)",
+            last - first + 1.0
+        );
+        raise(state, message);
     }
 }
 

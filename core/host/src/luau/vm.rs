@@ -934,7 +934,7 @@ fn call_targets(lua: &Lua, caller: &Caller, handlers: &[Option<Function>]) -> ml
 }
 
 /// The globals the sandbox removes (or never loads) that a Lua programmer would reach for.
-const REMOVED: [&str; 12] = [
+const REMOVED: [&str; 13] = [
     "os",
     "io",
     "debug",
@@ -947,6 +947,9 @@ const REMOVED: [&str; 12] = [
     "getfenv",
     "setfenv",
     "collectgarbage",
+    // The heap's size differs from game to game in a VM that serves many: a rule that read it
+    // would not replay.
+    "gcinfo",
 ];
 
 /// The `__index` of the host's globals, which the script's globals read through to: only a name
