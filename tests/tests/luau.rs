@@ -371,6 +371,20 @@ fn load_mod(root: &Path, name: &str) -> Result<meeple_host::Loaded, String> {
 }
 
 #[test]
+fn a_mod_whose_scripts_hold_more_than_a_vm_can_load_is_refused_before_they_are_read() {
+    // Three files of 12 MiB, none of them required: each would be read and kept. Sparse files
+    // (holes, no data written), which nothing reads.
+    let root = write_mod("bulky", &[("init.luau", "-- small\n")]);
+    for i in 0..3 {
+        let file = std::fs::File::create(root.join(format!("bulky/data{i}.luau"))).unwrap();
+        file.set_len(12 << 20).unwrap();
+    }
+    let err = load_mod(&root, "bulky").unwrap_err();
+    assert!(err.contains("bulky/expansion.toml:"), "{err}");
+    assert!(err.ends_with("hold 37 MiB together: at most 32 MiB (more than a script's VM can load)"), "{err}");
+}
+
+#[test]
 fn load_time_errors_name_file_and_line() {
     let root = write_mod(
         "syntax-slip",

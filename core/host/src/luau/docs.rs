@@ -102,7 +102,11 @@ pub fn lua_api_markdown() -> String {
     s += "a misspelt field before the game does.\n";
     s += "\n## The sandbox\n\n";
     s += "Available: `table`, `string`, `math`, `utf8`, `bit32`, `buffer`, `print` (to the log), and `require(\"file\")`\n";
-    s += "for files of the expansion's own folder. `math.random` draws from the game's random stream (the same on every\n";
+    s += &format!(
+        "for files of the expansion's own folder (each of its `.luau` files is read as the game loads, at most {} MiB in all). `math.random`",
+        super::MAX_SCRIPTS >> 20
+    );
+    s += " draws from the game's random stream (the same on every\n";
     s += "replay) and works only inside hooks (`math.randomseed` is refused: the game seeds every stream). Not available, and an error that says so where a script reads one:\n";
     s += "`os`, `io`, `debug`, `coroutine`, `package`, `loadstring`, `load`, `loadfile`, `dofile`, `getfenv`, `setfenv`,\n";
     s += &format!(

@@ -66,6 +66,10 @@ impl Default for Limits {
     }
 }
 
+/// The most bytes the `.luau` files of one expansion's folder may hold together: each file is
+/// read whether it is required or not, and a VM holds 32 MiB.
+pub const MAX_SCRIPTS: u64 = 32 << 20;
+
 /// A script's source files and settings, shared by every VM that runs it.
 #[derive(Debug)]
 pub struct Script {
@@ -92,6 +96,17 @@ impl Script {
         let mut paths = Vec::new();
         collect_files(&dir, "luau", &mut paths);
         paths.sort();
+        // Told before anything is read: every file is kept, required or not.
+        let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+        if total > MAX_SCRIPTS {
+            let why = format!(
+                "the `.luau` files in {} hold {} MiB together: at most {} MiB (more than a script's VM can load)",
+                display_path(&dir),
+                total.div_ceil(1 << 20),
+                MAX_SCRIPTS >> 20
+            );
+            return Err(Report { diagnostics: vec![sel.manifest.problem_at("script.entry", why)] });
+        }
         let mut files = BTreeMap::new();
         for p in paths {
             let rel = p.strip_prefix(&dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
