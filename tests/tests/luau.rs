@@ -94,6 +94,16 @@ fn a_name_the_sandbox_removed_says_so_and_what_there_is() {
 }
 
 #[test]
+fn a_name_of_a_million_letters_is_refused_at_once_and_quoted_by_its_start() {
+    // No slip of a known name is looked for in it, which took seconds; the message quotes its
+    // start alone.
+    let needle = format!("no tile `{}…` in this ruleset", "k".repeat(79));
+    call_fails_at_its_line("long-name", "local t = meeple.tile(string.rep(\"k\", 1e6))", &needle);
+    let needle = format!("unknown score category `{}…`; known: ", "c".repeat(79));
+    call_fails_at_its_line("long-category", "out:add_points(1, 1, string.rep(\"c\", 1e6))", &needle);
+}
+
+#[test]
 fn a_runaway_table_move_is_stopped_at_its_line() {
     // One C call over a range of nils: no memory, no interrupt; it would hold the game half a
     // minute. A move of a real table's size still works.

@@ -280,7 +280,7 @@ impl Rules {
         let hits: Vec<usize> = (0..self.tiles.len()).filter(|&i| self.tiles[i].def.id == name).collect();
         match hits.as_slice() {
             [one] => Ok(*one as TileId),
-            [] => Err(format!("no tile `{name}` in this ruleset{}", self.tile_meant(name))),
+            [] => Err(format!("no tile `{}` in this ruleset{}", meeple_toml::clipped(name, 80), self.tile_meant(name))),
             many => Err(format!(
                 "tile `{name}` is ambiguous: {}",
                 many.iter().map(|&i| &*self.tiles[i].key).collect::<Vec<_>>().join(", ")

@@ -552,6 +552,17 @@ pub fn did_you_mean(word: &str, known: &[&str]) -> String {
     meant(&near(word, known))
 }
 
+/// `text` as a message quotes it: whole, or its first `max` bytes (at a character's boundary)
+/// and `…` when it is longer. A name a script passes may be a megabyte long; its start names it
+/// well enough.
+pub fn clipped(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let cut = (0..=max.saturating_sub(1)).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    std::borrow::Cow::Owned(format!("{}…", &text[..cut]))
+}
+
 /// A quoted TOML string on one line: a basic string, with quotes, backslashes and control
 /// characters escaped (the toml crate writes a string holding a newline over several lines).
 pub fn string(s: &str) -> String {
@@ -596,6 +607,12 @@ pub fn meant(names: &[&str]) -> String {
 /// near, or when more than three are as near (no hint then). Failing a slip, a name the word
 /// begins like, word for word (`dependencies` for `depends`).
 pub fn near<'k>(word: &str, known: &[&'k str]) -> Vec<&'k str> {
+    // A word far longer than every name is none of them: and measuring its distance to each
+    // would take as long as it is (a script may pass a string of a million letters).
+    let longest = known.iter().map(|k| k.len()).max().unwrap_or(0);
+    if word.len() > 2 * longest + 8 {
+        return Vec::new();
+    }
     let slipped = slipped(word, known);
     if slipped.is_empty() { same_stem(word, known) } else { slipped }
 }
@@ -689,6 +706,15 @@ pub fn str_items<'t, 's>(doc: &mut Doc<'_>, key: &str, arr: &'t DeArray<'s>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_text_is_quoted_by_its_start() {
+        assert_eq!(clipped("short", 8), "short");
+        assert_eq!(clipped("exactly8", 8), "exactly8");
+        assert_eq!(clipped("nine char", 8), "nine ch…");
+        // Cut at a character's boundary, never inside one.
+        assert_eq!(clipped("ééééé", 4), "é…");
+    }
 
     #[test]
     fn a_likely_slip_is_suggested_and_an_unlikely_one_is_not() {

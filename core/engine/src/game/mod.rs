@@ -1173,13 +1173,9 @@ impl Game {
 
     fn command_error(&self, e: u16, hook: HookKind, c: &Command, why: impl std::fmt::Display) -> HookError {
         let id = self.expansion_id(e);
-        // A command may carry a long string: its start names it well enough.
-        let mut shown = self.command_text(c);
-        if shown.len() > 160 {
-            let cut = (0..=157).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
-            shown.truncate(cut);
-            shown.push('…');
-        }
+        // A command may carry a long string.
+        let text = self.command_text(c);
+        let shown = meeple_toml::clipped(&text, 158);
         let mut error = HookError::new(id, hook, format!("invalid command: {shown}: {why}"));
         error.location = self.given_at.as_deref().map(str::to_string);
         error

@@ -14,6 +14,7 @@ use meeple_core::game::{MAX_NESTING, MAX_OFFERS, MAX_OPTIONS, MAX_POINTS, MAX_TE
 use meeple_core::state::Stage;
 use meeple_core::tileset::{SegmentKind, TileDef};
 use meeple_core::{Command, Commands, HookKind, Interest, Question, TileInfo, Value, View};
+use meeple_toml::clipped;
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -867,9 +868,10 @@ pub(crate) fn resolve<'a>(
         } else {
             ""
         };
-        return Err(rt(format!("unknown {what} `{name}`: this game has no {what}s{declared}")));
+        return Err(rt(format!("unknown {what} `{}`: this game has no {what}s{declared}", clipped(name, 80))));
     }
-    Err(rt(format!("unknown {what} `{name}`; {}known: {}", hint(name, &known, own), known.join(", "))))
+    let shown = clipped(name, 80);
+    Err(rt(format!("unknown {what} `{shown}`; {}known: {}", hint(name, &known, own), known.join(", "))))
 }
 
 /// "did you mean `…`? " for a name near one of `known` as the script `own` may write it: a whole
@@ -909,7 +911,8 @@ fn category_index(view: &View<'_>, ctx: &Ctx, name: Option<String>) -> mlua::Res
     view.rules().category(&name).ok_or_else(|| {
         let known: Vec<&str> = view.rules().categories().iter().map(String::as_str).collect();
         rt(format!(
-            "unknown score category `{name}`; {}known: {}",
+            "unknown score category `{}`; {}known: {}",
+            clipped(&name, 80),
             hint(&name, &known, &ctx.script.id),
             known.join(", ")
         ))
