@@ -738,9 +738,15 @@ struct Trial<'a> {
     variant: Option<&'a Variant>,
 }
 
-/// What a mod whose games go otherwise when played again is told.
+/// What a mod whose variables changed while games were played is told.
 const KEEPS_STATE: &str = "the code keeps state between hook calls (in a local of its file, a global or a module's \
                            table?); keep what a game needs in its storage";
+
+/// What a mod whose games go otherwise when played again is told: kept state, or a rule that
+/// reads where tables lie in memory, which differs from load to load.
+const GOES_OTHERWISE: &str = "the code keeps state between hook calls (in a local of its file, a global or a \
+                              module's table?), or reads where its tables lie in memory (`tostring` of a table, the \
+                              order `pairs` walks keys that are tables); keep what a game needs in its storage";
 
 /// The state hashes of one game, after each action.
 type Hashes = Vec<u64>;
@@ -789,7 +795,7 @@ impl Trial<'_> {
         }
         let i = first_difference(&first, &second);
         Err(self.problem(format!(
-            "the same random game (seed 1), played twice, went otherwise the second time (from action {i}): {KEEPS_STATE}"
+            "the same random game (seed 1), played twice, went otherwise the second time (from action {i}): {GOES_OTHERWISE}"
         )))
     }
 
@@ -813,7 +819,7 @@ impl Trial<'_> {
                     let message = failed.diagnostics.first().and_then(|d| d.message.lines().next()).unwrap_or_default();
                     return Err(self.problem(format!(
                         "a random game (seed {seed}) fails only after other games ({before}) were played on the \
-                         same load of the mod, and plays through on its own: {KEEPS_STATE}. It failed with: {message}"
+                         same load of the mod, and plays through on its own: {GOES_OTHERWISE}. It failed with: {message}"
                     )));
                 }
                 Err(failed) => return Err(failed),
@@ -831,7 +837,7 @@ impl Trial<'_> {
                 let i = first_difference(&hashes, &alone);
                 return Err(self.problem(format!(
                     "random game {seed}, played after {} others on the same load of the mod, went otherwise than \
-                     played on its own (from action {i}): {KEEPS_STATE}",
+                     played on its own (from action {i}): {GOES_OTHERWISE}",
                     seed - 1
                 )));
             }
