@@ -104,6 +104,28 @@ fn a_name_of_a_million_letters_is_refused_at_once_and_quoted_by_its_start() {
 }
 
 #[test]
+fn sorted_pairs_walks_keys_in_an_order_that_replays_and_refuses_keys_that_have_none() {
+    let script = "meeple.on(\"tile_placed\", function(view, event, out)\n\
+                  \x20   if not event.player then return end\n\
+                  \x20   local order = \"\"\n\
+                  \x20   for k, v in meeple.sorted_pairs({b = 1, [2] = 1, a = 1, [true] = 1, [1] = 1, [false] = 1}) do\n\
+                  \x20       order ..= tostring(k) .. \" \"\n\
+                  \x20   end\n\
+                  \x20   if order == \"false true 1 2 a b \" then out:add_points(1, 1) end\n\
+                  end)\n";
+    let mut game = mod_game("sorted", "", script, "\"U\", \"U\"", 2);
+    game.apply(Action::PlaceTile { pos: Pos::new(1, 0), rotation: Rotation::new(0) }).unwrap();
+    assert_eq!(game.state().scores(), vec![1, 0]);
+    // A table as a key: told at the script's line, not inside the library.
+    call_fails_at_its_line(
+        "sorted-table-key",
+        "for k in meeple.sorted_pairs({[{}] = 1, [{}] = 2}) do end",
+        "meeple.sorted_pairs: a key that is a table has no order that replays; key by numbers or strings",
+    );
+    call_fails_at_its_line("sorted-nil", "for k in meeple.sorted_pairs(nil) do end", "expected a table, got nil");
+}
+
+#[test]
 fn a_runaway_table_move_is_stopped_at_its_line() {
     // One C call over a range of nils: no memory, no interrupt; it would hold the game half a
     // minute. A move of a real table's size still works.

@@ -83,7 +83,7 @@ pub const API: &[ApiEntry] = &[
         "sorted_pairs",
         "t: {[any]: any}",
         "() -> (any, any)",
-        "Iterates a table in key order (numbers, then strings); use it wherever order matters.",
+        "Iterates a table in key order (booleans, false first, then numbers, then strings; a key of another type is an error, as its order would not replay); use it wherever order matters.",
     ),
     e(V, "players", "", "number", "Number of players."),
     e(V, "turn", "", "Turn", "The current turn."),
@@ -432,11 +432,22 @@ pub(crate) fn suggest(_: &Lua, (word, names): (String, Vec<String>)) -> mlua::Re
 }
 
 const SORTED_PAIRS: &str = r#"return function(t)
+    if type(t) ~= "table" then
+        error(`meeple.sorted_pairs: expected a table, got {type(t)}`, 2)
+    end
     local keys = {}
-    for k in pairs(t) do table.insert(keys, k) end
+    for k in pairs(t) do
+        local kind = type(k)
+        if kind ~= "number" and kind ~= "string" and kind ~= "boolean" then
+            -- A table's or a function's place in memory differs from load to load.
+            error(`meeple.sorted_pairs: a key that is a {kind} has no order that replays; key by numbers or strings`, 2)
+        end
+        table.insert(keys, k)
+    end
     table.sort(keys, function(a, b)
         local ta, tb = type(a), type(b)
         if ta ~= tb then return ta < tb end
+        if ta == "boolean" then return not a and b end
         return a < b
     end)
     local i = 0
