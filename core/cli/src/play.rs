@@ -4,7 +4,7 @@ use crate::common::{CliError, how_many, load_config, make_bots, outcome, ruleset
 use human::{Stopped, Terminal};
 use meeple_core::bots::{Bot, BotKind};
 use meeple_core::describe::ActionInfo;
-use meeple_core::{Action, ActionError, Event, Game, ReplayRules, SetupError};
+use meeple_core::{Action, ActionError, Event, Game, Replay, ReplayRules, SetupError};
 use std::path::{Path, PathBuf};
 use watch::{Reloaded, Watch};
 
@@ -326,12 +326,36 @@ impl Table {
 
     /// The game so far as a replay, in the JSON written to its file.
     fn replay_json(&mut self) -> String {
+        replay_text(&self.replay())
+    }
+
+    /// The game's replay, with its config and seats.
+    fn replay(&mut self) -> Replay {
         let mut replay = self.game.replay();
         // The seed played, `--seed` over the config's, so that the config in the replay is the game's.
         self.loaded.config.seed = Some(self.seed);
         replay.config = self.loaded.config.to_value();
         replay.seats = self.seats();
-        serde_json::to_string_pretty(&replay).expect("replays serialise") + "\n"
+        replay
+    }
+
+    /// Brings a replay of this game made earlier up to date, and says so; false when it is not
+    /// one of this game (another game, or this one replayed on changed rules).
+    fn bring_up_to_date(&self, replay: &mut Replay, seed: u64) -> bool {
+        let (game, kept) = (&self.game, replay.actions.len());
+        let history = game.history();
+        let same = seed == self.seed
+            && kept <= history.len()
+            && replay.actions.last() == kept.checked_sub(1).map(|i| &history[i])
+            && replay.checkpoints.len() <= game.checkpoints().len()
+            && replay.ruleset == game.rules().hash()
+            && replay.setup == *game.setup();
+        if same {
+            replay.actions.extend_from_slice(&history[kept..]);
+            replay.checkpoints.extend_from_slice(&game.checkpoints()[replay.checkpoints.len()..]);
+            replay.state_hash = meeple_core::replay::hash_hex(game.state().hash());
+        }
+        same
     }
 }
 
@@ -413,12 +437,23 @@ impl Deal {
 
 /// The replay of the game so far and its seed, as [`note_so_far`] last kept it: what Ctrl-C
 /// writes before the program ends.
-static SO_FAR: std::sync::Mutex<Option<(String, u64)>> = std::sync::Mutex::new(None);
+static SO_FAR: std::sync::Mutex<Option<(Replay, u64)>> = std::sync::Mutex::new(None);
 
-/// Keeps the replay of the game so far after each action, for Ctrl-C.
+/// Keeps the replay of the game so far after each action, for Ctrl-C: the actions since the
+/// last are added to it, and it is written out only when needed. (Made anew and written out
+/// after each action, it took time in the square of the actions: minutes for a rule that asks
+/// thousands of questions a turn.)
 fn note_so_far(table: &mut Table) {
-    let text = table.replay_json();
-    *SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((text, table.seed));
+    let mut kept = SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let current = kept.as_mut().is_some_and(|(replay, seed)| table.bring_up_to_date(replay, *seed));
+    if !current {
+        *kept = Some((table.replay(), table.seed));
+    }
+}
+
+/// A replay as `meeple play` writes it.
+fn replay_text(replay: &Replay) -> String {
+    serde_json::to_string_pretty(replay).expect("replays serialise") + "\n"
 }
 
 /// Makes Ctrl-C end the program as `q` ends a game: the replay so far is written where the
@@ -428,8 +463,8 @@ fn note_so_far(table: &mut Table) {
 fn keep_on_interrupt(given: Option<PathBuf>) {
     let handler = move || {
         let kept = SO_FAR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-        if let Some((text, seed)) = kept {
-            match write_replay(&text, seed, given.as_deref()) {
+        if let Some((replay, seed)) = kept {
+            match write_replay(&replay_text(&replay), seed, given.as_deref()) {
                 Ok((path, note)) => eprintln!("\nstopped (Ctrl-C); the replay so far: {}{note}", path.display()),
                 Err(e) => eprintln!("\nstopped (Ctrl-C); the replay so far could not be written: {e}"),
             }
