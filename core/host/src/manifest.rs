@@ -856,7 +856,8 @@ fn choice<T: Copy>(doc: &mut Doc<'_>, t: &mut Table<'_, '_>, key: &'static str, 
     let found = options.iter().find(|(n, _)| *n == s.value).map(|(_, v)| *v);
     if found.is_none() {
         let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        doc.error(s.span, format!("`{key} = \"{}\"`: expected one of: {}", s.value, names.join(", ")));
+        let hint = meeple_toml::did_you_mean(s.value, &names);
+        doc.error(s.span, format!("`{key} = \"{}\"`: {hint}expected one of: {}", s.value, names.join(", ")));
     }
     found
 }
@@ -1289,7 +1290,10 @@ entry = "init.luau"
         let misspelt =
             err("stands_on = [\"road\", \"city\"]\nplacement = \"joins-own-follower\"", "placement = \"byexpansion\"");
         assert_eq!(misspelt.lines().count(), 1, "{misspelt}");
-        assert!(misspelt.contains("`placement = \"byexpansion\"`: expected one of"), "{misspelt}");
+        assert!(
+            misspelt.contains("`placement = \"byexpansion\"`: did you mean `by-expansion`? expected one of"),
+            "{misspelt}"
+        );
     }
 
     #[test]
