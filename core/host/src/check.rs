@@ -146,9 +146,7 @@ pub fn check_mod_playing(dir: &Path, mods: &[PathBuf], games: u64) -> Result<Che
         // As are the expansions its editions bring along.
         for edition in &manifest.editions {
             for id in edition.with.iter().filter(|id| !catalog.has(id)) {
-                let why =
-                    format!("edition `{}` brings along `{id}` (`with`){}", edition.name, catalog.not_installed(id));
-                report.diagnostics.push(manifest.problem_at(&format!("editions.{}.with", edition.name), why));
+                report.diagnostics.push(catalog.not_brought(&manifest, &edition.name, id));
             }
         }
         // And so is its library, which loading would have looked for.

@@ -55,10 +55,17 @@ impl Catalog {
         self.broken_ids.get(id).and_then(|dir| self.broken.get(dir)).or_else(|| self.broken.get(id))
     }
 
+    /// The problem of an edition of `m` that brings along (`with`) an expansion not installed,
+    /// at its `with` line.
+    pub fn not_brought(&self, m: &Manifest, edition: &str, id: &str) -> Diagnostic {
+        let why = format!("edition `{edition}` brings along `{id}` (`with`){}", self.not_installed(id));
+        m.problem_at(&format!("editions.{edition}.with"), why)
+    }
+
     /// The problems of manifests so broken that their id could not be read (a syntax error):
     /// any of them may be the expansion a config names.
     pub fn unnamed_broken(&self) -> impl Iterator<Item = &Report> {
-        let named: std::collections::BTreeSet<&String> = self.broken_ids.values().collect();
+        let named: BTreeSet<&String> = self.broken_ids.values().collect();
         self.broken.iter().filter(move |(dir, _)| !named.contains(dir)).map(|(_, report)| report)
     }
 
@@ -584,12 +591,9 @@ fn add_companions(catalog: &Catalog, selected: &mut Vec<Selected>, choices: &[&E
             if selected.iter().any(|s| s.manifest.id == id) {
                 continue;
             }
-            let installed = catalog.manifests.contains_key(&id) || catalog.duplicates.contains_key(&id);
-            if !installed && catalog.broken_manifest(&id).is_none() {
+            if !catalog.has(&id) {
                 // The manifest's mistake, not the config's.
-                let (m, edition) = (&selected[i].manifest, &selected[i].edition);
-                let why = format!("edition `{edition}` brings along `{id}` (`with`){}", catalog.not_installed(&id));
-                p.report.diagnostics.push(m.problem_at(&format!("editions.{edition}.with"), why));
+                p.report.diagnostics.push(catalog.not_brought(&selected[i].manifest, &selected[i].edition, &id));
                 continue;
             }
             let choice = ExpansionChoice {

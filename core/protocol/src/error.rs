@@ -106,7 +106,7 @@ fn bounded(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
     }
     // Room for the count of what was left out, within the limit.
     let room = limit.saturating_sub(40);
-    let at_char = (0..=room).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let at_char = meeple_toml::floor_char_boundary(text, room);
     let cut = text[..at_char].rfind('\n').filter(|&i| i > 0).unwrap_or(at_char);
     let (kept, rest) = text.split_at(cut);
     match rest.trim_start_matches('\n').lines().count() {

@@ -329,7 +329,9 @@ fn escape_controls(message: String) -> String {
     message.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+/// The largest index at most `i` (which must be at most `text.len()`) where a character of
+/// `text` starts: where it may be cut.
+pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -559,7 +561,7 @@ pub fn clipped(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if text.len() <= max {
         return std::borrow::Cow::Borrowed(text);
     }
-    let cut = (0..=max.saturating_sub(1)).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let cut = floor_char_boundary(text, max.saturating_sub(1));
     std::borrow::Cow::Owned(format!("{}…", &text[..cut]))
 }
 

@@ -927,17 +927,7 @@ impl Game {
             {
                 continue;
             }
-            let (cmds, rng, mut origins) = {
-                let view = View::local(&rules, &self.state, e);
-                let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
-                rules.expansions()[e as usize].modify_score(&view, scoring, &mut out)?;
-                let origins = out.take_origins();
-                let (cmds, rng) = out.into_parts();
-                (cmds, rng, origins)
-            };
-            if let Some(rng) = rng {
-                self.state.expansion_rngs[e as usize] = *rng;
-            }
+            let (cmds, mut origins) = self.run_hook(e, |x, view, _, out| x.modify_score(view, scoring, out))?;
             let apply = || -> HookResult {
                 for (i, c) in cmds.into_iter().enumerate() {
                     self.given_at = origin(&mut origins, i);
@@ -1139,18 +1129,7 @@ impl Game {
     where
         F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &[Event], &mut Commands<'_>) -> HookResult,
     {
-        let (cmds, rng, mut origins) = {
-            let rules = &self.rules;
-            let view = View::local(rules, &self.state, e);
-            let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
-            f(rules.expansions()[e as usize].as_ref(), &view, &self.events, &mut out)?;
-            let origins = out.take_origins();
-            let (cmds, rng) = out.into_parts();
-            (cmds, rng, origins)
-        };
-        if let Some(rng) = rng {
-            self.state.expansion_rngs[e as usize] = *rng;
-        }
+        let (cmds, mut origins) = self.run_hook(e, f)?;
         // Most calls command nothing.
         if cmds.is_empty() {
             return Ok(());
@@ -1164,6 +1143,29 @@ impl Game {
         });
         self.commanding = outer;
         applied
+    }
+
+    /// Runs one expansion's hook on a view, the action's events so far and a command sink, and
+    /// keeps what it drew from its random stream. Returns its commands, not applied yet, with
+    /// where each was given (when the sink noted it).
+    #[inline]
+    fn run_hook<F>(&mut self, e: u16, f: F) -> Result<(Vec<Command>, Origins), HookError>
+    where
+        F: FnOnce(&dyn crate::expansion::Expansion, &View<'_>, &[Event], &mut Commands<'_>) -> HookResult,
+    {
+        let (cmds, rng, origins) = {
+            let rules = &self.rules;
+            let view = View::local(rules, &self.state, e);
+            let mut out = Commands::new(Some(&self.state.expansion_rngs[e as usize]));
+            f(rules.expansions()[e as usize].as_ref(), &view, &self.events, &mut out)?;
+            let origins = out.take_origins();
+            let (cmds, rng) = out.into_parts();
+            (cmds, rng, origins)
+        };
+        if let Some(rng) = rng {
+            self.state.expansion_rngs[e as usize] = *rng;
+        }
+        Ok((cmds, origins))
     }
 
     /// The id of expansion `e`, or `core` for the core's own commands.
@@ -1196,6 +1198,9 @@ fn reset_part(t: &mut Turn) {
     t.offers.clear();
     t.taken.clear();
 }
+
+/// Where a hook's commands were given, by index, as its sink noted them.
+type Origins = Vec<(usize, Cow<'static, str>)>;
 
 /// Where command `i` was given, if the sink noted it. Taken out, as each command is applied
 /// once; the sink notes commands in the order given, so the list is sorted.
